@@ -1,0 +1,170 @@
+/**
+ * A contact of the book (interface section 2.2): its wire shape, request bodies and status machine.
+ * Read tolerantly (the samples' `SUSCRIBED`, numeric msisdn, `0/1` booleans), written strictly.
+ */
+import { Result, Schema, SchemaTransformation } from "effect"
+import { IllegalTransition, InvalidField } from "./Errors.ts"
+import * as Wire from "./Wire.ts"
+
+export const statuses = ["SUBSCRIBED", "INVITED", "CONFIRMED", "CANCELLED"] as const
+export const Status = Schema.Literals(statuses)
+export type Status = typeof Status.Type
+
+/** A status as the wire spells it: the samples' `SUSCRIBED` reads as `SUBSCRIBED`. */
+export const StatusFromWire = Schema.Union([Status, Schema.Literal("SUSCRIBED")]).pipe(
+  Schema.decodeTo(
+    Status,
+    SchemaTransformation.transform({
+      decode: (status) => status === "SUSCRIBED" ? "SUBSCRIBED" : status,
+      encode: (status) => status
+    })
+  )
+)
+
+export const AddedFrom = Schema.Literals(["WEB_FORM", "API", "FILE_UPLOAD", "SMS", "SUBSCRIPTION_REQUEST"])
+export type AddedFrom = typeof AddedFrom.Type
+
+/** The contact of the interface, field for field. */
+export const Contact = Schema.Struct({
+  msisdn: Wire.Text,
+  phone_number: Wire.Text,
+  first_name: Schema.String,
+  last_name: Schema.String,
+  full_name: Schema.String,
+  country_code: Wire.Text,
+  added_from: AddedFrom,
+  status: StatusFromWire,
+  tags: Schema.Array(Schema.String),
+  profile_uid: Schema.String,
+  monitoring: Wire.Flag
+})
+export type Contact = typeof Contact.Type
+
+/** The reduced contact of `GET /contacts?shortResults=1`. */
+export const ShortContact = Schema.Struct({
+  msisdn: Wire.Text,
+  first_name: Schema.String,
+  last_name: Schema.String,
+  status: StatusFromWire
+})
+export type ShortContact = typeof ShortContact.Type
+
+export const toShort = ({ first_name, last_name, msisdn, status }: Contact): ShortContact => ({
+  msisdn,
+  first_name,
+  last_name,
+  status
+})
+
+/** First and last name joined by one space, skipping blanks: never leading or trailing spaces. */
+export const fullName = (firstName: string, lastName: string): string =>
+  [firstName.trim(), lastName.trim()].filter((part) => part !== "").join(" ")
+
+/** Body of `POST /contacts/:msisdn`. `status` is managed by the platform and refused. */
+export const CreateBody = Schema.Struct({
+  msisdn: Schema.optionalKey(Wire.Text),
+  country_code: Schema.optionalKey(Wire.Text),
+  first_name: Schema.optionalKey(Schema.String),
+  last_name: Schema.optionalKey(Schema.String)
+})
+export type CreateBody = typeof CreateBody.Type
+
+/** The fields `PUT /contacts/:msisdn` may change; `full_name` follows the names. */
+export const editableFields = ["first_name", "last_name", "tags", "monitoring"] as const
+
+export const EditBody = Schema.Struct({
+  first_name: Schema.optionalKey(Schema.String),
+  last_name: Schema.optionalKey(Schema.String),
+  tags: Schema.optionalKey(Schema.Array(Schema.String)),
+  monitoring: Schema.optionalKey(Wire.Flag)
+})
+export type EditBody = typeof EditBody.Type
+
+const platformFields = new Set<string>(
+  Object.keys(Contact.fields).filter((field) => !(editableFields as ReadonlyArray<string>).includes(field))
+)
+
+const decodeCreate = Wire.decoder(CreateBody)
+const decodeEdit = Wire.decoder(EditBody)
+
+/** Decodes a create body; a `status` in it is refused by name (the platform manages it). */
+export const decodeCreateBody = (input: unknown): Result.Result<CreateBody, InvalidField> => {
+  const status = Wire.field(input, "status")
+  return status === undefined
+    ? decodeCreate(input)
+    : Result.fail(new InvalidField({ field: "status", value: status, reason: "is managed by the platform and must be omitted" }))
+}
+
+/** Decodes an edit body; a key or platform field is refused by name rather than silently ignored. */
+export const decodeEditBody = (input: unknown): Result.Result<EditBody, InvalidField> => {
+  for (const field of platformFields) {
+    const value = Wire.field(input, field)
+    if (value !== undefined) {
+      return Result.fail(new InvalidField({ field, value, reason: `is not editable (editable: ${editableFields.join(", ")})` }))
+    }
+  }
+  return decodeEdit(input)
+}
+
+/** Applies an edit: only editable fields change, `full_name` is recomputed, tags are normalised. */
+export const applyEdit = (contact: Contact, edit: EditBody): Contact => {
+  const first_name = edit.first_name ?? contact.first_name
+  const last_name = edit.last_name ?? contact.last_name
+  return {
+    ...contact,
+    first_name,
+    last_name,
+    full_name: fullName(first_name, last_name),
+    tags: edit.tags === undefined ? contact.tags : normalizeTags(edit.tags),
+    monitoring: edit.monitoring ?? contact.monitoring
+  }
+}
+
+/**
+ * Tags as stored: trimmed, blanks dropped, each tag once (first spelling kept; tags compare
+ * case-insensitively, as group sends match them).
+ */
+export const normalizeTags = (tags: Iterable<string>): ReadonlyArray<string> => {
+  const seen = new Set<string>()
+  const out: Array<string> = []
+  for (const raw of tags) {
+    const tag = raw.trim()
+    const key = tag.toLowerCase()
+    if (tag !== "" && !seen.has(key)) {
+      seen.add(key)
+      out.push(tag)
+    }
+  }
+  return out
+}
+
+/** Whether the two contacts are equal in every field of the interface. */
+export const equals = (a: Contact, b: Contact): boolean =>
+  a.msisdn === b.msisdn && a.phone_number === b.phone_number && a.first_name === b.first_name &&
+  a.last_name === b.last_name && a.full_name === b.full_name && a.country_code === b.country_code &&
+  a.added_from === b.added_from && a.status === b.status && a.profile_uid === b.profile_uid &&
+  a.monitoring === b.monitoring && a.tags.length === b.tags.length && a.tags.every((tag, i) => tag === b.tags[i])
+
+/**
+ * How a status may move: INVITED → CONFIRMED → SUBSCRIBED; any → CANCELLED (opt-out);
+ * CANCELLED → SUBSCRIBED only by an explicit resubscribe (never by an import or an edit).
+ */
+export type Move = "confirm" | "subscribe" | "opt-out" | "resubscribe"
+
+const moves: { readonly [M in Move]: { readonly from: ReadonlyArray<Status>; readonly to: Status } } = {
+  "confirm": { from: ["INVITED"], to: "CONFIRMED" },
+  "subscribe": { from: ["CONFIRMED"], to: "SUBSCRIBED" },
+  "opt-out": { from: ["SUBSCRIBED", "INVITED", "CONFIRMED", "CANCELLED"], to: "CANCELLED" },
+  "resubscribe": { from: ["CANCELLED", "SUBSCRIBED"], to: "SUBSCRIBED" }
+}
+
+/** The status after `move`, or `IllegalTransition`. Opting out twice, or resubscribing a subscriber, is a no-op. */
+export const transition = (from: Status, move: Move): Result.Result<Status, IllegalTransition> => {
+  const rule = moves[move]
+  return rule.from.includes(from)
+    ? Result.succeed(rule.to)
+    : Result.fail(new IllegalTransition({ entity: "contact", from, to: rule.to }))
+}
+
+/** Whether a contact of this status receives group messages. */
+export const receivesGroupMessages = (status: Status): boolean => status === "SUBSCRIBED" || status === "CONFIRMED"

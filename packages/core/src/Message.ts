@@ -1,0 +1,131 @@
+/**
+ * An SMS message (interface section 2.1): wire shape, send bodies, status machine and the stored record.
+ * Individual messages go READY → SENT; group messages PENDING → PROCESSING → READY → SENT.
+ */
+import { Result, Schema, SchemaTransformation } from "effect"
+import { IllegalTransition, InvalidField } from "./Errors.ts"
+import * as Wire from "./Wire.ts"
+
+export const statuses = ["PENDING", "PROCESSING", "READY", "SENT"] as const
+export const Status = Schema.Literals(statuses)
+export type Status = typeof Status.Type
+
+export const Direction = Schema.Literals(["MT", "MO"])
+export type Direction = typeof Direction.Type
+
+/** 1 = individual, 2 = group. Read from a number or its text, written as a number. */
+export const Type = Schema.Union([Schema.Literals([1, 2]), Schema.Literals(["1", "2"])]).pipe(
+  Schema.decodeTo(
+    Schema.Literals([1, 2]),
+    SchemaTransformation.transform({
+      decode: (type) => type === "1" || type === 1 ? 1 : 2,
+      encode: (type) => type
+    })
+  )
+)
+export type Type = typeof Type.Type
+export const INDIVIDUAL = 1
+export const GROUP = 2
+
+/** `sent_from`: documented as a list of recipients, sampled as a text (the channel). Both read, kept as given. */
+export const SentFrom = Schema.Union([Schema.String, Schema.Array(Schema.String)])
+
+/** `created_on`: `YYYY-MM-DD HH:MM:SS`. */
+export const CreatedOnText = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/))
+
+/** The message of the interface, field for field; optional fields are absent, never null. */
+export const Message = Schema.Struct({
+  message_id: Schema.optionalKey(Wire.Text),
+  id: Schema.optionalKey(Wire.Text),
+  short_code: Wire.Text,
+  country: Schema.optionalKey(Wire.Text),
+  msisdn: Schema.optionalKey(Wire.Text),
+  direction: Direction,
+  status: Status,
+  message: Schema.String,
+  total_recipients: Schema.Number,
+  sent_from: Schema.optionalKey(SentFrom),
+  sent_count: Schema.Number,
+  error_count: Schema.Number,
+  total_monitors: Schema.Number,
+  is_scheduled: Wire.Flag,
+  is_billable: Wire.Flag,
+  created_on: CreatedOnText,
+  created_by: Schema.optionalKey(Schema.String),
+  type: Type
+})
+export type Message = typeof Message.Type
+
+/** Body of `POST /messages/send_to_contact`. The table's `misdn` and the sample's `msisdn` both read. */
+export const SendToContactBody = Schema.Struct({
+  msisdn: Wire.Text,
+  message: Schema.String,
+  id: Schema.optionalKey(Wire.Text)
+})
+export type SendToContactBody = typeof SendToContactBody.Type
+
+/** Body of `POST /messages/send`. */
+export const SendToGroupsBody = Schema.Struct({
+  tags: Schema.optionalKey(Schema.Array(Schema.String)),
+  message: Schema.String,
+  id: Schema.optionalKey(Wire.Text)
+})
+export type SendToGroupsBody = typeof SendToGroupsBody.Type
+
+const decodeToContact = Wire.decoder(SendToContactBody)
+
+/** Decodes a send-to-contact body, reading `misdn` as `msisdn`; both present and different is refused. */
+export const decodeSendToContactBody = (input: unknown): Result.Result<SendToContactBody, InvalidField> => {
+  const misdn = Wire.field(input, "misdn")
+  if (misdn === undefined) return decodeToContact(input)
+  const msisdn = Wire.field(input, "msisdn")
+  if (msisdn !== undefined && msisdn !== misdn) {
+    return Result.fail(new InvalidField({ field: "misdn", value: misdn, reason: `contradicts msisdn ${msisdn}` }))
+  }
+  return decodeToContact(Wire.renameKey(input, "misdn", "msisdn"))
+}
+
+export const decodeSendToGroupsBody = Wire.decoder(SendToGroupsBody)
+
+const flows: { readonly [T in Type]: ReadonlyArray<Status> } = {
+  1: ["READY", "SENT"],
+  2: ["PENDING", "PROCESSING", "READY", "SENT"]
+}
+
+/** The first status of a message of this type: READY for individual, PENDING for group. */
+export const initialStatus = (type: Type): Status => flows[type][0] ?? "READY"
+
+/** The status after `from` for this type, only ever one step forward; anything else is `IllegalTransition`. */
+export const transition = (type: Type, from: Status, to: Status): Result.Result<Status, IllegalTransition> => {
+  const flow = flows[type]
+  return flow.indexOf(to) === flow.indexOf(from) + 1 && flow.includes(from)
+    ? Result.succeed(to)
+    : Result.fail(new IllegalTransition({ entity: "message", from, to }))
+}
+
+/**
+ * A message as stored: the wire fields plus what the platform needs to filter and render it —
+ * the instant of creation (`created_on` is rendered in the account's zone) and the tags of a group send.
+ */
+export interface Stored {
+  readonly message_id: string
+  readonly id?: string
+  readonly short_code: string
+  readonly country?: string
+  readonly msisdn?: string
+  readonly direction: Direction
+  readonly status: Status
+  readonly message: string
+  readonly total_recipients: number
+  readonly sent_count: number
+  readonly error_count: number
+  readonly total_monitors: number
+  readonly is_scheduled: boolean
+  readonly is_billable: boolean
+  readonly created_at: number
+  readonly created_by?: string
+  readonly type: Type
+  readonly tags: ReadonlyArray<string>
+  /** SMS parts per recipient, from the segmentation of the prefixed text. */
+  readonly segments: number
+}

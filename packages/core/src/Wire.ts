@@ -1,0 +1,77 @@
+/**
+ * Wire primitives that read tolerantly and write strictly.
+ * The interface's samples disagree with its tables (DESIGN.md); these schemas absorb the differences once.
+ */
+import { Predicate, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { InvalidField } from "./Errors.ts"
+
+const truthy = new Set<unknown>([true, 1, "1", "true", "TRUE", "True"])
+const falsy = new Set<unknown>([false, 0, "0", "false", "FALSE", "False"])
+
+/** A boolean read from `true/false/1/0/"1"/"0"/"true"/"false"`, written as `true/false`. */
+export const Flag = Schema.Union([
+  Schema.Boolean,
+  Schema.Literals([0, 1, "0", "1", "true", "false", "TRUE", "FALSE", "True", "False"])
+]).pipe(
+  Schema.decodeTo(
+    Schema.Boolean,
+    SchemaTransformation.transform({
+      decode: (value) => truthy.has(value) && !falsy.has(value),
+      encode: (value) => value
+    })
+  )
+)
+
+/** Text that may arrive as a JSON number (ids, msisdns): a number becomes its decimal text. */
+export const Text = Schema.Union([Schema.String, Schema.Finite]).pipe(
+  Schema.decodeTo(
+    Schema.String,
+    SchemaTransformation.transform({
+      decode: (value) => typeof value === "number" ? numberText(value) : value,
+      encode: (value) => value
+    })
+  )
+)
+
+/** Decimal text of a number without exponent for integers up to 2^53 (JSON numbers as ids). */
+export const numberText = (value: number): string =>
+  Number.isSafeInteger(value) ? value.toFixed(0) : String(value)
+
+const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown =>
+  path.reduce<unknown>((node, key) => Predicate.isObject(node) ? Reflect.get(node, key) : undefined, input)
+
+const describe = (value: unknown): string =>
+  value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value) ?? String(value)
+
+/**
+ * Decodes untrusted input with `schema`; a failure names the first offending field and its value.
+ * The one place where Schema's issue tree becomes smsbook's `InvalidField`.
+ */
+export const decoder = <S extends Schema.ConstraintDecoder<unknown>>(schema: S) => {
+  const decode = Schema.decodeUnknownResult(schema)
+  return (input: unknown): Result.Result<S["Type"], InvalidField> =>
+    Result.mapError(decode(input), (error) => {
+      const first = formatIssue(error.issue).issues[0]
+      const path = (first?.path ?? []).map((segment) => typeof segment === "object" ? segment.key : segment)
+      return new InvalidField({
+        field: path.length === 0 ? "body" : path.map(String).join("."),
+        value: describe(valueAt(input, path)),
+        reason: first?.message ?? "invalid"
+      })
+    })
+}
+
+/** The text of `input[key]` when `input` is an object that has it, for naming a refused field. */
+export const field = (input: unknown, key: string): string | undefined => {
+  if (!Predicate.isObject(input) || !Object.hasOwn(input, key)) return undefined
+  return describe(Reflect.get(input, key))
+}
+
+/** A copy of `input` with key `from` renamed `to` (the interface's `misdn` spelling). */
+export const renameKey = (input: unknown, from: string, to: string): unknown => {
+  if (!Predicate.isObject(input) || !Object.hasOwn(input, from)) return input
+  const { [from]: value, ...rest } = input
+  return { ...rest, [to]: value }
+}
