@@ -101,10 +101,12 @@ export class IllegalTransition extends Schema.TaggedError<IllegalTransition>()("
 
 export class DuplicateSend extends Schema.TaggedError<DuplicateSend>()("DuplicateSend", {
   id: Schema.String,
-  created_on: Schema.String
+  message_id: Schema.String,
+  /** When the earlier message was created, ISO 8601 UTC. */
+  created_at: Schema.String
 }) {
   override get message(): string {
-    return `a message with id ${JSON.stringify(this.id)} was already sent at ${this.created_on}, within the anti-spam period`
+    return `id ${JSON.stringify(this.id)} was already used by message ${this.message_id} at ${this.created_at}, within the anti-spam period`
   }
 }
 
