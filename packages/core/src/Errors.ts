@@ -240,18 +240,18 @@ export const catalog: { readonly [Tag in SmsbookError["_tag"]]: Info } = {
   RecipientOptedOut: { code: "RECIPIENT_OPTED_OUT", number: 1012, status: 403 },
   NoRecipients: { code: "NO_RECIPIENTS", number: 1013, status: 422 },
   PlanMismatch: { code: "PLAN_MISMATCH", number: 1014, status: 409 },
-  InvalidStoreUrl: { code: "INVALID_STORE_URL", number: 2001, status: 500 },
-  StoreUnavailable: { code: "STORE_UNAVAILABLE", number: 2002, status: 503 },
-  StoreFailure: { code: "STORE_FAILURE", number: 2003, status: 500 },
-  CarrierFailure: { code: "CARRIER_FAILURE", number: 2004, status: 502 },
-  InvalidSettings: { code: "INVALID_SETTINGS", number: 2005, status: 500 }
+  InvalidStoreUrl: { code: "INVALID_STORE_URL", number: 1015, status: 400 },
+  InvalidSettings: { code: "INVALID_SETTINGS", number: 1016, status: 400 },
+  StoreUnavailable: { code: "STORE_UNAVAILABLE", number: 2001, status: 503 },
+  StoreFailure: { code: "STORE_FAILURE", number: 2002, status: 500 },
+  CarrierFailure: { code: "CARRIER_FAILURE", number: 2003, status: 502 }
 }
 
 /** The code, number and HTTP status of an error. */
 export const info = (error: SmsbookError): Info => catalog[error._tag]
 
-/** Whether the caller's input (not the system) is at fault: usage errors in the CLI. */
+/** Whether the caller's input (not the system, not the state of the book) is at fault: usage errors in the CLI. */
 export const isInputError = (error: SmsbookError): boolean => {
-  const { number, status } = info(error)
-  return number < 2000 && (status === 400 || status === 422)
+  const { status } = info(error)
+  return status === 400 || status === 422
 }

@@ -1,0 +1,142 @@
+/**
+ * `smsbook contacts list|get|add|edit|rm|opt-out|resubscribe`: the contact book, one use case per
+ * subcommand, printed as the interface's wire shape with `--json`.
+ */
+import { Contact, Contacts } from "@smsbook/core"
+import { Effect, Option } from "effect"
+import { Argument, Command, Flag } from "effect/cli"
+import * as Common from "./Common.ts"
+import * as Output from "./Output.ts"
+
+const msisdn = Argument.String("msisdn").pipe(Argument.withDescription("Country code + number, e.g. 447400123456"))
+const optionalText = (name: string, description: string) => Flag.String(name).pipe(Flag.withDescription(description), Flag.optional)
+const tagList = optionalText("tags", "Comma-separated tags, e.g. news,vip")
+
+const splitTags = (text: string) => text.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "")
+
+/** Only the flags that were given, so absent ones leave stored values alone. */
+const present = <A>(entries: ReadonlyArray<readonly [string, Option.Option<A>]>): Record<string, A> =>
+  Object.fromEntries(entries.flatMap(([key, value]) => Option.isSome(value) ? [[key, value.value]] : []))
+
+export const describeContact = (contact: Contact.Contact | Contact.ShortContact): string => {
+  const name = [contact.first_name, contact.last_name].filter((part) => part !== "").join(" ")
+  const base = `${contact.msisdn}  ${contact.status.padEnd(10)}  ${name === "" ? "-" : name}`
+  return "tags" in contact
+    ? `${base}${contact.tags.length === 0 ? "" : `  [${contact.tags.join(", ")}]`}${contact.monitoring ? "  (monitoring)" : ""}`
+    : base
+}
+
+const printContact = (json: boolean) => (contact: Contact.Contact) =>
+  Output.print(json, contact, (c) => [describeContact(c), `  added from ${c.added_from}, profile ${c.profile_uid}`])
+
+const list = Command.make(
+  "list",
+  {
+    ...Common.store,
+    query: optionalText("query", "Only contacts whose msisdn or names contain this text"),
+    status: Flag.Literals("status", Contact.statuses).pipe(Flag.withDescription("Only contacts in this status"), Flag.optional),
+    limit: optionalText("limit", "Records to return (default 50, at most 1000)"),
+    start: optionalText("start", "Offset of the first record (default 0)"),
+    short: Flag.Boolean("short").pipe(Flag.withDescription("Reduced form: msisdn, names, status"), Flag.withDefault(false))
+  },
+  (input) =>
+    Common.withStore(
+      input,
+      Effect.gen(function*() {
+        const contacts = yield* Contacts.listContacts({
+          ...present([["Query", input.query], ["Status", input.status], ["Limit", input.limit], ["Start", input.start]]),
+          shortResults: input.short ? "1" : "0"
+        })
+        yield* Output.print(input.json, contacts, (all) => all.length === 0 ? ["no contacts"] : all.map(describeContact))
+      })
+    )
+).pipe(Command.withDescription("List contacts, filtered by text or status"))
+
+const get = Command.make(
+  "get",
+  { ...Common.store, msisdn },
+  (input) => Common.withStore(input, Effect.flatMap(Contacts.getContact(input.msisdn), printContact(input.json)))
+).pipe(Command.withDescription("Show one contact"))
+
+const add = Command.make(
+  "add",
+  {
+    ...Common.store,
+    msisdn,
+    firstName: optionalText("first-name", "First name"),
+    lastName: optionalText("last-name", "Last name"),
+    countryCode: optionalText("country-code", "Country calling code; must agree with the msisdn"),
+    tags: tagList
+  },
+  (input) =>
+    Common.withStore(
+      input,
+      Effect.gen(function*() {
+        const created = yield* Contacts.createContact(
+          input.msisdn,
+          present([["first_name", input.firstName], ["last_name", input.lastName], ["country_code", input.countryCode]])
+        )
+        const contact = Option.isSome(input.tags)
+          ? yield* Contacts.editContact(created.msisdn, { tags: splitTags(input.tags.value) })
+          : created
+        yield* printContact(input.json)(contact)
+      })
+    )
+).pipe(Command.withDescription("Create a contact (SUBSCRIBED, added from API)"))
+
+const edit = Command.make(
+  "edit",
+  {
+    ...Common.store,
+    msisdn,
+    firstName: optionalText("first-name", "First name"),
+    lastName: optionalText("last-name", "Last name"),
+    tags: optionalText("tags", "Comma-separated tags; replaces the contact's tags"),
+    monitoring: Flag.Literals("monitoring", ["true", "false"]).pipe(
+      Flag.withDescription("Whether the contact gets a copy of every group send"),
+      Flag.optional
+    )
+  },
+  (input) =>
+    Common.withStore(
+      input,
+      Effect.flatMap(
+        Contacts.editContact(input.msisdn, {
+          ...present([["first_name", input.firstName], ["last_name", input.lastName], ["monitoring", input.monitoring]]),
+          ...(Option.isSome(input.tags) ? { tags: splitTags(input.tags.value) } : {})
+        }),
+        printContact(input.json)
+      )
+    )
+).pipe(Command.withDescription("Change a contact's names, tags or monitoring"))
+
+const rm = Command.make(
+  "rm",
+  { ...Common.store, msisdn },
+  (input) =>
+    Common.withStore(
+      input,
+      Effect.flatMap(Contacts.deleteContact(input.msisdn), (deleted) =>
+        Output.print(input.json, deleted, ({ msisdn }) => [`deleted ${msisdn}`]))
+    )
+).pipe(Command.withDescription("Delete a contact"))
+
+const statusMove = (name: string, description: string, useCase: typeof Contacts.optOut) =>
+  Command.make(
+    name,
+    { ...Common.store, msisdn },
+    (input) => Common.withStore(input, Effect.flatMap(useCase(input.msisdn), printContact(input.json)))
+  ).pipe(Command.withDescription(description))
+
+export const command = Command.make("contacts").pipe(
+  Command.withDescription("The contact book: list, get, add, edit, rm, opt-out, resubscribe"),
+  Command.withSubcommands([
+    list,
+    get,
+    add,
+    edit,
+    rm,
+    statusMove("opt-out", "Opt a contact out (CANCELLED): it receives nothing more", Contacts.optOut),
+    statusMove("resubscribe", "Explicitly resubscribe an opted-out contact (CANCELLED → SUBSCRIBED)", Contacts.resubscribe)
+  ])
+)

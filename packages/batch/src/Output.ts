@@ -1,0 +1,55 @@
+/**
+ * How commands speak: results on stdout (JSON with `--json`, text otherwise), errors on stderr with
+ * their stable code, and the process exit code — decided here and nowhere else.
+ */
+import { Errors, type SmsbookError } from "@smsbook/core"
+import { Console, Effect, Schema } from "effect"
+
+/** 0 done, 1 failed, 2 bad usage or input, 3 finished but rows were rejected beyond `--max-rejects`. */
+export const ExitCode = { done: 0, failed: 1, badInput: 2, tooManyRejects: 3 } as const
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
+
+/** A job that finished but must fail the nightly run (rejects over the threshold). */
+export class TooManyRejects extends Schema.TaggedError<TooManyRejects>()("TooManyRejects", {
+  rejected: Schema.Number,
+  allowed: Schema.String
+}) {
+  override get message(): string {
+    return `${this.rejected} rows were rejected, more than --max-rejects ${this.allowed}`
+  }
+}
+
+const smsbookTags = new Set<string>(Object.keys(Errors.catalog))
+
+export const isSmsbookError = (error: unknown): error is SmsbookError =>
+  typeof error === "object" && error !== null && "_tag" in error && typeof error._tag === "string" &&
+  smsbookTags.has(error._tag)
+
+/** The exit code of a failure: input errors 2, rejected rows 3, everything else 1. */
+export const exitCodeOf = (error: unknown): ExitCode => {
+  if (error instanceof TooManyRejects) return ExitCode.tooManyRejects
+  if (isSmsbookError(error)) return Errors.isInputError(error) ? ExitCode.badInput : ExitCode.failed
+  return ExitCode.failed
+}
+
+/** One line for stderr: `error CODE (number): message`. */
+export const describeError = (error: unknown): string => {
+  if (isSmsbookError(error)) {
+    const { code, number } = Errors.info(error)
+    return `error ${code} (${number}): ${error.message}`
+  }
+  if (error instanceof TooManyRejects) return `error TOO_MANY_REJECTS: ${error.message}`
+  return `error: ${error instanceof Error ? error.message : String(error)}`
+}
+
+/** The JSON form of an error, for `--json` callers that read stdout. */
+export const errorJson = (error: unknown) =>
+  isSmsbookError(error)
+    ? { error: { ...Errors.info(error), tag: error._tag, message: error.message } }
+    : { error: { code: error instanceof TooManyRejects ? "TOO_MANY_REJECTS" : "FAILED", message: describeError(error) } }
+
+export const json = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
+
+/** Prints `value` as JSON with `--json`, else as the lines `human` makes of it. */
+export const print = <A>(asJson: boolean, value: A, human: (value: A) => ReadonlyArray<string>) =>
+  asJson ? json(value) : Effect.forEach(human(value), (line) => Console.log(line), { discard: true })

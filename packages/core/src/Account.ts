@@ -1,0 +1,61 @@
+/**
+ * The account a process acts for: the short name that prefixes every text, the short code messages
+ * come from, the user recorded as `created_by`, the time zone of `created_on`, and the anti-spam period.
+ */
+import { Context, Layer, Result } from "effect"
+import { InvalidSettings } from "./Errors.ts"
+import * as Sms from "./Sms.ts"
+
+export interface Settings {
+  readonly short_name: string
+  readonly short_code: string
+  readonly user: string
+  /** IANA time zone `created_on` is rendered in. */
+  readonly time_zone: string
+  /** Two sends with the same `id` within this many seconds: the second is refused. */
+  readonly spam_period_seconds: number
+}
+
+export const defaults: Settings = {
+  short_name: "smsbook",
+  short_code: "smsbook",
+  user: "smsbook",
+  time_zone: "UTC",
+  spam_period_seconds: 24 * 60 * 60
+}
+
+export class Account extends Context.Service<Account, Settings>()("@smsbook/core/Account") {}
+
+export const layer = (settings: Settings): Layer.Layer<Account> => Layer.succeed(Account, settings)
+
+const isTimeZone = (zone: string): boolean => {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Settings over the defaults, checked: a short name that leaves room for a text (budget ≥ 1),
+ * a real IANA zone, a non-negative whole spam period.
+ */
+export const make = (overrides: Partial<Settings>): Result.Result<Settings, InvalidSettings> => {
+  const settings = { ...defaults, ...overrides }
+  if (settings.short_name.trim() === "" || Sms.budget(settings.short_name) < 1) {
+    return Result.fail(new InvalidSettings({ setting: "short_name", value: settings.short_name, reason: "must be 1 to 157 characters" }))
+  }
+  if (settings.short_code.trim() === "") {
+    return Result.fail(new InvalidSettings({ setting: "short_code", value: settings.short_code, reason: "must not be empty" }))
+  }
+  if (!isTimeZone(settings.time_zone)) {
+    return Result.fail(new InvalidSettings({ setting: "time_zone", value: settings.time_zone, reason: "is not an IANA time zone (e.g. Europe/London)" }))
+  }
+  if (!Number.isSafeInteger(settings.spam_period_seconds) || settings.spam_period_seconds < 0) {
+    return Result.fail(
+      new InvalidSettings({ setting: "spam_period_seconds", value: String(settings.spam_period_seconds), reason: "must be a whole number of seconds ≥ 0" })
+    )
+  }
+  return Result.succeed(settings)
+}

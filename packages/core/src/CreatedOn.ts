@@ -1,0 +1,293 @@
+/**
+ * created_on: when a message was created, written `YYYY-MM-DD HH:MM:SS` on the wall clock of the account's
+ * IANA time zone (default UTC). Formatted per row of million-row reports, so zone offsets are cached per hour.
+ */
+import { DateTime, Result } from "effect"
+import { InvalidCreatedOn, InvalidField } from "./Errors.ts"
+
+const SECOND = 1000
+const HOUR = 3_600_000
+const DAY = 86_400_000
+/** Hour buckets kept per zone before its cache is dropped (about 7.5 years of distinct hours). */
+const MAX_CACHED_HOURS = 65_536
+
+// ---------------------------------------------------------------------------------------------
+// proleptic Gregorian calendar arithmetic (exact for every year, unlike `Date.UTC` below 100)
+// ---------------------------------------------------------------------------------------------
+
+const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+
+const daysInMonth = (year: number, month: number): number =>
+  month === 2 ? (isLeapYear(year) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
+
+/** Days since 1970-01-01 of a civil date (H. Hinnant's `days_from_civil`). */
+const daysFromCivil = (year: number, month: number, day: number): number => {
+  const y = month <= 2 ? year - 1 : year
+  const era = Math.floor(y / 400)
+  const yearOfEra = y - era * 400
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear
+  return era * 146_097 + dayOfEra - 719_468
+}
+
+const pad2 = (n: number): string => (n < 10 ? "0" : "") + n
+
+const year4 = (year: number): string => {
+  if (year >= 1000 && year <= 9999) return String(year)
+  return year < 0 ? "-" + String(-year).padStart(4, "0") : String(year).padStart(4, "0")
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of a wall-clock time held as milliseconds since 1970-01-01T00:00 (ignoring zones). */
+const formatWall = (wallMillis: number): string => {
+  const wallSeconds = Math.floor(wallMillis / SECOND)
+  const days = Math.floor(wallSeconds / 86_400)
+  const secondOfDay = wallSeconds - days * 86_400
+  // civil_from_days, inlined: this runs once per row of a report
+  const z = days + 719_468
+  const era = Math.floor(z / 146_097)
+  const dayOfEra = z - era * 146_097
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365
+  )
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100))
+  const mp = Math.floor((5 * dayOfYear + 2) / 153)
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1
+  const month = mp < 10 ? mp + 3 : mp - 9
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+  const hour = Math.floor(secondOfDay / 3600)
+  const minute = Math.floor((secondOfDay % 3600) / 60)
+  return `${year4(year)}-${pad2(month)}-${pad2(day)} ${pad2(hour)}:${pad2(minute)}:${pad2(secondOfDay % 60)}`
+}
+
+// ---------------------------------------------------------------------------------------------
+// zones
+// ---------------------------------------------------------------------------------------------
+
+/** A validated IANA time zone, with the offset lookup formatting and parsing run on. */
+export interface Zone {
+  /** The IANA name as given, spelled as the tz database does when they differ only by case (`Europe/London`). */
+  readonly id: string
+  /**
+   * Milliseconds to add to a UTC instant to get the zone's wall clock at that instant (positive east of
+   * Greenwich). Exact to the second, historical offsets included.
+   */
+  readonly offsetAt: (epochMillis: number) => number
+}
+
+/** UTC, the default zone of an account. */
+export const utc: Zone = { id: "UTC", offsetAt: () => 0 }
+
+interface Transition {
+  /** The first instant (ms) at the `after` offset. */
+  readonly at: number
+  readonly before: number
+  readonly after: number
+}
+
+const INTL_OPTIONS: Intl.DateTimeFormatOptions = {
+  era: "short",
+  year: "numeric",
+  month: "numeric",
+  day: "numeric",
+  hour: "numeric",
+  minute: "numeric",
+  second: "numeric",
+  hourCycle: "h23"
+}
+
+/**
+ * The offset lookup of a zone: offsets come from `Intl` once per hour of UTC time and are then cached; each hour
+ * bucket holds one offset, or the one transition inside it (found to the second by bisection; tz transitions fall
+ * on whole seconds). Two transitions within one hour do not occur in the tz database.
+ */
+const makeOffsetLookup = (intl: Intl.DateTimeFormat): (epochMillis: number) => number => {
+  const cache = new Map<number, number | Transition>()
+  let lastHour = Number.NaN
+  let lastEntry: number | Transition = 0
+
+  /** The offset at a whole-second instant, read from `Intl`'s wall clock. */
+  const intlOffset = (millis: number): number => {
+    let year = 0
+    let month = 1
+    let day = 1
+    let hour = 0
+    let minute = 0
+    let second = 0
+    let beforeChrist = false
+    for (const part of intl.formatToParts(millis)) {
+      switch (part.type) {
+        case "era":
+          beforeChrist = part.value === "BC" || part.value === "B"
+          break
+        case "year":
+          year = Number(part.value)
+          break
+        case "month":
+          month = Number(part.value)
+          break
+        case "day":
+          day = Number(part.value)
+          break
+        case "hour":
+          hour = Number(part.value)
+          break
+        case "minute":
+          minute = Number(part.value)
+          break
+        case "second":
+          second = Number(part.value)
+          break
+      }
+    }
+    const wall = daysFromCivil(beforeChrist ? 1 - year : year, month, day) * DAY +
+      ((hour * 60 + minute) * 60 + second) * SECOND
+    return wall - millis
+  }
+
+  const computeBucket = (hour: number): number | Transition => {
+    const start = hour * HOUR
+    const last = start + HOUR - SECOND
+    const before = intlOffset(start)
+    const after = intlOffset(last)
+    if (before === after) return before
+    let low = start
+    let high = last
+    while (high - low > SECOND) {
+      const middle = low + Math.floor((high - low) / (2 * SECOND)) * SECOND
+      if (intlOffset(middle) === before) low = middle
+      else high = middle
+    }
+    return { at: high, before, after }
+  }
+
+  const offsetAt = (epochMillis: number): number => {
+    const hour = Math.floor(epochMillis / HOUR)
+    let entry: number | Transition
+    if (hour === lastHour) {
+      entry = lastEntry
+    } else {
+      const cached = cache.get(hour)
+      if (cached === undefined) {
+        entry = computeBucket(hour)
+        if (cache.size >= MAX_CACHED_HOURS) cache.clear()
+        cache.set(hour, entry)
+      } else {
+        entry = cached
+      }
+      lastHour = hour
+      lastEntry = entry
+    }
+    return typeof entry === "number" ? entry : epochMillis < entry.at ? entry.before : entry.after
+  }
+
+  return offsetAt
+}
+
+/** Zones by the name they were asked for. */
+const zones = new Map<string, Zone>()
+/** Offset lookups (and so their caches) by the tz database's canonical name, shared by aliases. */
+const lookups = new Map<string, (epochMillis: number) => number>()
+
+/**
+ * The IANA time zone of that name (case-insensitive, aliases allowed: `Asia/Calcutta`), or why not.
+ *
+ * Invariant: only names the runtime's tz database knows; fixed offsets (`+01:00`) are refused because an
+ * account's zone must follow its country's daylight-saving rules — use `Etc/GMT-1` for a fixed UTC+1.
+ * Zones are made once per name; aliases (`Asia/Kolkata`, `Asia/Calcutta`) share one offset cache.
+ */
+export const zone = (name: string): Result.Result<Zone, InvalidField> => {
+  const known = zones.get(name)
+  if (known !== undefined) return Result.succeed(known)
+  const fail = (reason: string) => Result.fail(new InvalidField({ field: "time_zone", value: name, reason }))
+  if (name.trim() === "") return fail("a time zone is required, e.g. UTC or Europe/London")
+  if (/^[+\-\d]/.test(name)) {
+    return fail("a fixed offset is not an IANA time zone; use a zone name such as Europe/London (or Etc/GMT-1 for UTC+1)")
+  }
+  let intl: Intl.DateTimeFormat
+  try {
+    intl = new Intl.DateTimeFormat("en-US", { ...INTL_OPTIONS, timeZone: name })
+  } catch {
+    return fail("unknown IANA time zone, expected a name such as UTC, Europe/London or America/New_York")
+  }
+  const canonical = intl.resolvedOptions().timeZone
+  const offsetAt = canonical === "UTC" ? utc.offsetAt : lookups.get(canonical) ?? makeOffsetLookup(intl)
+  lookups.set(canonical, offsetAt)
+  const made: Zone = { id: canonical.toLowerCase() === name.toLowerCase() ? canonical : name, offsetAt }
+  zones.set(name, made)
+  return Result.succeed(made)
+}
+
+/** A zone given as a value or a name; a name is looked up once and then served from the shared table. */
+const resolve = (timeZone: Zone | string): Result.Result<Zone, InvalidField> =>
+  typeof timeZone === "string" ? zone(timeZone) : Result.succeed(timeZone)
+
+// ---------------------------------------------------------------------------------------------
+// format and parse
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Formats an instant as `YYYY-MM-DD HH:MM:SS` on the zone's wall clock (milliseconds are truncated).
+ *
+ * Invariant: the text is what a clock in that zone showed at that instant, historical offsets and DST
+ * included, and {@link parse} reads it back to the same second except in a repeated (fall-back) hour, where
+ * it reads the earlier of the two instants. Cost per call: a cached offset lookup and integer arithmetic.
+ * A zone name must be valid (check it at the edge with {@link zone}): an unknown name is a programming
+ * error and throws, like `DateTime.makeZonedUnsafe`.
+ */
+export const format = (d: DateTime.Utc, timeZone: Zone | string): string => {
+  const resolved = typeof timeZone === "string" ? Result.getOrThrow(zone(timeZone)) : timeZone
+  const millis = DateTime.toEpochMillis(d)
+  return formatWall(millis + resolved.offsetAt(millis))
+}
+
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/
+
+/**
+ * Parses `YYYY-MM-DD HH:MM:SS` (exactly that shape) as a wall-clock time in the zone.
+ *
+ * Invariant: success means the date and time exist — month 01–12, a real day of that month, 00:00:00–23:59:59
+ * (a leap second 60 is refused) — and the wall time occurs in the zone. A time skipped by a forward DST
+ * change (the gap) is refused, since no clock showed it; a time shown twice (the fall-back overlap) is the
+ * earlier instant, as `Temporal`'s and `DateTime`'s "compatible" rule. An unknown zone name is refused.
+ */
+export const parse = (text: string, timeZone: Zone | string): Result.Result<DateTime.Utc, InvalidCreatedOn> => {
+  const fail = (reason: string) => Result.fail(new InvalidCreatedOn({ value: text, reason }))
+  const resolved = resolve(timeZone)
+  if (Result.isFailure(resolved)) return fail(`unknown time zone ${JSON.stringify(resolved.failure.value)}`)
+  const match = SHAPE.exec(text)
+  if (match === null) return fail("expected exactly YYYY-MM-DD HH:MM:SS, e.g. 2026-11-21 10:15:00")
+  const [, yearText = "", monthText = "", dayText = "", hourText = "", minuteText = "", secondText = ""] = match
+  const year = Number(yearText)
+  const month = Number(monthText)
+  const day = Number(dayText)
+  const hour = Number(hourText)
+  const minute = Number(minuteText)
+  const second = Number(secondText)
+  if (month < 1 || month > 12) return fail(`no such month: ${monthText} (months run 01–12)`)
+  if (day < 1 || day > daysInMonth(year, month)) return fail(`no such day: ${yearText}-${monthText}-${dayText}`)
+  const time = `${hourText}:${minuteText}:${secondText}`
+  if (hour > 23) return fail(`no such time: ${time} (hours run 00–23)`)
+  if (minute > 59) return fail(`no such time: ${time} (minutes run 00–59)`)
+  if (second === 60) return fail(`leap second ${time} is not accepted (seconds run 00–59)`)
+  if (second > 59) return fail(`no such time: ${time} (seconds run 00–59)`)
+  const wall = daysFromCivil(year, month, day) * DAY + ((hour * 60 + minute) * 60 + second) * SECOND
+  const instant = earliestInstant(resolved.success, wall)
+  if (instant === undefined) {
+    return fail(`${text} does not exist in ${resolved.success.id}: the clocks skipped it (daylight-saving change)`)
+  }
+  return Result.succeed(DateTime.makeUnsafe(instant))
+}
+
+/**
+ * The earliest instant at which the zone's clock shows `wall`, or undefined in a gap. Candidates come from the
+ * offsets a day either side and at the wall time itself; a candidate counts when the zone really has that
+ * offset at that instant.
+ */
+const earliestInstant = (zone: Zone, wall: number): number | undefined => {
+  let best: number | undefined
+  for (const offset of [zone.offsetAt(wall - DAY), zone.offsetAt(wall), zone.offsetAt(wall + DAY)]) {
+    const candidate = wall - offset
+    if (zone.offsetAt(candidate) === offset && (best === undefined || candidate < best)) best = candidate
+  }
+  return best
+}

@@ -1,0 +1,91 @@
+/**
+ * External id: the client's own identifier of a send, text of at most 40 characters, also the anti-spam key.
+ * A number sent for it is accepted and becomes its decimal text.
+ */
+import { Effect, Result, Schema, SchemaGetter, SchemaIssue } from "effect"
+import { ExternalIdTooLong, InvalidField } from "./Errors.ts"
+
+/** Most characters an id may have. Characters are Unicode code points: an emoji counts 1, as a person counts it. */
+export const maxLength = 40
+
+/** Code points of a text; a lone surrogate counts as one, as `[...text].length` does. */
+export const length = (text: string): number => {
+  let count = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) i++
+    }
+    count++
+  }
+  return count
+}
+
+/**
+ * An external id: non-empty text of at most 40 code points, kept exactly as sent (no trimming, no case folding: it
+ * is compared as is by the anti-spam check).
+ */
+export const ExternalId = Schema.toStandardSchemaV1(
+  Schema.String.check(
+    Schema.makeFilter((text: string) => text !== "" && length(text) <= maxLength, {
+      expected: "an id of 1 to 40 characters"
+    })
+  ).pipe(Schema.brand("ExternalId"))
+)
+export type ExternalId = typeof ExternalId.Type
+
+const isExternalId = (text: string): text is ExternalId => text !== "" && length(text) <= maxLength
+
+const describe = (input: unknown): string => {
+  if (input === null) return "null"
+  if (Array.isArray(input)) return "an array"
+  if (typeof input === "object") return "an object"
+  return String(input)
+}
+
+/**
+ * Reads an id as a client sends it.
+ * - Text of 1 to 40 code points is kept unchanged; longer → `ExternalIdTooLong` with its length in code points.
+ * - The empty text is refused (`InvalidField`): a caller maps an absent id before calling, and `""` is not a useful
+ *   anti-spam key.
+ * - A number becomes its decimal text (`123` → `"123"`, `-5` → `"-5"`, `-0` → `"0"`) only if it is a safe integer:
+ *   beyond 2^53 − 1 or with a fraction (`1e21`, `1.5`, `NaN`) the text would not be what the client meant, so it is
+ *   refused (`InvalidField`) and the client should send the id as text.
+ * - Anything else is refused (`InvalidField`).
+ */
+export const parse = (input: unknown): Result.Result<ExternalId, ExternalIdTooLong | InvalidField> => {
+  if (typeof input === "number") {
+    if (!Number.isSafeInteger(input)) {
+      return Result.fail(
+        new InvalidField({
+          field: "id",
+          value: String(input),
+          reason: "a numeric id must be a safe integer (whole, within ±(2^53 − 1)) to be read exactly; send it as text"
+        })
+      )
+    }
+    return parse(String(input))
+  }
+  if (typeof input !== "string") {
+    return Result.fail(new InvalidField({ field: "id", value: describe(input), reason: "must be text or a number" }))
+  }
+  if (isExternalId(input)) return Result.succeed(input)
+  if (input === "") {
+    return Result.fail(new InvalidField({ field: "id", value: input, reason: "must not be empty; omit it instead" }))
+  }
+  return Result.fail(new ExternalIdTooLong({ value: input, length: length(input), max: maxLength }))
+}
+
+/** The id as the wire carries it: text or a number, read by {@link parse}; written as text. */
+export const FromWire = Schema.Union([Schema.String, Schema.Number]).pipe(
+  Schema.decodeTo(ExternalId, {
+    decode: SchemaGetter.transformEffect((input: string | number, options) => {
+      const result = parse(input)
+      return Result.isSuccess(result)
+        ? Effect.succeed(result.success)
+        : Effect.fail(new SchemaIssue.InvalidValue({ message: result.failure.message }, input, options))
+    }),
+    encode: SchemaGetter.passthroughSubtype<string | number, string>()
+  })
+)

@@ -1,0 +1,335 @@
+/**
+ * The message use cases: list, send to one number, send to groups by tag, the processing of a
+ * group message (PENDING → PROCESSING → READY → SENT), the hand-over of an individual one, inbound SMS.
+ */
+import { Clock, DateTime, Effect, Option, Result, Stream } from "effect"
+import { Account } from "./Account.ts"
+import { Carrier, type Part } from "./Carrier.ts"
+import * as Contact from "./Contact.ts"
+import * as Contacts from "./Contacts.ts"
+import { ContactStore } from "./ContactStore.ts"
+import * as CreatedOn from "./CreatedOn.ts"
+import { IllegalTransition, InvalidField, MissingTags, NoRecipients, RecipientOptedOut } from "./Errors.ts"
+import * as ExternalId from "./ExternalId.ts"
+import * as ids from "./internal/ids.ts"
+import * as Message from "./Message.ts"
+import { MessageStore } from "./MessageStore.ts"
+import * as Msisdn from "./Msisdn.ts"
+import * as Query from "./Query.ts"
+import * as Sms from "./Sms.ts"
+
+/** The wire shape of a stored message, `created_on` in the account's time zone. */
+export const toWire = (stored: Message.Stored, timeZone: CreatedOn.Zone | string): Message.Message => ({
+  ...(stored.message_id === "" ? {} : { message_id: stored.message_id }),
+  ...(stored.id === undefined ? {} : { id: stored.id }),
+  short_code: stored.short_code,
+  ...(stored.country === undefined ? {} : { country: stored.country }),
+  ...(stored.msisdn === undefined ? {} : { msisdn: stored.msisdn }),
+  direction: stored.direction,
+  status: stored.status,
+  message: stored.message,
+  total_recipients: stored.total_recipients,
+  sent_count: stored.sent_count,
+  error_count: stored.error_count,
+  total_monitors: stored.total_monitors,
+  is_scheduled: stored.is_scheduled,
+  is_billable: stored.is_billable,
+  created_on: CreatedOn.format(DateTime.makeUnsafe(stored.created_at), timeZone),
+  ...(stored.created_by === undefined ? {} : { created_by: stored.created_by }),
+  type: stored.type
+})
+
+/** `GET /messages`. */
+export const listMessages = Effect.fn("Messages.listMessages")(function*(params: Query.Params) {
+  const page = yield* Effect.fromResult(Query.messages(params))
+  const account = yield* Account
+  const store = yield* MessageStore
+  const zone = yield* Effect.fromResult(CreatedOn.zone(account.time_zone))
+  return (yield* store.list(page)).map((stored) => toWire(stored, zone))
+})
+
+/** The checks every outgoing send makes: the text fits the budget, the id fits 40 characters. */
+const outgoing = Effect.fnUntraced(function*(text: string, rawId: string | undefined) {
+  const account = yield* Account
+  yield* Effect.fromResult(Sms.checkBudget(account.short_name, text))
+  const id = rawId === undefined ? undefined : yield* Effect.fromResult(ExternalId.parse(rawId))
+  const createdAt = yield* Clock.currentTimeMillis
+  const antiSpam = id === undefined ? undefined : { id, since: createdAt - account.spam_period_seconds * 1000 }
+  return {
+    account,
+    createdAt,
+    antiSpam,
+    message_id: yield* ids.messageId(createdAt),
+    segments: Sms.analyzePrefixed(account.short_name, text).segments
+  }
+})
+
+/**
+ * `POST /messages/send_to_contact`: records an individual message, READY, to one number. An
+ * opted-out contact is refused; the same `id` within the spam period is refused and nothing is created.
+ */
+export const sendToContact = Effect.fn("Messages.sendToContact")(function*(body: unknown) {
+  const request = yield* Effect.fromResult(Message.decodeSendToContactBody(body))
+  const msisdn = yield* Effect.fromResult(Msisdn.parse(request.msisdn))
+  const { account, antiSpam, createdAt, message_id, segments } = yield* outgoing(request.message, request.id)
+  const contacts = yield* ContactStore
+  const contact = yield* contacts.get(msisdn)
+  if (Option.isSome(contact) && contact.value.status === "CANCELLED") {
+    return yield* new RecipientOptedOut({ msisdn })
+  }
+  const stored: Message.Stored = {
+    message_id,
+    ...(antiSpam === undefined ? {} : { id: antiSpam.id }),
+    short_code: account.short_code,
+    country: Msisdn.split(msisdn).country_code,
+    msisdn,
+    direction: "MT",
+    status: Message.initialStatus(Message.INDIVIDUAL),
+    message: request.message,
+    total_recipients: 1,
+    sent_count: 0,
+    error_count: 0,
+    total_monitors: 0,
+    is_scheduled: false,
+    is_billable: true,
+    created_at: createdAt,
+    created_by: account.user,
+    type: Message.INDIVIDUAL,
+    tags: [],
+    segments
+  }
+  const store = yield* MessageStore
+  yield* store.insert(stored, antiSpam)
+  return toWire(stored, account.time_zone)
+})
+
+/** What a group send answers (interface 4.3), and the id the platform processes it under. */
+export interface Accepted {
+  readonly response: Message.Message
+  readonly message_id: string
+}
+
+/**
+ * `POST /messages/send`: records a group message, PENDING, for the contacts of the tags. Without
+ * tags it is refused (`MissingTags`): a send never silently goes to everybody.
+ */
+export const sendToGroups = Effect.fn("Messages.sendToGroups")(function*(body: unknown) {
+  const request = yield* Effect.fromResult(Message.decodeSendToGroupsBody(body))
+  const tags = Contact.normalizeTags(request.tags ?? [])
+  if (tags.length === 0) return yield* new MissingTags()
+  const { account, antiSpam, createdAt, message_id, segments } = yield* outgoing(request.message, request.id)
+  const stored: Message.Stored = {
+    message_id,
+    ...(antiSpam === undefined ? {} : { id: antiSpam.id }),
+    short_code: account.short_code,
+    direction: "MT",
+    status: Message.initialStatus(Message.GROUP),
+    message: request.message,
+    total_recipients: 0,
+    sent_count: 0,
+    error_count: 0,
+    total_monitors: 0,
+    is_scheduled: false,
+    is_billable: false,
+    created_at: createdAt,
+    created_by: account.user,
+    type: Message.GROUP,
+    tags,
+    segments
+  }
+  const store = yield* MessageStore
+  yield* store.insert(stored, antiSpam)
+  // The interface's group-send answer omits message_id, msisdn, country and created_by.
+  const { created_by: _, message_id: __, ...response } = toWire(stored, account.time_zone)
+  return { response, message_id } satisfies Accepted
+})
+
+/** Who a group message reaches: each contact once, as a recipient or as a monitor. */
+export type Role = "recipient" | "monitor"
+
+/**
+ * Recipients carry one of the tags (case-insensitive) and are SUBSCRIBED or CONFIRMED; monitors
+ * are monitoring and not CANCELLED. A monitor who is also a recipient counts once, as a recipient.
+ */
+export const roleOf = (tags: ReadonlySet<string>) => (contact: Contact.Contact): Role | undefined => {
+  if (Contact.receivesGroupMessages(contact.status) && contact.tags.some((tag) => tags.has(tag.toLowerCase()))) {
+    return "recipient"
+  }
+  return contact.monitoring && contact.status !== "CANCELLED" ? "monitor" : undefined
+}
+
+/** The audience of a group message, resolved: every contact it reaches with their role. */
+export const audience = (tags: ReadonlyArray<string>) =>
+  Stream.unwrap(Effect.map(Effect.service(ContactStore), (store) => {
+    const role = roleOf(new Set(tags.map((tag) => tag.toLowerCase())))
+    return store.audience({ tags }).pipe(
+      Stream.filterMap((contact: Contact.Contact) => {
+        const r = role(contact)
+        return r === undefined ? Result.fail(contact) : Result.succeed({ msisdn: contact.msisdn, role: r })
+      })
+    )
+  }))
+
+/** The SMS parts of one message to one number. */
+const partsFor = (stored: Message.Stored, texts: ReadonlyArray<string>, msisdn: string): ReadonlyArray<Part> =>
+  texts.map((text, index) => ({
+    message_id: stored.message_id,
+    msisdn,
+    short_code: stored.short_code,
+    part: index + 1,
+    parts: texts.length,
+    text
+  }))
+
+const advance = Effect.fnUntraced(function*(stored: Message.Stored, to: Message.Status) {
+  const status = yield* Effect.fromResult(Message.transition(stored.type, stored.status, to))
+  return { ...stored, status }
+})
+
+/** How many recipients are handed over per transaction when a group message is processed. */
+export const deliveryBatchSize = 5000
+
+export interface Processed {
+  readonly message: Message.Stored
+  /** Recipients and monitors handed the message in this run (less than the total when resumed). */
+  readonly handedOver: number
+}
+
+/**
+ * Processes a group message: PENDING → PROCESSING, resolves the audience and hands every part to the
+ * carrier batch by batch (each batch records its deliveries in the same transaction, so a resumed run
+ * skips whoever already got it), then READY with the counts and SENT. A message interrupted while
+ * PROCESSING resumes where it stopped. `allowEmpty` lets a send with nobody to reach complete.
+ */
+export const processGroupMessage = Effect.fn("Messages.processGroupMessage")(function*(
+  messageId: string,
+  options: { readonly allowEmpty: boolean }
+) {
+  const store = yield* MessageStore
+  const carrier = yield* Carrier
+  const account = yield* Account
+  const found = yield* store.get(messageId)
+  if (Option.isNone(found)) {
+    return yield* new InvalidField({ field: "message_id", value: messageId, reason: "no such message" })
+  }
+  let message = found.value
+  if (message.type !== Message.GROUP) {
+    return yield* new IllegalTransition({ entity: "message", from: message.status, to: "PROCESSING" })
+  }
+  if (message.status === "PENDING") {
+    message = yield* advance(message, "PROCESSING")
+    yield* store.update(message)
+  }
+  if (message.status !== "PROCESSING") return { message, handedOver: 0 } satisfies Processed
+  const texts = Sms.analyzePrefixed(account.short_name, message.message).parts
+  const current = message
+  const totals = yield* audience(message.tags).pipe(
+    Stream.grouped(deliveryBatchSize),
+    Stream.mapEffect((batch) =>
+      store.transaction(Effect.gen(function*() {
+        const fresh = yield* store.recordDeliveries(current.message_id, batch.map((member) => member.msisdn))
+        const failed = fresh.length === 0 ? 0 : yield* carrier.handOver(fresh.flatMap((msisdn) => partsFor(current, texts, msisdn)))
+        const recipients = batch.filter((member) => member.role === "recipient").length
+        return { recipients, monitors: batch.length - recipients, fresh: fresh.length, failed }
+      }))
+    ),
+    Stream.runFold(
+      () => ({ recipients: 0, monitors: 0, fresh: 0, failed: 0 }),
+      (sum, batch) => ({
+        recipients: sum.recipients + batch.recipients,
+        monitors: sum.monitors + batch.monitors,
+        fresh: sum.fresh + batch.fresh,
+        failed: sum.failed + batch.failed
+      })
+    )
+  )
+  if (totals.recipients === 0 && !options.allowEmpty) {
+    return yield* new NoRecipients({ tags: message.tags })
+  }
+  message = yield* advance({
+    ...message,
+    total_recipients: totals.recipients,
+    total_monitors: totals.monitors,
+    sent_count: Sms.sentCount(texts.length, totals.recipients, totals.monitors),
+    error_count: message.error_count + totals.failed
+  }, "READY")
+  yield* store.update(message)
+  message = yield* advance(message, "SENT")
+  yield* store.update(message)
+  return { message, handedOver: totals.fresh } satisfies Processed
+})
+
+/** Hands an individual READY message to the carrier: SENT, with `sent_count` its parts. */
+export const deliverMessage = Effect.fn("Messages.deliverMessage")(function*(messageId: string) {
+  const store = yield* MessageStore
+  const carrier = yield* Carrier
+  const account = yield* Account
+  const found = yield* store.get(messageId)
+  if (Option.isNone(found) || found.value.msisdn === undefined) {
+    return yield* new InvalidField({ field: "message_id", value: messageId, reason: "no such individual message" })
+  }
+  const message = found.value
+  const msisdn = found.value.msisdn
+  const texts = Sms.analyzePrefixed(account.short_name, message.message).parts
+  return yield* store.transaction(Effect.gen(function*() {
+    const sent = yield* advance(message, "SENT")
+    const fresh = yield* store.recordDeliveries(message.message_id, [msisdn])
+    const failed = fresh.length === 0 ? 0 : yield* carrier.handOver(partsFor(message, texts, msisdn))
+    const delivered = { ...sent, sent_count: texts.length, error_count: failed }
+    yield* store.update(delivered)
+    return toWire(delivered, account.time_zone)
+  }))
+})
+
+const optOutKeywords = new Set(["STOP", "STOPALL", "UNSUBSCRIBE", "END", "QUIT", "CANCEL", "OPTOUT"])
+const resubscribeKeywords = new Set(["START", "UNSTOP"])
+
+/** What an inbound text asks for: only a keyword alone in the text (any case, surrounding blanks) counts. */
+export const keywordAction = (text: string): "opt-out" | "resubscribe" | undefined => {
+  const word = text.trim().toUpperCase()
+  return optOutKeywords.has(word) ? "opt-out" : resubscribeKeywords.has(word) ? "resubscribe" : undefined
+}
+
+/**
+ * Records an inbound (MO) SMS so `listMessages` shows it, and applies its keyword: an opt-out keyword
+ * makes the sender CANCELLED, START/UNSTOP resubscribes. A keyword from a number not in the book
+ * creates the contact (`added_from` SMS) in the state it asked for, so a later import cannot subscribe it.
+ */
+export const receiveMessage = Effect.fn("Messages.receiveMessage")(function*(from: string, text: string) {
+  const msisdn = yield* Effect.fromResult(Msisdn.parse(from))
+  const account = yield* Account
+  const createdAt = yield* Clock.currentTimeMillis
+  const stored: Message.Stored = {
+    message_id: yield* ids.messageId(createdAt),
+    short_code: account.short_code,
+    country: Msisdn.split(msisdn).country_code,
+    msisdn,
+    direction: "MO",
+    status: "SENT",
+    message: text,
+    total_recipients: 0,
+    sent_count: 0,
+    error_count: 0,
+    total_monitors: 0,
+    is_scheduled: false,
+    is_billable: false,
+    created_at: createdAt,
+    type: Message.INDIVIDUAL,
+    tags: [],
+    segments: Sms.analyze(text).segments
+  }
+  const messages = yield* MessageStore
+  const contacts = yield* ContactStore
+  const action = keywordAction(text)
+  return yield* messages.transaction(Effect.gen(function*() {
+    yield* messages.insert(stored)
+    if (action === undefined) return { message: toWire(stored, account.time_zone), action }
+    const existing = yield* contacts.get(msisdn)
+    const contact = Option.isSome(existing)
+      ? yield* (action === "opt-out" ? Contacts.optOut(msisdn) : Contacts.resubscribe(msisdn))
+      : yield* Contacts.fromInbound(msisdn, action === "opt-out" ? "CANCELLED" : "SUBSCRIBED").pipe(
+        Effect.tap((contact) => contacts.insert(contact))
+      )
+    return { message: toWire(stored, account.time_zone), action, contact }
+  }))
+})

@@ -1,0 +1,153 @@
+/**
+ * The query parameters of `GET /messages` and `GET /contacts`, decoded from a record of strings:
+ * names match case-insensitively, defaults apply, bounds are refused rather than clamped.
+ */
+import { DateTime, Result } from "effect"
+import type * as Contact from "./Contact.ts"
+import { InvalidParameter } from "./Errors.ts"
+import * as HttpDate from "./HttpDate.ts"
+import type * as Message from "./Message.ts"
+import type * as MessageStore from "./MessageStore.ts"
+import * as Msisdn from "./Msisdn.ts"
+
+export type Params = Readonly<Record<string, string | undefined>>
+
+export const maxLimit = 1000
+export const defaultMessagesLimit = 200
+export const defaultContactsLimit = 50
+
+export interface ContactsQuery {
+  readonly query?: string
+  readonly status?: Contact.Status
+  readonly limit: number
+  readonly start: number
+  /** `shortResults`: the reduced `{ msisdn, first_name, last_name, status }` form. */
+  readonly short: boolean
+}
+
+/** Lower-cased names; two spellings of one name with different values are refused as ambiguous. */
+const byLowerName = (params: Params): Result.Result<ReadonlyMap<string, string>, InvalidParameter> => {
+  const out = new Map<string, string>()
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined) continue
+    const key = name.toLowerCase()
+    const seen = out.get(key)
+    if (seen !== undefined && seen !== value) {
+      return Result.fail(new InvalidParameter({ parameter: name, value, reason: `given twice with different values (${seen})` }))
+    }
+    out.set(key, value)
+  }
+  return Result.succeed(out)
+}
+
+const wholeNumber = (
+  parameter: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max: number
+): Result.Result<number, InvalidParameter> => {
+  if (value === undefined || value.trim() === "") return Result.succeed(fallback)
+  const text = value.trim()
+  const number = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN
+  return Number.isInteger(number) && number >= min && number <= max
+    ? Result.succeed(number)
+    : Result.fail(new InvalidParameter({ parameter, value, reason: `must be a whole number from ${min} to ${max}` }))
+}
+
+const flag = (parameter: string, value: string | undefined): Result.Result<boolean, InvalidParameter> => {
+  const text = value?.trim().toLowerCase()
+  if (text === undefined || text === "" || text === "0" || text === "false") return Result.succeed(false)
+  if (text === "1" || text === "true") return Result.succeed(true)
+  return Result.fail(new InvalidParameter({ parameter, value: value ?? "", reason: "must be true, false, 1 or 0" }))
+}
+
+const contactStatuses: ReadonlyMap<string, Contact.Status> = new Map([
+  ["subscribed", "SUBSCRIBED"],
+  ["suscribed", "SUBSCRIBED"],
+  ["invited", "INVITED"],
+  ["confirmed", "CONFIRMED"],
+  ["cancelled", "CANCELLED"]
+])
+
+const text = (value: string | undefined): string | undefined => {
+  const trimmed = value?.trim()
+  return trimmed === undefined || trimmed === "" ? undefined : trimmed
+}
+
+/** `GET /contacts`: Limit (default 50, ≤ 1000), Start (≥ 0, default 0), Query, Status, shortResults. */
+export const contacts = (params: Params): Result.Result<ContactsQuery, InvalidParameter> =>
+  Result.gen(function*() {
+    const named = yield* byLowerName(params)
+    const limit = yield* wholeNumber("Limit", named.get("limit"), defaultContactsLimit, 1, maxLimit)
+    const start = yield* wholeNumber("Start", named.get("start"), 0, 0, Number.MAX_SAFE_INTEGER)
+    const short = yield* flag("shortResults", named.get("shortresults"))
+    const statusText = text(named.get("status"))
+    const status = statusText === undefined ? undefined : contactStatuses.get(statusText.toLowerCase())
+    if (statusText !== undefined && status === undefined) {
+      return yield* Result.fail(
+        new InvalidParameter({ parameter: "Status", value: statusText, reason: "must be SUBSCRIBED, INVITED, CONFIRMED or CANCELLED" })
+      )
+    }
+    const query = text(named.get("query"))
+    return {
+      limit,
+      start,
+      short,
+      ...(query === undefined ? {} : { query }),
+      ...(status === undefined ? {} : { status })
+    }
+  })
+
+const date = (parameter: string, value: string | undefined): Result.Result<number | undefined, InvalidParameter> => {
+  const given = text(value)
+  if (given === undefined) return Result.succeed(undefined)
+  return Result.mapBoth(HttpDate.parse(given), {
+    onSuccess: DateTime.toEpochMillis,
+    onFailure: (error) => new InvalidParameter({ parameter, value: given, reason: error.reason })
+  })
+}
+
+const directions: ReadonlyMap<string, Message.Direction | undefined> = new Map([
+  ["all", undefined],
+  ["mt", "MT"],
+  ["mo", "MO"]
+])
+
+/**
+ * `GET /messages`: start_date/end_date (HTTP-dates, each optional: an absent bound is open), Limit
+ * (default 200, ≤ 1000), start, misdn (or msisdn), group_short_name, direction (ALL, MT, MO).
+ */
+export const messages = (params: Params): Result.Result<MessageStore.Page, InvalidParameter> =>
+  Result.gen(function*() {
+    const named = yield* byLowerName(params)
+    const limit = yield* wholeNumber("Limit", named.get("limit"), defaultMessagesLimit, 1, maxLimit)
+    const start = yield* wholeNumber("start", named.get("start"), 0, 0, Number.MAX_SAFE_INTEGER)
+    const from = yield* date("start_date", named.get("start_date"))
+    const to = yield* date("end_date", named.get("end_date"))
+    if (from !== undefined && to !== undefined && from > to) {
+      return yield* Result.fail(
+        new InvalidParameter({ parameter: "start_date", value: named.get("start_date") ?? "", reason: "is after end_date" })
+      )
+    }
+    const directionText = text(named.get("direction")) ?? "ALL"
+    if (!directions.has(directionText.toLowerCase())) {
+      return yield* Result.fail(new InvalidParameter({ parameter: "direction", value: directionText, reason: "must be ALL, MT or MO" }))
+    }
+    const direction = directions.get(directionText.toLowerCase())
+    const msisdnText = text(named.get("misdn") ?? named.get("msisdn"))
+    const msisdn = msisdnText === undefined ? undefined : yield* Result.mapError(
+      Msisdn.parse(msisdnText),
+      (error) => new InvalidParameter({ parameter: "misdn", value: msisdnText, reason: error.message })
+    )
+    const group = text(named.get("group_short_name"))
+    return {
+      limit,
+      start,
+      ...(from === undefined ? {} : { from }),
+      ...(to === undefined ? {} : { to }),
+      ...(direction === undefined ? {} : { direction }),
+      ...(msisdn === undefined ? {} : { msisdn }),
+      ...(group === undefined ? {} : { group })
+    }
+  })

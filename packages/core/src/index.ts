@@ -1,0 +1,43 @@
+/**
+ * @smsbook/core: the rules, wire shapes, errors, ports and use cases of the smsbook interface.
+ * Every module is a namespace: `import { Sms, Msisdn } from "@smsbook/core"`.
+ */
+export * as Account from "./Account.ts"
+export * as Carrier from "./Carrier.ts"
+export * as Contact from "./Contact.ts"
+export * as Contacts from "./Contacts.ts"
+export * as ContactStore from "./ContactStore.ts"
+export * as CreatedOn from "./CreatedOn.ts"
+export * as Errors from "./Errors.ts"
+export * as ExternalId from "./ExternalId.ts"
+export * as HttpDate from "./HttpDate.ts"
+export * as Message from "./Message.ts"
+export * as Messages from "./Messages.ts"
+export * as MessageStore from "./MessageStore.ts"
+export * as Msisdn from "./Msisdn.ts"
+export * as Query from "./Query.ts"
+export * as Sms from "./Sms.ts"
+export * as Wire from "./Wire.ts"
+export {
+  CarrierFailure,
+  ContactExists,
+  ContactNotFound,
+  DuplicateSend,
+  ExternalIdTooLong,
+  IllegalTransition,
+  InvalidCreatedOn,
+  InvalidField,
+  InvalidHttpDate,
+  InvalidMsisdn,
+  InvalidParameter,
+  InvalidSettings,
+  InvalidStoreUrl,
+  MessageTooLong,
+  MissingTags,
+  NoRecipients,
+  PlanMismatch,
+  RecipientOptedOut,
+  StoreFailure,
+  StoreUnavailable
+} from "./Errors.ts"
+export type { SmsbookError } from "./Errors.ts"

@@ -1,0 +1,4 @@
+/**
+ * @smsbook/core/testing: the in-memory store and the port contract suite every adapter runs.
+ */
+export * as MemoryStore from "./MemoryStore.ts"

@@ -1,0 +1,381 @@
+import { Result, Schema } from "effect"
+import * as fc from "fast-check"
+import parsePhoneNumber, {
+  type CountryCode,
+  getCountries,
+  getCountryCallingCode,
+  getExampleNumber,
+  Metadata
+} from "libphonenumber-js/max"
+import metadata from "libphonenumber-js/max/metadata"
+import examples from "libphonenumber-js/mobile/examples"
+import { describe, expect, it } from "vitest"
+import { MsisdnProblem } from "../src/Errors.ts"
+import * as Msisdn from "../src/Msisdn.ts"
+
+// ---------------------------------------------------------------------------------------------
+// Arbitraries
+
+/** The example mobile number of every country libphonenumber has one for, E.164 digits without `+`. */
+const exampleNumbers: ReadonlyArray<{ readonly country: CountryCode; readonly digits: string }> = getCountries()
+  .flatMap((country) => {
+    const example = getExampleNumber(country, examples)
+    return example === undefined ? [] : [{ country, digits: example.number.slice(1) }]
+  })
+
+const isValidE164 = (digits: string): boolean => parsePhoneNumber("+" + digits, { extract: false })?.isValid() === true
+
+/** Valid numbers (by libphonenumber "max") of every country: an example with its last 3 digits varied. */
+const validNumber: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(...exampleNumbers.map((e) => e.digits)),
+  fc.tuple(fc.constantFrom(...exampleNumbers), fc.stringMatching(/^[0-9]{3}$/))
+    .map(([example, tail]) => example.digits.slice(0, -3) + tail)
+    .filter(isValidE164)
+)
+
+const separator = fc.constantFrom("", "", "", " ", "-", ".", "(", ")", "/", "\u00A0", " - ", "\u2013", ") ")
+
+/** The text with a random separator (possibly none) before each character and at the end. */
+const withSeparators = (text: string): fc.Arbitrary<string> =>
+  fc.array(separator, { minLength: text.length + 1, maxLength: text.length + 1 })
+    .map((seps) => [...text].map((char, i) => seps[i] + char).join("") + seps[text.length])
+
+/** Phone-like text: an optional `+` or `00`, then digits, the way a messy column holds them. */
+const phoneLike: fc.Arbitrary<string> = fc.tuple(
+  fc.constantFrom("", "", "+", "00", "0", "44", "49", "1"),
+  fc.stringMatching(/^[0-9]{0,17}$/)
+).map(([head, digits]) => head + digits)
+
+const defaultCountry = fc.option(fc.constantFrom("GB", "DE", "US", "IT", "FR", "RU", "MX", "AT", "gb", "44", "+1"), {
+  nil: undefined
+})
+
+const outcome = (result: Result.Result<Msisdn.Msisdn, { readonly problem: MsisdnProblem }>): string =>
+  Result.isSuccess(result) ? result.success : `problem:${result.failure.problem}`
+
+const options = (country: string | undefined): Msisdn.Options | undefined =>
+  country === undefined ? undefined : { defaultCountry: country }
+
+const problems: ReadonlyArray<string> = MsisdnProblem.literals
+
+/** A pandas/Excel decimal such as `447400123456.0`, refused on purpose (see the examples below). */
+const decimalShape = /^[0-9]{6,}\.0+$/
+
+// ---------------------------------------------------------------------------------------------
+
+describe("Msisdn laws", () => {
+  it("calling codes are prefix-free, so split has a single answer", () => {
+    const codes = [...Object.keys(metadata.country_calling_codes), ...Object.keys(metadata.nonGeographic)]
+    for (const a of codes) {
+      expect(a).toMatch(/^[1-9][0-9]{0,2}$/)
+      for (const b of codes) if (a !== b) expect(b.startsWith(a)).toBe(false)
+    }
+  })
+
+  it("minLength is the fewest digits the metadata allows a number", () => {
+    const meta = new Metadata()
+    const shortest = Math.min(
+      ...getCountries().map((country) => {
+        meta.selectNumberingPlan(country)
+        return meta.numberingPlan === undefined
+          ? Infinity
+          : getCountryCallingCode(country).length + Math.min(...meta.numberingPlan.possibleLengths())
+      })
+    )
+    expect(shortest).toBe(Msisdn.minLength)
+  })
+
+  it("split: country_code + phone_number gives the msisdn back, both parts non-empty", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[1-9][0-9]{5,14}$/), (text) => {
+        if (!Msisdn.isMsisdn(text)) throw new Error(`generator gave ${text}`)
+        const { country_code, phone_number } = Msisdn.split(text)
+        expect(country_code + phone_number).toBe(text)
+        expect(country_code.length).toBeGreaterThan(0)
+        expect(country_code.length).toBeLessThanOrEqual(3)
+        expect(phone_number.length).toBeGreaterThan(0)
+      })
+    )
+  })
+
+  it("split of a valid number agrees with libphonenumber and with normalize", () => {
+    fc.assert(
+      fc.property(validNumber, (digits) => {
+        const parsed = parsePhoneNumber("+" + digits, { extract: false })
+        const normalized = Msisdn.normalize("+" + digits)
+        if (parsed === undefined || !Result.isSuccess(normalized)) throw new Error(`${digits} did not parse`)
+        const expected = { country_code: parsed.countryCallingCode, phone_number: parsed.nationalNumber }
+        expect(Msisdn.split(normalized.success.msisdn)).toEqual(expected)
+        expect({ country_code: normalized.success.country_code, phone_number: normalized.success.phone_number })
+          .toEqual(expected)
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it("every valid number written `+` digits, with any separators, parses back to its digits", () => {
+    fc.assert(
+      fc.property(validNumber.chain((digits) => fc.tuple(fc.constant(digits), withSeparators("+" + digits))), ([
+        digits,
+        text
+      ]) => {
+        const result = Msisdn.normalize(text)
+        expect(Result.isSuccess(result) && result.success).toEqual({
+          msisdn: digits,
+          ...Msisdn.split(Result.getOrThrow(Msisdn.parse(digits))),
+          rule: "international"
+        })
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it("`00` + digits reads exactly as `+` + digits, whatever the digits and the default country", () => {
+    fc.assert(
+      fc.property(fc.oneof(validNumber, fc.stringMatching(/^[0-9]{0,20}$/)), defaultCountry, (digits, country) => {
+        expect(outcome(Msisdn.parse("00" + digits, options(country))))
+          .toBe(outcome(Msisdn.parse("+" + digits, options(country))))
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("separators never change the result", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(validNumber, validNumber.map((d) => "+" + d), phoneLike).chain((text) =>
+          fc.tuple(fc.constant(text), withSeparators(text))
+        ),
+        defaultCountry,
+        ([plain, formatted], country) => {
+          fc.pre(!decimalShape.test(formatted.trim()))
+          expect(outcome(Msisdn.parse(formatted, options(country)))).toBe(outcome(Msisdn.parse(plain, options(country))))
+        }
+      ),
+      { numRuns: 500 }
+    )
+  })
+
+  it("a valid number written in its country's national format, with that country, is the same number", () => {
+    fc.assert(
+      fc.property(validNumber, (digits) => {
+        const parsed = parsePhoneNumber("+" + digits, { extract: false })
+        const country = parsed?.country
+        fc.pre(parsed !== undefined && country !== undefined)
+        const national = parsed?.formatNational() ?? ""
+        expect(outcome(Msisdn.parse(national, { defaultCountry: country }))).toBe(digits)
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it("never throws, and a success is digits only, at most 15, its parts adding up", () => {
+    const anyText = fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.string({ unit: "grapheme" }),
+      fc.string({ unit: "binary-ascii" }),
+      phoneLike.chain(withSeparators),
+      fc.stringMatching(/^(tel:)?[ +0-9().\-/eE,]{0,25}$/)
+    )
+    const anyCountry = fc.oneof(defaultCountry, fc.string())
+    fc.assert(
+      fc.property(anyText, anyCountry, (text, country) => {
+        const result = Msisdn.normalize(text, options(country))
+        if (Result.isSuccess(result)) {
+          const { msisdn, country_code, phone_number } = result.success
+          expect(msisdn).toMatch(/^[1-9][0-9]{5,14}$/)
+          expect(country_code + phone_number).toBe(msisdn)
+          expect(Msisdn.split(msisdn)).toEqual({ country_code, phone_number })
+        } else {
+          expect(problems).toContain(result.failure.problem)
+          expect(result.failure.value).toBe(text)
+        }
+        expect(outcome(Msisdn.parse(text, options(country)))).toBe(
+          Result.isSuccess(result) ? result.success.msisdn : `problem:${result.failure.problem}`
+        )
+      }),
+      { numRuns: 1000 }
+    )
+  })
+
+  it("the schema accepts exactly 6 to 15 digits not starting with 0", () => {
+    const oracle = (text: string): boolean =>
+      text.length >= 6 && text.length <= 15 && [...text].every((c) => c >= "0" && c <= "9") && text[0] !== "0"
+    fc.assert(
+      fc.property(fc.oneof(fc.stringMatching(/^[0-9]{0,17}$/), fc.string()), (text) => {
+        expect(Schema.is(Msisdn.Msisdn)(text)).toBe(oracle(text))
+        expect(Msisdn.isMsisdn(text)).toBe(oracle(text))
+      })
+    )
+  })
+
+  it("FromWire reads a number as its digits in international form, text as parse does, and writes text", () => {
+    const decode = Schema.decodeUnknownResult(Msisdn.FromWire)
+    fc.assert(
+      fc.property(fc.oneof(validNumber, phoneLike.chain(withSeparators)), (text) => {
+        const fromText = decode(text)
+        expect(Result.getOrUndefined(fromText)).toBe(Result.getOrUndefined(Msisdn.parse(text)))
+        if (Result.isSuccess(fromText)) expect(Schema.encodeSync(Msisdn.FromWire)(fromText.success)).toBe(fromText.success)
+      })
+    )
+    fc.assert(
+      fc.property(fc.oneof(validNumber.map(Number), fc.maxSafeInteger()), (n) => {
+        const fromNumber = decode(n)
+        const expected = n > 0 ? Result.getOrUndefined(Msisdn.parse(String(n))) : undefined
+        expect(Result.getOrUndefined(fromNumber)).toBe(expected)
+      })
+    )
+  })
+})
+
+describe("Msisdn examples", () => {
+  const gb = "447400123456"
+
+  it.each([
+    ["+44 7400 123456", undefined, "international"],
+    ["00447400123456", undefined, "international"],
+    ["00 44 7400 123456", "DE", "international"],
+    ["447400123456", undefined, "international"],
+    ["tel:+44-7400-123456", undefined, "international"],
+    ["(+44) 7400 123456", undefined, "international"],
+    ["+44.7400.123.456", undefined, "international"],
+    ["+44/7400/123456", undefined, "international"],
+    ["  +44 7400 123456\t", undefined, "international"],
+    ["+44 (0)7400 123456", undefined, "trunk-zero-dropped"],
+    ["4407400123456", "GB", "trunk-zero-dropped"],
+    ["07400 123456", "GB", "national"],
+    ["07400 123456", "gb", "national"],
+    ["07400-123-456", "44", "national"],
+    ["(07400) 123456", "+44", "national"],
+    ["447400123456", "GB", "calling-code-digits"],
+    ["011 44 7400 123456", "US", "international"]
+  ] as const)("%j (default %s) is %s", (text, country, rule) => {
+    expect(Result.getOrThrow(Msisdn.normalize(text, options(country)))).toEqual({
+      msisdn: gb,
+      country_code: "44",
+      phone_number: "7400123456",
+      rule
+    })
+  })
+
+  it("reads bare digits carrying the calling code as international first (DESIGN trap)", () => {
+    // The trap is real: libphonenumber with DE as default reads the digits as a valid German landline.
+    expect(parsePhoneNumber("491779486853", { extract: false, defaultCountry: "DE" })?.number).toBe("+49491779486853")
+    expect(parsePhoneNumber("491779486853", { extract: false, defaultCountry: "DE" })?.isValid()).toBe(true)
+    expect(Result.getOrThrow(Msisdn.normalize("491779486853", { defaultCountry: "DE" }))).toEqual({
+      msisdn: "491779486853",
+      country_code: "49",
+      phone_number: "1779486853",
+      rule: "calling-code-digits"
+    })
+    // With its trunk prefix the landline is still reachable.
+    expect(outcome(Msisdn.parse("0491 779486853", { defaultCountry: "DE" }))).toBe("49491779486853")
+  })
+
+  it("reads national numbers of countries that write no trunk prefix", () => {
+    expect(outcome(Msisdn.parse("(212) 555-0123", { defaultCountry: "US" }))).toBe("12125550123")
+    expect(outcome(Msisdn.parse("416 555 0123", { defaultCountry: "1" }))).toBe("14165550123")
+    expect(outcome(Msisdn.parse("347 123 4567", { defaultCountry: "IT" }))).toBe("393471234567")
+    expect(outcome(Msisdn.parse("06 1234 5678", { defaultCountry: "IT" }))).toBe("390612345678")
+    expect(outcome(Msisdn.parse("912 345-67-89", { defaultCountry: "RU" }))).toBe("79123456789")
+    expect(outcome(Msisdn.parse("8 (912) 345-67-89", { defaultCountry: "RU" }))).toBe("79123456789")
+  })
+
+  it("refuses a lost leading zero instead of repairing it", () => {
+    expect(outcome(Msisdn.parse("7400123456", { defaultCountry: "GB" }))).toBe("problem:lost-leading-zero")
+    expect(outcome(Msisdn.parse("1779486853", { defaultCountry: "DE" }))).toBe("problem:lost-leading-zero")
+    expect(outcome(Msisdn.parse("612345678", { defaultCountry: "FR" }))).toBe("problem:lost-leading-zero")
+    // Italian landlines keep their 0 in international form: without it only `0` + digits is valid.
+    expect(outcome(Msisdn.parse("612345678", { defaultCountry: "IT" }))).toBe("problem:lost-leading-zero")
+  })
+
+  it("refuses spreadsheet damage with its own reason", () => {
+    expect(outcome(Msisdn.parse("4.47E+11"))).toBe("problem:scientific-notation")
+    expect(outcome(Msisdn.parse("4,47E+11", { defaultCountry: "GB" }))).toBe("problem:scientific-notation")
+    expect(outcome(Msisdn.parse("4.47400123456e11"))).toBe("problem:scientific-notation")
+    expect(outcome(Msisdn.parse("447400123456.0"))).toBe("problem:not-a-number")
+    expect(outcome(Msisdn.parse("491779486853.00", { defaultCountry: "DE" }))).toBe("problem:not-a-number")
+  })
+
+  it("uses the full metadata: reserved and obsolete ranges are invalid", () => {
+    expect(outcome(Msisdn.parse("07700 900123", { defaultCountry: "GB" }))).toBe("problem:invalid")
+    expect(outcome(Msisdn.parse("+44 7700 900123"))).toBe("problem:invalid")
+    // The Mexican mobile `1` was abolished in 2019: one digit too many.
+    expect(outcome(Msisdn.parse("+52 1 55 1234 5678"))).toBe("problem:too-long")
+    expect(outcome(Msisdn.parse("+52 55 1234 5678"))).toBe("525512345678")
+    // Only a `0` after the calling code is taken as a trunk prefix.
+    expect(outcome(Msisdn.parse("+7 8 912 345 67 89"))).toBe("problem:invalid")
+  })
+
+  it.each([
+    ["", undefined, "empty"],
+    [" \t ", "GB", "empty"],
+    ["tel:", undefined, "empty"],
+    ["abc", undefined, "not-a-number"],
+    ["+44 7400 12345a", undefined, "not-a-number"],
+    ["+44 7400 123456 ext 12", undefined, "not-a-number"],
+    ["+44 +7400 123456", undefined, "not-a-number"],
+    ["44+7400123456", undefined, "not-a-number"],
+    ["--", undefined, "empty"],
+    ["( ) / -", "GB", "empty"],
+    ["+", undefined, "too-short"],
+    ["00", undefined, "too-short"],
+    ["+44 74", undefined, "too-short"],
+    ["0740", "GB", "too-short"],
+    ["+44 7400 1234567", undefined, "too-long"],
+    ["1234567890123456789", undefined, "too-long"],
+    ["+999 1234567", undefined, "unknown-country"],
+    ["07400 123456", undefined, "unknown-country"],
+    ["+0 7400 123456", undefined, "unknown-country"],
+    ["07400 123456", "XX", "unknown-country"],
+    ["07400 123456", "999", "unknown-country"],
+    ["+44 1000 000000", undefined, "invalid"]
+  ] as const)("%j (default %s) is refused as %s", (text, country, problem) => {
+    const result = Msisdn.parse(text, options(country))
+    expect(Result.isFailure(result) && result.failure).toMatchObject({ _tag: "InvalidMsisdn", value: text, problem })
+  })
+
+  it("accepts non-geographic numbers", () => {
+    expect(Result.getOrThrow(Msisdn.normalize("+800 1234 5678"))).toMatchObject({
+      msisdn: "80012345678",
+      country_code: "800",
+      phone_number: "12345678"
+    })
+  })
+
+  it("callingCode reads ISO codes in any case and calling codes", () => {
+    for (const text of ["GB", "gb", " Gb ", "44", "+44"]) expect(Result.getOrThrow(Msisdn.callingCode(text))).toBe("44")
+    expect(Result.getOrThrow(Msisdn.callingCode("800"))).toBe("800")
+    for (const text of ["", "XX", "GBR", "999", "+0", "4 4"]) {
+      const result = Msisdn.callingCode(text)
+      expect(Result.isFailure(result) && result.failure).toMatchObject({ _tag: "InvalidField", field: "country", value: text })
+    }
+  })
+
+  it("regionFor gives a country of the calling code, whose code it is", () => {
+    for (const country of getCountries()) {
+      const code = getCountryCallingCode(country)
+      const main = Result.getOrThrow(Msisdn.regionFor(code))
+      expect(getCountryCallingCode(main)).toBe(code)
+    }
+    expect(Result.getOrThrow(Msisdn.regionFor("44"))).toBe("GB")
+    expect(Result.getOrThrow(Msisdn.regionFor("+1"))).toBe("US")
+    expect(Result.isFailure(Msisdn.regionFor("800"))).toBe(true)
+    expect(Result.isFailure(Msisdn.regionFor("999"))).toBe(true)
+  })
+
+  it("is a Standard Schema", () => {
+    expect(Msisdn.Msisdn["~standard"].validate(gb)).toEqual({ value: gb })
+    expect(Msisdn.Msisdn["~standard"].validate("0447400123456")).toHaveProperty("issues")
+  })
+
+  it("FromWire reads JSON numbers and international text, not national text", () => {
+    const decode = Schema.decodeUnknownResult(Msisdn.FromWire)
+    expect(Result.getOrThrow(decode(447400123456))).toBe(gb)
+    expect(Result.getOrThrow(decode("+44 7400 123456"))).toBe(gb)
+    for (const bad of ["07400 123456", 1.5, -447400123456, Number.NaN, 1e21, true, null]) {
+      expect(Result.isFailure(decode(bad))).toBe(true)
+    }
+    expect(Schema.encodeSync(Msisdn.FromWire)(Result.getOrThrow(Msisdn.parse(gb)))).toBe(gb)
+  })
+})

@@ -1,0 +1,50 @@
+/**
+ * A store chosen by URL: `./file.db` or `sqlite:PATH` (the default `./smsbook.db`), `postgres://…`
+ * (also `postgresql://`), `memory:`. Every choice provides the same three ports.
+ */
+import { type Carrier, type ContactStore, InvalidStoreUrl, type MessageStore, type StoreUnavailable } from "@smsbook/core"
+import { MemoryStore } from "@smsbook/core/testing"
+import { Effect, Layer } from "effect"
+import * as PostgresStore from "./PostgresStore.ts"
+import * as SqliteStore from "./SqliteStore.ts"
+
+export type Ports = ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier
+
+export type Location =
+  | { readonly kind: "memory" }
+  | { readonly kind: "sqlite"; readonly path: string }
+  | { readonly kind: "postgres"; readonly url: string }
+
+/** Reads a store URL; anything with a scheme other than sqlite, postgres(ql) and memory is refused. */
+export const locate = (url: string): Location | InvalidStoreUrl => {
+  const text = url.trim()
+  if (text === "") return new InvalidStoreUrl({ url, reason: "is empty" })
+  if (text === "memory:") return { kind: "memory" }
+  if (/^postgres(ql)?:\/\//i.test(text)) return { kind: "postgres", url: text }
+  if (/^sqlite:/i.test(text)) {
+    const path = text.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "")
+    return path === "" ? new InvalidStoreUrl({ url, reason: "names no file (sqlite:PATH)" }) : { kind: "sqlite", path }
+  }
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text)
+  if (scheme !== null) {
+    return new InvalidStoreUrl({
+      url: PostgresStore.redactUrl(text),
+      reason: `unknown scheme ${scheme[1]}: (use a file path, sqlite:PATH, postgres://… or memory:)`
+    })
+  }
+  return { kind: "sqlite", path: text }
+}
+
+/** The ports of the store at `url`. */
+export const layer = (url: string): Layer.Layer<Ports, InvalidStoreUrl | StoreUnavailable> => {
+  const location = locate(url)
+  if (location instanceof InvalidStoreUrl) return Layer.unwrap(Effect.fail(location))
+  switch (location.kind) {
+    case "memory":
+      return MemoryStore.layer
+    case "sqlite":
+      return SqliteStore.layer(location.path)
+    case "postgres":
+      return PostgresStore.layer(location.url)
+  }
+}
