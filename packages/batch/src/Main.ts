@@ -5,10 +5,12 @@
 import { NodeServices } from "@effect/platform-node"
 import { Cause, Console, Effect, Exit } from "effect"
 import { CliError, Command } from "effect/cli"
+import * as BroadcastCommand from "./BroadcastCommand.ts"
 import * as ContactsCommand from "./ContactsCommand.ts"
 import * as InspectCommand from "./InspectCommand.ts"
 import * as MessagesCommand from "./MessagesCommand.ts"
 import * as Output from "./Output.ts"
+import * as ReportCommand from "./ReportCommand.ts"
 
 export const smsbook = Command.make("smsbook").pipe(
   Command.withDescription("SMS messages and contacts: inspect, import, broadcast, send, report, contacts"),
@@ -17,7 +19,9 @@ export const smsbook = Command.make("smsbook").pipe(
     ContactsCommand.command,
     MessagesCommand.sendCommand,
     MessagesCommand.receiveCommand,
-    MessagesCommand.messagesCommand
+    MessagesCommand.messagesCommand,
+    BroadcastCommand.command,
+    ReportCommand.command
   ])
 )
 

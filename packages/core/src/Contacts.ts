@@ -2,7 +2,7 @@
  * The contact use cases: one per endpoint of the interface (list, get, create, edit, delete),
  * plus opt-out, resubscribe, and the batch upsert that imports are made of.
  */
-import { Effect, Option } from "effect"
+import { Effect, Option, Result } from "effect"
 import * as Contact from "./Contact.ts"
 import { ContactStore } from "./ContactStore.ts"
 import { ContactNotFound, InvalidField } from "./Errors.ts"
@@ -62,7 +62,9 @@ const newContact = Effect.fnUntraced(function*(
 export const createContact = Effect.fn("Contacts.createContact")(function*(path: string | number, body: unknown) {
   const msisdn = yield* keyOf(path)
   const request = yield* Effect.fromResult(Contact.decodeCreateBody(body))
-  if (request.msisdn !== undefined && request.msisdn !== msisdn) {
+  // The body's msisdn is read as tolerantly as the path's: `+44 7400 123456` names 447400123456.
+  const bodyMsisdn = request.msisdn === undefined ? undefined : Result.getOrUndefined(Msisdn.parse(request.msisdn))
+  if (request.msisdn !== undefined && bodyMsisdn !== msisdn) {
     return yield* new InvalidField({ field: "msisdn", value: request.msisdn, reason: `does not match the path ${msisdn}` })
   }
   const { country_code } = Msisdn.split(msisdn)

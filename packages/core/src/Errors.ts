@@ -185,6 +185,15 @@ export class CarrierFailure extends Schema.TaggedError<CarrierFailure>()("Carrie
   }
 }
 
+export class FileFailure extends Schema.TaggedError<FileFailure>()("FileFailure", {
+  path: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `${this.path}: ${this.reason}`
+  }
+}
+
 export class InvalidSettings extends Schema.TaggedError<InvalidSettings>()("InvalidSettings", {
   setting: Schema.String,
   value: Schema.String,
@@ -216,6 +225,7 @@ export type SmsbookError =
   | StoreFailure
   | CarrierFailure
   | InvalidSettings
+  | FileFailure
 
 /** The stable identity of an error: never renumber, only append. */
 export interface Info {
@@ -244,7 +254,8 @@ export const catalog: { readonly [Tag in SmsbookError["_tag"]]: Info } = {
   InvalidSettings: { code: "INVALID_SETTINGS", number: 1016, status: 400 },
   StoreUnavailable: { code: "STORE_UNAVAILABLE", number: 2001, status: 503 },
   StoreFailure: { code: "STORE_FAILURE", number: 2002, status: 500 },
-  CarrierFailure: { code: "CARRIER_FAILURE", number: 2003, status: 502 }
+  CarrierFailure: { code: "CARRIER_FAILURE", number: 2003, status: 502 },
+  FileFailure: { code: "FILE_FAILURE", number: 2004, status: 500 }
 }
 
 /** The code, number and HTTP status of an error. */

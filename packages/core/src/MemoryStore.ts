@@ -76,6 +76,12 @@ export const make = Effect.gen(function*() {
         })
       ))
 
+  // A single write runs when executed (never when built) and holds the lock, so it cannot interleave
+  // with a transaction (whose rollback would otherwise drop it) nor race a concurrent check-then-write.
+  const serialized = <A, E>(write: () => Effect.Effect<A, E>): Effect.Effect<A, E> =>
+    Effect.flatMap(Effect.service(InTransaction), (nested) =>
+      nested ? Effect.suspend(write) : lock.withPermits(1)(Effect.suspend(write)))
+
   const sortedContacts = () => [...state.contacts.values()].sort((a, b) => a.msisdn < b.msisdn ? -1 : 1)
 
   const contacts = ContactStore.ContactStore.of({
@@ -90,19 +96,25 @@ export const make = Effect.gen(function*() {
         return found
       }),
     insert: (contact) =>
-      state.contacts.has(contact.msisdn)
-        ? Effect.fail(new ContactExists({ msisdn: contact.msisdn }))
-        : Effect.sync(() => void state.contacts.set(contact.msisdn, contact)),
+      serialized(() =>
+        state.contacts.has(contact.msisdn)
+          ? Effect.fail(new ContactExists({ msisdn: contact.msisdn }))
+          : Effect.sync(() => void state.contacts.set(contact.msisdn, contact))
+      ),
     update: (contact) =>
-      state.contacts.has(contact.msisdn)
-        ? Effect.sync(() => void state.contacts.set(contact.msisdn, contact))
-        : Effect.fail(new ContactNotFound({ msisdn: contact.msisdn })),
+      serialized(() =>
+        state.contacts.has(contact.msisdn)
+          ? Effect.sync(() => void state.contacts.set(contact.msisdn, contact))
+          : Effect.fail(new ContactNotFound({ msisdn: contact.msisdn }))
+      ),
     remove: (msisdn) =>
-      state.contacts.delete(msisdn) ? Effect.void : Effect.fail(new ContactNotFound({ msisdn })),
+      serialized(() => state.contacts.delete(msisdn) ? Effect.void : Effect.fail(new ContactNotFound({ msisdn }))),
     write: ({ insert, update }) =>
-      Effect.sync(() => {
-        for (const contact of [...insert, ...update]) state.contacts.set(contact.msisdn, contact)
-      }),
+      serialized(() =>
+        Effect.sync(() => {
+          for (const contact of [...insert, ...update]) state.contacts.set(contact.msisdn, contact)
+        })
+      ),
     list: (filter) =>
       Effect.sync(() => sortedContacts().filter(matchesContact(filter)).slice(filter.start, filter.start + filter.limit)),
     audience: ({ tags }) =>
@@ -118,7 +130,7 @@ export const make = Effect.gen(function*() {
 
   const messages = MessageStore.MessageStore.of({
     insert: (message, antiSpam) =>
-      transaction(Effect.suspend(() => {
+      serialized(() => {
         if (antiSpam !== undefined) {
           const previous = [...state.messages.values()].find((m) => m.id === antiSpam.id && m.created_at >= antiSpam.since)
           if (previous !== undefined) {
@@ -133,11 +145,11 @@ export const make = Effect.gen(function*() {
         }
         state.messages.set(message.message_id, message)
         return Effect.void
-      })),
+      }),
     get: (messageId) => Effect.sync(() => Option.fromNullishOr(state.messages.get(messageId))),
     findById: (id) =>
       Effect.sync(() => Option.fromNullishOr([...state.messages.values()].filter((m) => m.id === id).sort(byCreation).at(-1))),
-    update: (message) => Effect.sync(() => void state.messages.set(message.message_id, message)),
+    update: (message) => serialized(() => Effect.sync(() => void state.messages.set(message.message_id, message))),
     list: (page) =>
       Effect.sync(() =>
         [...state.messages.values()].filter(matchesMessage(page)).sort(byCreation).slice(page.start, page.start + page.limit)
@@ -145,22 +157,25 @@ export const make = Effect.gen(function*() {
     stream: (filter) =>
       Stream.suspend(() => Stream.fromIterable([...state.messages.values()].filter(matchesMessage(filter)).sort(byCreation))),
     recordDeliveries: (messageId, msisdns) =>
-      Effect.sync(() => {
-        const recorded = state.deliveries.get(messageId) ?? new Set<string>()
-        state.deliveries.set(messageId, recorded)
-        const fresh = msisdns.filter((msisdn) => !recorded.has(msisdn) && recorded.add(msisdn) !== undefined)
-        return fresh
-      }),
+      serialized(() =>
+        Effect.sync(() => {
+          const recorded = state.deliveries.get(messageId) ?? new Set<string>()
+          state.deliveries.set(messageId, recorded)
+          return msisdns.filter((msisdn) => !recorded.has(msisdn) && recorded.add(msisdn) !== undefined)
+        })
+      ),
     countDeliveries: (messageId) => Effect.sync(() => state.deliveries.get(messageId)?.size ?? 0),
     transaction
   })
 
   const carrier = Carrier.Carrier.of({
     handOver: (parts) =>
-      Effect.sync(() => {
-        for (const part of parts) state.outbox.push(part)
-        return 0
-      })
+      serialized(() =>
+        Effect.sync(() => {
+          for (const part of parts) state.outbox.push(part)
+          return 0
+        })
+      )
   })
 
   const outbox = Outbox.of({ parts: Effect.sync(() => [...state.outbox]) })

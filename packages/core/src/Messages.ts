@@ -149,13 +149,13 @@ export type Role = "recipient" | "monitor"
 
 /**
  * Recipients carry one of the tags (case-insensitive) and are SUBSCRIBED or CONFIRMED; monitors
- * are monitoring and not CANCELLED. A monitor who is also a recipient counts once, as a recipient.
+ * are monitoring and SUBSCRIBED or CONFIRMED too, since a CANCELLED or INVITED contact never receives
+ * a group message. A monitor who is also a recipient counts once, as a recipient.
  */
 export const roleOf = (tags: ReadonlySet<string>) => (contact: Contact.Contact): Role | undefined => {
-  if (Contact.receivesGroupMessages(contact.status) && contact.tags.some((tag) => tags.has(tag.toLowerCase()))) {
-    return "recipient"
-  }
-  return contact.monitoring && contact.status !== "CANCELLED" ? "monitor" : undefined
+  if (!Contact.receivesGroupMessages(contact.status)) return undefined
+  if (contact.tags.some((tag) => tags.has(tag.toLowerCase()))) return "recipient"
+  return contact.monitoring ? "monitor" : undefined
 }
 
 /** The audience of a group message, resolved: every contact it reaches with their role. */
@@ -199,12 +199,9 @@ export interface Processed {
  * Processes a group message: PENDING → PROCESSING, resolves the audience and hands every part to the
  * carrier batch by batch (each batch records its deliveries in the same transaction, so a resumed run
  * skips whoever already got it), then READY with the counts and SENT. A message interrupted while
- * PROCESSING resumes where it stopped. `allowEmpty` lets a send with nobody to reach complete.
+ * PROCESSING resumes where it stopped.
  */
-export const processGroupMessage = Effect.fn("Messages.processGroupMessage")(function*(
-  messageId: string,
-  options: { readonly allowEmpty: boolean }
-) {
+export const processGroupMessage = Effect.fn("Messages.processGroupMessage")(function*(messageId: string) {
   const store = yield* MessageStore
   const carrier = yield* Carrier
   const account = yield* Account
@@ -243,9 +240,6 @@ export const processGroupMessage = Effect.fn("Messages.processGroupMessage")(fun
       })
     )
   )
-  if (totals.recipients === 0 && !options.allowEmpty) {
-    return yield* new NoRecipients({ tags: message.tags })
-  }
   message = yield* advance({
     ...message,
     total_recipients: totals.recipients,
@@ -292,7 +286,7 @@ export const keywordAction = (text: string): "opt-out" | "resubscribe" | undefin
 
 /**
  * Records an inbound (MO) SMS so `listMessages` shows it, and applies its keyword: an opt-out keyword
- * makes the sender CANCELLED, START/UNSTOP resubscribes. A keyword from a number not in the book
+ * makes the sender CANCELLED, START/UNSTOP resubscribes (a CANCELLED or SUBSCRIBED contact; others stay). A keyword from a number not in the book
  * creates the contact (`added_from` SMS) in the state it asked for, so a later import cannot subscribe it.
  */
 export const receiveMessage = Effect.fn("Messages.receiveMessage")(function*(from: string, text: string) {
@@ -325,11 +319,67 @@ export const receiveMessage = Effect.fn("Messages.receiveMessage")(function*(fro
     yield* messages.insert(stored)
     if (action === undefined) return { message: toWire(stored, account.time_zone), action }
     const existing = yield* contacts.get(msisdn)
+    // A keyword whose move the contact's status does not allow (START from INVITED) leaves the contact
+    // as it is; the inbound message is recorded all the same.
     const contact = Option.isSome(existing)
-      ? yield* (action === "opt-out" ? Contacts.optOut(msisdn) : Contacts.resubscribe(msisdn))
+      ? yield* (action === "opt-out" ? Contacts.optOut(msisdn) : Contacts.resubscribe(msisdn)).pipe(
+        Effect.catchTag("IllegalTransition", () => Effect.succeed(existing.value))
+      )
       : yield* Contacts.fromInbound(msisdn, action === "opt-out" ? "CANCELLED" : "SUBSCRIBED").pipe(
         Effect.tap((contact) => contacts.insert(contact))
       )
     return { message: toWire(stored, account.time_zone), action, contact }
   }))
+})
+
+/** Whether any contact would receive a group message to these tags (monitors alone do not count). */
+export const hasRecipients = (tags: ReadonlyArray<string>) =>
+  audience(tags).pipe(
+    Stream.filter((member) => member.role === "recipient"),
+    Stream.take(1),
+    Stream.runCount,
+    Effect.map((count) => count > 0)
+  )
+
+export interface Broadcast {
+  readonly message: Message.Stored
+  readonly handedOver: number
+  /** An unfinished message with the same id was picked up where it stopped. */
+  readonly resumed: boolean
+}
+
+/**
+ * A group send carried through to SENT: `sendToGroups` then `processGroupMessage`. With an `id`
+ * whose message is still unfinished (an interrupted run), that message is resumed instead — nobody
+ * receives it twice — provided the text and tags are the same. A send that would reach nobody is
+ * refused (`NoRecipients`) unless `allowEmpty`, before anything is created.
+ */
+export const broadcast = Effect.fn("Messages.broadcast")(function*(
+  body: unknown,
+  options: { readonly allowEmpty: boolean }
+) {
+  const request = yield* Effect.fromResult(Message.decodeSendToGroupsBody(body))
+  const tags = Contact.normalizeTags(request.tags ?? [])
+  const store = yield* MessageStore
+  const previous = request.id === undefined ? Option.none() : yield* store.findById(request.id)
+  if (Option.isSome(previous) && previous.value.type === Message.GROUP && previous.value.status !== "SENT") {
+    const unfinished = previous.value
+    const sameTags = unfinished.tags.length === tags.length &&
+      unfinished.tags.every((tag, index) => tag.toLowerCase() === tags[index]?.toLowerCase())
+    if (unfinished.message !== request.message || !sameTags) {
+      return yield* new InvalidField({
+        field: "id",
+        value: request.id ?? "",
+        reason: `belongs to unfinished message ${unfinished.message_id} with another text or tags; resume it with the same ones`
+      })
+    }
+    const processed = yield* processGroupMessage(unfinished.message_id)
+    return { ...processed, resumed: true } satisfies Broadcast
+  }
+  if (tags.length > 0 && !options.allowEmpty && !(yield* hasRecipients(tags))) {
+    return yield* new NoRecipients({ tags })
+  }
+  const accepted = yield* sendToGroups(body)
+  const processed = yield* processGroupMessage(accepted.message_id)
+  return { ...processed, resumed: false } satisfies Broadcast
 })

@@ -177,9 +177,10 @@ const scientific = /^[+-]?[0-9]+(?:[.,][0-9]+)?[eE][+-]?[0-9]+$/
 const decimal = /^[0-9]{6,}\.0+$/
 
 interface Cleaned {
+  /** The digits, without the `+` or `00`. */
   readonly digits: string
-  /** Written with `+` or `00`: the digits start with the calling code. */
-  readonly international: boolean
+  /** How the number was written: with `+` or `00` the digits start with the calling code. */
+  readonly prefix: "+" | "00" | ""
 }
 
 /**
@@ -206,11 +207,11 @@ const clean = (input: string): Cleaned | MsisdnProblem => {
   }
   if (digits === "") return plus ? "too-short" : "empty"
   if (dot && decimal.test(text)) return "not-a-number"
-  const international = plus || digits.startsWith("00")
-  const number = international && !plus ? digits.slice(2) : digits
+  const prefix = plus ? "+" : digits.startsWith("00") ? "00" : ""
+  const number = prefix === "00" ? digits.slice(2) : digits
   if (number === "") return "too-short"
   if (number.length > maxInputDigits) return "too-long"
-  return { digits: number, international }
+  return { digits: number, prefix }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -295,24 +296,32 @@ const readNational = (digits: string, country: Country): Reading => {
  *
  * Accepted: `+44 7400 123456`, `00447400123456`, `tel:+44-7400-123456`, `(+44) 7400 123456`, `+44 (0)7400 123456`;
  * with a default country also national forms (`07400 123456` + GB) and bare digits carrying the calling code
- * (`447400123456` + GB). Separators: whitespace, `.`, `-`, `(`, `)`, `/`. Only ASCII digits.
+ * (`447400123456` + GB). Separators: whitespace, `.`, `-`, `(`, `)`, `/`, Unicode dashes. ASCII digits only.
+ * Validity uses the "max" metadata, so reserved ranges are refused (UK `07700 900xxx`, kept for drama), and so is
+ * the old Mexican mobile form `+52 1 55…` (the `1` was abolished in 2019: one digit too many, `too-long`).
  *
- * Rule order: `+` or `00` → international; bare digits without a default country → international; bare digits with
- * one → national reading (see below). Validity uses the "max" metadata, so reserved ranges are refused (UK
- * `07700 900xxx`, kept for drama), and so is the old Mexican mobile form `+52 1 55…` (the `1` was abolished in 2019;
- * it reads as one digit too many: `too-long`).
+ * Rule order:
+ * 1. `+` → international (a trunk `0` right after the calling code is dropped: `trunk-zero-dropped`).
+ * 2. `00` → international; only if that is no number, national with the default country (Tajik numbers start `00`).
+ * 3. Bare digits without a default country (absent or blank) → international.
+ * 4. Bare digits starting with `0` → national (libphonenumber removes the trunk prefix, or another international
+ *    prefix such as `011` in the US: then the rule is `international`).
+ * 5. Bare digits starting with the default country's calling code → international first (`calling-code-digits`):
+ *    `491779486853` + DE is the mobile +49 177 9486853, not the landline 0491 779486853 that a national reading
+ *    also finds valid (DESIGN, known traps). The price: an Italian mobile written nationally as `390 743 4457` reads
+ *    as the landline +39 0743 4457; it has to be written `+39 390…`.
+ * 6. Other bare digits → national, but refused as `lost-leading-zero` (never repaired: the import reports the
+ *    damaged column instead of guessing) when the country writes that number with a leading `0` the digits lack
+ *    (`7400123456` + GB, `1779486853` + DE) or when only `0` + digits is valid (`612345678` + IT, from
+ *    `06 1234 5678`). Countries that write no trunk prefix read normally (`212 555 0123` + US, `9123456789` + RU).
+ *    Another country's number without `+` is not guessed at: it fails as a national number.
  *
- * Problems: `empty` (nothing but whitespace and separators, or a bare `tel:`); `not-a-number` (letters, an extension, any other character, a decimal
- * such as `447400123456.0`); `scientific-notation` (`4.47E+11`, `4,47E+11`); `lost-leading-zero` (bare national
- * digits whose `0` a spreadsheet dropped, see below: refused, never repaired); `too-short`, `too-long` (by the
- * country's possible lengths); `unknown-country` (no such calling code, a national number without a default
- * country, or a default country that is not one); `invalid` (right length, not an assigned range).
- *
- * Bare digits with a default country, in this order: starting with `0` → national; starting with the calling code →
- * tried as international first (`491779486853` + DE is the mobile +49 177 9486853, not the landline
- * 0491 779486853 that a national reading would also find valid); otherwise national, refused as `lost-leading-zero`
- * when the country writes that number with a leading `0` (`7400123456` + GB) or when only `0` + digits is valid
- * (`612345678` + IT, from `06 1234 5678`). Digits of another country without `+` are not guessed at.
+ * Problems: `empty` (nothing but whitespace and separators, or a bare `tel:`); `not-a-number` (letters, an
+ * extension, any other character, a decimal such as `447400123456.0`); `scientific-notation` (`4.47E+11`,
+ * `4,47E+11`); `lost-leading-zero` (rule 6); `too-short`, `too-long` (by the country's possible lengths, or a `+`
+ * or `00` with nothing after it); `unknown-country` (no such calling code, a national number without a default
+ * country, or a default country that is neither an ISO code nor a calling code, when one is needed); `invalid`
+ * (a possible length, not an assigned range).
  */
 export const normalize = (input: string, options?: Options): Result.Result<Normalized, InvalidMsisdn> => {
   const reading = read(input, options)
@@ -324,11 +333,16 @@ export const normalize = (input: string, options?: Options): Result.Result<Norma
 const read = (input: string, options: Options | undefined): Reading => {
   const cleaned = clean(input)
   if (typeof cleaned === "string") return cleaned
-  if (cleaned.international) return readInternational(cleaned.digits, "international")
   const defaultCountry = options?.defaultCountry
-  if (defaultCountry === undefined) return readInternational(cleaned.digits, "international")
+  if (cleaned.prefix === "+" || defaultCountry === undefined || defaultCountry.trim() === "") {
+    return readInternational(cleaned.digits, "international")
+  }
   const country = resolveCountry(defaultCountry)
-  return country === undefined ? "unknown-country" : readNational(cleaned.digits, country)
+  if (cleaned.prefix === "") return country === undefined ? "unknown-country" : readNational(cleaned.digits, country)
+  const international = readInternational(cleaned.digits, "international")
+  if (typeof international !== "string" || country === undefined) return international
+  const national = readNational("00" + cleaned.digits, country)
+  return typeof national === "string" ? international : national
 }
 
 /** {@link normalize} without the parts and the rule: the MSISDN or why the text is not one. Never throws. */

@@ -124,7 +124,9 @@ export const messages = (params: Params): Result.Result<MessageStore.Page, Inval
     const limit = yield* wholeNumber("Limit", named.get("limit"), defaultMessagesLimit, 1, maxLimit)
     const start = yield* wholeNumber("start", named.get("start"), 0, 0, Number.MAX_SAFE_INTEGER)
     const from = yield* date("start_date", named.get("start_date"))
-    const to = yield* date("end_date", named.get("end_date"))
+    // An HTTP-date names a whole second, as `created_on` shows it: end_date includes all of it.
+    const endSecond = yield* date("end_date", named.get("end_date"))
+    const to = endSecond === undefined ? undefined : endSecond + 999
     if (from !== undefined && to !== undefined && from > to) {
       return yield* Result.fail(
         new InvalidParameter({ parameter: "start_date", value: named.get("start_date") ?? "", reason: "is after end_date" })

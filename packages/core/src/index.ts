@@ -24,6 +24,7 @@ export {
   ContactNotFound,
   DuplicateSend,
   ExternalIdTooLong,
+  FileFailure,
   IllegalTransition,
   InvalidCreatedOn,
   InvalidField,

@@ -1,0 +1,100 @@
+/**
+ * The message report: every message matching the filters of `GET /messages`, streamed as
+ * spreadsheet-safe CSV or as a JSON array, with an optional summary per day × status × direction.
+ */
+import { Account, CreatedOn, type Message, Messages, MessageStore } from "@smsbook/core"
+import { stringify } from "csv-stringify/sync"
+import { Effect, Stream } from "effect"
+import * as files from "./internal/files.ts"
+import * as spreadsheet from "./internal/spreadsheet.ts"
+
+/** The CSV columns: the message fields of the interface, in its order (`sent_from` is never filled). */
+export const columns = [
+  "message_id",
+  "id",
+  "short_code",
+  "country",
+  "msisdn",
+  "direction",
+  "status",
+  "message",
+  "total_recipients",
+  "sent_count",
+  "error_count",
+  "total_monitors",
+  "is_scheduled",
+  "is_billable",
+  "created_on",
+  "created_by",
+  "type"
+] as const satisfies ReadonlyArray<keyof Message.Message>
+
+export type Format = "csv" | "json"
+
+/** One line of the summary: the messages of a day in one status and direction. */
+export interface SummaryRow {
+  readonly day: string
+  readonly status: Message.Status
+  readonly direction: Message.Direction
+  readonly messages: number
+  readonly sms: number
+  readonly recipients: number
+  readonly monitors: number
+  readonly errors: number
+}
+
+export interface Result {
+  readonly rows: number
+  readonly summary: ReadonlyArray<SummaryRow>
+}
+
+const batchSize = 2000
+
+const csvOf = (messages: ReadonlyArray<Message.Message>, header: boolean): string =>
+  stringify([...messages], { header, columns: [...columns], cast: spreadsheet.casts, record_delimiter: "unix" })
+
+const jsonOf = (messages: ReadonlyArray<Message.Message>, first: boolean): string =>
+  messages.map((message, index) => `${first && index === 0 ? "\n" : ",\n"}  ${JSON.stringify(message)}`).join("")
+
+/**
+ * Streams the report to `out` (`-` for stdout); memory stays flat whatever the number of messages.
+ * The summary is accumulated on the way, one entry per day × status × direction.
+ */
+export const write = Effect.fnUntraced(function*(filter: MessageStore.Filter, format: Format, out: string) {
+  const account = yield* Account.Account
+  const store = yield* MessageStore.MessageStore
+  const zone = yield* Effect.fromResult(CreatedOn.zone(account.time_zone))
+  const summary = new Map<string, { -readonly [K in keyof SummaryRow]: SummaryRow[K] }>()
+  let rows = 0
+  yield* Effect.scoped(Effect.gen(function*() {
+    const sink = yield* files.open(out)
+    if (format === "json") yield* sink.write("[")
+    yield* store.stream(filter).pipe(
+      Stream.map((stored) => Messages.toWire(stored, zone)),
+      Stream.grouped(batchSize),
+      Stream.runForEach((batch) => {
+        for (const message of batch) {
+          const day = message.created_on.slice(0, 10)
+          const key = `${day} ${message.status} ${message.direction}`
+          const row = summary.get(key) ??
+            { day, status: message.status, direction: message.direction, messages: 0, sms: 0, recipients: 0, monitors: 0, errors: 0 }
+          row.messages++
+          row.sms += message.sent_count
+          row.recipients += message.total_recipients
+          row.monitors += message.total_monitors
+          row.errors += message.error_count
+          summary.set(key, row)
+        }
+        const text = format === "csv" ? csvOf(batch, rows === 0) : jsonOf(batch, rows === 0)
+        rows += batch.length
+        return sink.write(text)
+      })
+    )
+    if (format === "csv" && rows === 0) yield* sink.write(csvOf([], true))
+    if (format === "json") yield* sink.write(rows === 0 ? "]\n" : "\n]\n")
+  }))
+  const ordered = [...summary.values()].sort((a, b) =>
+    a.day.localeCompare(b.day) || a.direction.localeCompare(b.direction) || a.status.localeCompare(b.status)
+  )
+  return { rows, summary: ordered } satisfies Result
+})

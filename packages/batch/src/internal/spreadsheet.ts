@@ -1,0 +1,18 @@
+/**
+ * Spreadsheet safety of CSV cells: a cell a spreadsheet would read as a formula is neutralised.
+ */
+
+const formulaStart = /^[=+\-@\t\r]/
+
+/**
+ * Prefixes `'` to a cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return (OWASP's
+ * CSV-injection rule), so a spreadsheet shows it as text and never evaluates it. Other text is unchanged.
+ */
+export const neutralize = (cell: string): string => formulaStart.test(cell) ? `'${cell}` : cell
+
+/** csv-stringify casts: strings neutralised, booleans as `true`/`false` (not `1`/empty), numbers as plain text. */
+export const casts = {
+  string: neutralize,
+  boolean: (value: boolean) => value ? "true" : "false",
+  number: (value: number) => String(value)
+}
