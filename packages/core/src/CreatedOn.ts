@@ -4,6 +4,7 @@
  */
 import { DateTime, Result } from "effect"
 import { InvalidCreatedOn, InvalidField } from "./Errors.ts"
+import { civilFromDays, daysFromCivil, daysInMonth, pad2, year4 } from "./internal/calendar.ts"
 
 const SECOND = 1000
 const HOUR = 3_600_000
@@ -11,49 +12,12 @@ const DAY = 86_400_000
 /** Hour buckets kept per zone before its cache is dropped (about 7.5 years of distinct hours). */
 const MAX_CACHED_HOURS = 65_536
 
-// ---------------------------------------------------------------------------------------------
-// proleptic Gregorian calendar arithmetic (exact for every year, unlike `Date.UTC` below 100)
-// ---------------------------------------------------------------------------------------------
-
-const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
-
-const daysInMonth = (year: number, month: number): number =>
-  month === 2 ? (isLeapYear(year) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
-
-/** Days since 1970-01-01 of a civil date (H. Hinnant's `days_from_civil`). */
-const daysFromCivil = (year: number, month: number, day: number): number => {
-  const y = month <= 2 ? year - 1 : year
-  const era = Math.floor(y / 400)
-  const yearOfEra = y - era * 400
-  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear
-  return era * 146_097 + dayOfEra - 719_468
-}
-
-const pad2 = (n: number): string => (n < 10 ? "0" : "") + n
-
-const year4 = (year: number): string => {
-  if (year >= 1000 && year <= 9999) return String(year)
-  return year < 0 ? "-" + String(-year).padStart(4, "0") : String(year).padStart(4, "0")
-}
-
 /** `YYYY-MM-DD HH:MM:SS` of a wall-clock time held as milliseconds since 1970-01-01T00:00 (ignoring zones). */
 const formatWall = (wallMillis: number): string => {
   const wallSeconds = Math.floor(wallMillis / SECOND)
   const days = Math.floor(wallSeconds / 86_400)
   const secondOfDay = wallSeconds - days * 86_400
-  // civil_from_days, inlined: this runs once per row of a report
-  const z = days + 719_468
-  const era = Math.floor(z / 146_097)
-  const dayOfEra = z - era * 146_097
-  const yearOfEra = Math.floor(
-    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365
-  )
-  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100))
-  const mp = Math.floor((5 * dayOfYear + 2) / 153)
-  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1
-  const month = mp < 10 ? mp + 3 : mp - 9
-  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+  const { day, month, year } = civilFromDays(days)
   const hour = Math.floor(secondOfDay / 3600)
   const minute = Math.floor((secondOfDay % 3600) / 60)
   return `${year4(year)}-${pad2(month)}-${pad2(day)} ${pad2(hour)}:${pad2(minute)}:${pad2(secondOfDay % 60)}`
