@@ -49,9 +49,9 @@ const describe = (input: unknown): string => {
  * - Text of 1 to 40 code points is kept unchanged; longer → `ExternalIdTooLong` with its length in code points.
  * - The empty text is refused (`InvalidField`): a caller maps an absent id before calling, and `""` is not a useful
  *   anti-spam key.
- * - A number becomes its decimal text (`123` → `"123"`, `-5` → `"-5"`, `-0` → `"0"`) only if it is a safe integer:
- *   beyond 2^53 − 1 or with a fraction (`1e21`, `1.5`, `NaN`) the text would not be what the client meant, so it is
- *   refused (`InvalidField`) and the client should send the id as text.
+ * - A number becomes its decimal text (`123` → `"123"`, `-5` → `"-5"`, `-0` → `"0"`) only if it is a safe
+ *   integer: beyond 2^53 − 1 or with a fraction (`1e21`, `1.5`, `NaN`) the text would not be what the client
+ *   meant, so it is refused (`InvalidField`) and the client should send the id as text.
  * - Anything else is refused (`InvalidField`).
  */
 export const parse = (input: unknown): Result.Result<ExternalId, ExternalIdTooLong | InvalidField> => {
@@ -61,7 +61,7 @@ export const parse = (input: unknown): Result.Result<ExternalId, ExternalIdTooLo
         new InvalidField({
           field: "id",
           value: String(input),
-          reason: "a numeric id must be a safe integer (whole, within ±(2^53 − 1)) to be read exactly; send it as text"
+          reason: "a numeric id must be a safe integer (whole, within ±(2^53 − 1)) to be exact; send it as text"
         })
       )
     }
