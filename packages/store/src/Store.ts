@@ -2,8 +2,7 @@
  * A store chosen by URL: `./file.db` or `sqlite:PATH` (the default `./smsbook.db`), `postgres://…`
  * (also `postgresql://`), `memory:`. Every choice provides the same three ports.
  */
-import { type Carrier, type ContactStore, InvalidStoreUrl, type MessageStore, type StoreUnavailable } from "@smsbook/core"
-import { MemoryStore } from "@smsbook/core/testing"
+import { type Carrier, type ContactStore, InvalidStoreUrl, MemoryStore, type MessageStore, type StoreUnavailable } from "@smsbook/core"
 import { Effect, Layer } from "effect"
 import * as PostgresStore from "./PostgresStore.ts"
 import * as SqliteStore from "./SqliteStore.ts"
