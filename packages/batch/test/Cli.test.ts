@@ -1,0 +1,193 @@
+/**
+ * The command line as a user runs it: a real `smsbook` process on a temporary SQLite file,
+ * checked by its stdout, stderr and exit code.
+ */
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const bin = path.resolve(import.meta.dirname, "../src/bin.ts")
+let dir = ""
+let store = ""
+
+const smsbook = (...args: ReadonlyArray<string>) => {
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, SMSBOOK_STORE: store, SMSBOOK_SHORT_NAME: "", SMSBOOK_TIME_ZONE: "" },
+    timeout: 60_000
+  })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+const json = (...args: ReadonlyArray<string>) => {
+  const run = smsbook(...args, "--json")
+  expect(run.stderr).toBe("")
+  expect(run.code).toBe(0)
+  return JSON.parse(run.stdout)
+}
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-cli-"))
+  store = `sqlite:${path.join(dir, "book.db")}`
+})
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+describe("smsbook inspect", () => {
+  it("prices a GSM-7 text", () => {
+    const report = json("inspect", "Your code is 1234", "--short-name", "ACME")
+    expect(report).toMatchObject({ prefixed: "ACME: Your code is 1234", encoding: "GSM-7", segments: 1, fits: true, budget: 154 })
+  })
+
+  it("names the characters that force UCS-2 and their look-alikes", () => {
+    const report = json("inspect", "Don’t miss it…", "--short-name", "ACME")
+    expect(report.encoding).toBe("UCS-2")
+    expect(report.ucs2_characters).toEqual([
+      { char: "’", index: 9, suggestion: "'" },
+      { char: "…", index: 19, suggestion: "..." }
+    ])
+    expect(report.gsm_safe).toEqual({ text: "Don't miss it...", encoding: "GSM-7", segments: 1 })
+  })
+
+  it("refuses a text over the budget with exit code 2, after showing it", () => {
+    const run = smsbook("inspect", "x".repeat(155), "--short-name", "ACME")
+    expect(run.code).toBe(2)
+    expect(run.stdout).toContain("TOO LONG")
+    expect(run.stderr).toContain("MESSAGE_TOO_LONG (1002)")
+  })
+
+  it("refuses to guess a short name (exit 2) and a missing text (exit 2)", () => {
+    expect(smsbook("inspect", "hello").code).toBe(2)
+    expect(smsbook("inspect", "--short-name", "ACME").code).toBe(2)
+  })
+
+  it("--help explains every flag and exits 0", () => {
+    const run = smsbook("inspect", "--help")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain("--short-name")
+    expect(run.stdout).toContain("--json")
+  })
+})
+
+describe("contacts, send, receive, messages", () => {
+  it("adds, edits, lists and deletes a contact as the interface shapes it", () => {
+    const ann = json("contacts", "add", "+44 7400 123456", "--first-name", "Ann", "--last-name", "Lee", "--tags", "news,vip")
+    expect(ann).toMatchObject({
+      msisdn: "447400123456",
+      country_code: "44",
+      phone_number: "7400123456",
+      full_name: "Ann Lee",
+      added_from: "API",
+      status: "SUBSCRIBED",
+      tags: ["news", "vip"],
+      monitoring: false
+    })
+    expect(ann.profile_uid).toMatch(/^[0-9a-f]{32}$/)
+    expect(json("contacts", "edit", "447400123456", "--last-name", "Smith")).toMatchObject({ full_name: "Ann Smith" })
+    expect(json("contacts", "list", "--query", "smi", "--short")).toEqual([
+      { msisdn: "447400123456", first_name: "Ann", last_name: "Smith", status: "SUBSCRIBED" }
+    ])
+    json("contacts", "add", "447400123457")
+    expect(json("contacts", "rm", "447400123457")).toEqual({ msisdn: "447400123457", deleted: true })
+  })
+
+  it("answers a missing contact with exit 1 and a bad number with exit 2", () => {
+    const missing = smsbook("contacts", "get", "447400999999")
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain("CONTACT_NOT_FOUND (1011)")
+    const bad = smsbook("contacts", "add", "12ab")
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain("INVALID_MSISDN")
+    expect(smsbook("contacts", "add", "447400123456").stderr).toContain("CONTACT_EXISTS")
+  })
+
+  it("sends one SMS, refuses the same id again, and lists it", () => {
+    const sent = json("send", "--to", "447400123456", "--message", "Hello", "--id", "42", "--short-name", "ACME")
+    expect(sent).toMatchObject({ status: "SENT", type: 1, id: "42", msisdn: "447400123456", country: "44", sent_count: 1 })
+    const again = smsbook("send", "--to", "447400123456", "--message", "Hello", "--id", "42", "--short-name", "ACME")
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain("DUPLICATE_SEND")
+    const listed = json("messages", "list", "--direction", "MT", "--msisdn", "447400123456")
+    expect(listed.map((m: { message: string }) => m.message)).toEqual(["Hello"])
+  })
+
+  it("an inbound STOP opts the sender out, and nothing is sent to it after", () => {
+    const received = json("receive", "--from", "447400123456", "--message", "stop")
+    expect(received.action).toBe("opt-out")
+    expect(received.contact.status).toBe("CANCELLED")
+    const refused = smsbook("send", "--to", "447400123456", "--message", "Hi", "--short-name", "ACME")
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain("RECIPIENT_OPTED_OUT")
+    expect(json("messages", "list", "--direction", "MO")[0]).toMatchObject({ direction: "MO", message: "stop" })
+    json("contacts", "resubscribe", "447400123456")
+  })
+})
+
+describe("smsbook broadcast", () => {
+  it("plans, refuses an edited plan, sends the plan once", () => {
+    json("contacts", "add", "447400200001", "--tags", "club")
+    json("contacts", "add", "447400200002", "--tags", "CLUB,news")
+    json("contacts", "add", "447400200003", "--tags", "club")
+    json("contacts", "opt-out", "447400200003")
+    const plan = path.join(dir, "plan.json")
+    const planned = json("broadcast", "--tags", "club", "--message", "Meet at 8", "--short-name", "ACME", "--dry-run", "--plan", plan)
+    expect(planned).toMatchObject({ recipients: 2, monitors: 0, segments: 1, sent_count: 2, encoding: "GSM-7", dry_run: true })
+    const written = JSON.parse(fs.readFileSync(plan, "utf8"))
+    expect(written.audience).toEqual([["447400200001", "recipient"], ["447400200002", "recipient"]])
+
+    const edited = path.join(dir, "edited.json")
+    fs.writeFileSync(edited, JSON.stringify({ ...written, audience: [...written.audience, ["447400200003", "recipient"]] }))
+    const refused = smsbook("broadcast", "--plan", edited, "--short-name", "ACME")
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain("PLAN_MISMATCH")
+
+    const sent = json("broadcast", "--plan", plan, "--short-name", "ACME")
+    expect(sent).toMatchObject({ recipients: 2, monitors: 0, sent_count: 2, status: "SENT", handed_over: 2 })
+    expect(smsbook("broadcast", "--plan", plan, "--short-name", "ACME").stderr).toContain("DUPLICATE_SEND")
+  })
+
+  it("refuses a send that would reach nobody unless --allow-empty, and a send without tags", () => {
+    const empty = smsbook("broadcast", "--tags", "nobody", "--message", "Hi", "--short-name", "ACME")
+    expect(empty.code).toBe(2)
+    expect(empty.stderr).toContain("NO_RECIPIENTS")
+    expect(json("broadcast", "--tags", "nobody", "--message", "Hi", "--short-name", "ACME", "--allow-empty")).toMatchObject({
+      recipients: 0,
+      status: "SENT"
+    })
+    expect(smsbook("broadcast", "--message", "Hi", "--short-name", "ACME").stderr).toContain("MISSING_TAGS")
+  })
+})
+
+describe("smsbook report", () => {
+  it("writes spreadsheet-safe CSV and a summary", () => {
+    json("send", "--to", "447400200001", "--message", "=HYPERLINK(\"x\")", "--short-name", "ACME")
+    const out = path.join(dir, "report.csv")
+    const run = smsbook("report", "--out", out, "--summary", "--direction", "MT")
+    expect(run.code).toBe(0)
+    const csv = fs.readFileSync(out, "utf8")
+    expect(csv.split("\n")[0]).toBe(
+      "message_id,id,short_code,country,msisdn,direction,status,message,total_recipients,sent_count,error_count," +
+        "total_monitors,is_scheduled,is_billable,created_on,created_by,type"
+    )
+    expect(csv).toContain(`"'=HYPERLINK(""x"")"`)
+    expect(csv).not.toMatch(/,=HYPERLINK/)
+    expect(run.stdout).toMatch(/MT\s+SENT/)
+  })
+
+  it("writes the same messages as JSON", () => {
+    const run = smsbook("report", "--format", "json")
+    expect(run.code).toBe(0)
+    const messages = JSON.parse(run.stdout)
+    expect(messages.length).toBeGreaterThan(3)
+    expect(messages.every((m: { created_on: string }) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(m.created_on))).toBe(true)
+  })
+
+  it("refuses a bad date with exit 2", () => {
+    const run = smsbook("report", "--from", "Fri, 21 Nov 2026 10:00:00 GMT")
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain("does not match")
+  })
+})
