@@ -2,7 +2,7 @@
  * The `smsbook` command: every subcommand, run with Node's services, with errors printed once
  * and turned into the exit codes of the command-line contract.
  */
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Console, Effect, Exit } from "effect"
 import { CliError, Command } from "effect/cli"
 import * as BroadcastCommand from "./BroadcastCommand.ts"
