@@ -1,0 +1,121 @@
+import { Result } from "effect"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as Contact from "../src/Contact.ts"
+import * as Contacts from "../src/Contacts.ts"
+import * as Msisdn from "../src/Msisdn.ts"
+
+const number = Result.getOrThrow(Msisdn.parse("447400000001"))
+const name = fc.string({ unit: fc.constantFrom("a", "B", " ", "\u00e9"), maxLength: 5 })
+const tags = fc.array(fc.constantFrom("news", "NEWS", " vip ", "", "Sport"), { maxLength: 4 })
+
+const stored: fc.Arbitrary<Contact.Contact> = fc.record({
+  first_name: name.map((s) => s.trim()),
+  last_name: name.map((s) => s.trim()),
+  status: fc.constantFrom(...Contact.statuses),
+  added_from: fc.constantFrom("WEB_FORM", "API", "FILE_UPLOAD", "SMS", "SUBSCRIPTION_REQUEST" as const),
+  tags: tags.map(Contact.normalizeTags),
+  monitoring: fc.boolean(),
+  profile_uid: fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 1, maxLength: 32 })
+}).map((fields) => ({
+  msisdn: number,
+  phone_number: "7400000001",
+  country_code: "44",
+  full_name: Contact.fullName(fields.first_name, fields.last_name),
+  ...fields
+}))
+
+const row: fc.Arbitrary<Contacts.Candidate> = fc.record({
+  first_name: name.map((s) => s.trim()),
+  last_name: name.map((s) => s.trim()),
+  tags
+}).map((fields) => ({ msisdn: number, country_code: "44", phone_number: "7400000001", ...fields }))
+
+const options = fc.record({ blankErases: fc.boolean() })
+
+describe("Contacts.merge (the import rule)", () => {
+  it("law: only names, full_name and tags change — status (CANCELLED stays CANCELLED), keys and flags are kept", () => {
+    fc.assert(fc.property(stored, row, options, (s, r, o) => {
+      const merged = Contacts.merge(s, r, o)
+      const { first_name: _f, full_name: _n, last_name: _l, tags: _t, ...kept } = merged
+      const { first_name: _f2, full_name: _n2, last_name: _l2, tags: _t2, ...before } = s
+      expect(kept).toEqual(before)
+    }))
+  })
+
+  it("law: a name from the row replaces the stored one; a blank keeps it unless blankErases; full_name follows", () => {
+    fc.assert(fc.property(stored, row, options, (s, r, o) => {
+      const merged = Contacts.merge(s, r, o)
+      expect(merged.first_name).toBe(r.first_name !== "" || o.blankErases ? r.first_name : s.first_name)
+      expect(merged.last_name).toBe(r.last_name !== "" || o.blankErases ? r.last_name : s.last_name)
+      expect(merged.full_name).toBe([merged.first_name, merged.last_name].filter((n) => n !== "").join(" "))
+    }))
+  })
+
+  it("law: tags are added, never removed: the stored ones first, then the row's new ones, each once in any case", () => {
+    fc.assert(fc.property(stored, row, options, (s, r, o) => {
+      const merged = Contacts.merge(s, r, o)
+      expect(merged.tags.slice(0, s.tags.length)).toEqual(s.tags)
+      const lower = merged.tags.map((t) => t.toLowerCase())
+      expect(new Set(lower).size).toBe(lower.length)
+      for (const tag of r.tags.map((t) => t.trim()).filter((t) => t !== "")) expect(lower).toContain(tag.toLowerCase())
+    }))
+  })
+
+  it("law: merging the same row again changes nothing (a re-run import is all unchanged)", () => {
+    fc.assert(fc.property(stored, row, options, (s, r, o) => {
+      const once = Contacts.merge(s, r, o)
+      expect(Contact.equals(Contacts.merge(once, r, o), once)).toBe(true)
+    }))
+  })
+})
+
+describe("Contact.transition (the status machine)", () => {
+  const expected: Record<Contact.Move, Partial<Record<Contact.Status, Contact.Status>>> = {
+    "confirm": { INVITED: "CONFIRMED" },
+    "subscribe": { CONFIRMED: "SUBSCRIBED" },
+    "opt-out": { SUBSCRIBED: "CANCELLED", INVITED: "CANCELLED", CONFIRMED: "CANCELLED", CANCELLED: "CANCELLED" },
+    "resubscribe": { CANCELLED: "SUBSCRIBED", SUBSCRIBED: "SUBSCRIBED" }
+  }
+
+  it("every (status, move) pair: the allowed ones land where DESIGN.md says, the rest are IllegalTransition", () => {
+    for (const from of Contact.statuses) {
+      for (const move of ["confirm", "subscribe", "opt-out", "resubscribe"] as const) {
+        const to = expected[move][from]
+        const result = Contact.transition(from, move)
+        if (to === undefined) expect(Result.isFailure(result) && result.failure._tag).toBe("IllegalTransition")
+        else expect(result).toEqual(Result.succeed(to))
+      }
+    }
+  })
+
+  it("only an explicit resubscribe leaves CANCELLED", () => {
+    for (const move of ["confirm", "subscribe", "opt-out"] as const) {
+      const result = Contact.transition("CANCELLED", move)
+      expect(Result.isSuccess(result) ? result.success : "CANCELLED").toBe("CANCELLED")
+    }
+  })
+})
+
+describe("Contact.applyEdit", () => {
+  it("law: only the edited fields change; full_name is recomputed; tags are normalised", () => {
+    const edit = fc.record({
+      first_name: name,
+      last_name: name,
+      tags,
+      monitoring: fc.boolean()
+    }, { requiredKeys: [] })
+    fc.assert(fc.property(stored, edit, (s, e) => {
+      const edited = Contact.applyEdit(s, e)
+      expect(edited).toEqual({
+        ...s,
+        first_name: e.first_name ?? s.first_name,
+        last_name: e.last_name ?? s.last_name,
+        full_name: Contact.fullName(e.first_name ?? s.first_name, e.last_name ?? s.last_name),
+        tags: e.tags === undefined ? s.tags : Contact.normalizeTags(e.tags),
+        monitoring: e.monitoring ?? s.monitoring
+      })
+      expect(edited.full_name).toBe(edited.full_name.trim())
+    }))
+  })
+})

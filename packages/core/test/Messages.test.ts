@@ -1,0 +1,188 @@
+import { Result } from "effect"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as Contact from "../src/Contact.ts"
+import * as Message from "../src/Message.ts"
+import * as Messages from "../src/Messages.ts"
+import * as Wire from "../src/Wire.ts"
+
+const optOutKeywords = ["STOP", "STOPALL", "UNSUBSCRIBE", "END", "QUIT", "CANCEL", "OPTOUT"]
+const resubscribeKeywords = ["START", "UNSTOP"]
+
+/** `word` with random letter case. */
+const anyCase = (word: string): fc.Arbitrary<string> =>
+  fc.array(fc.boolean(), { minLength: word.length, maxLength: word.length }).map((upper) =>
+    [...word].map((char, i) => upper[i] ? char.toUpperCase() : char.toLowerCase()).join("")
+  )
+
+const blank = fc.string({ unit: fc.constantFrom(" ", "\t", "\n", "\r"), maxLength: 3 })
+
+describe("Messages.keywordAction", () => {
+  it("law: an opt-out keyword in any case, alone but for surrounding blanks, asks to opt out", () => {
+    fc.assert(fc.property(fc.constantFrom(...optOutKeywords).chain(anyCase), blank, blank, (word, before, after) => {
+      expect(Messages.keywordAction(before + word + after)).toBe("opt-out")
+    }))
+  })
+
+  it("law: START or UNSTOP in any case, alone, asks to resubscribe", () => {
+    fc.assert(fc.property(fc.constantFrom(...resubscribeKeywords).chain(anyCase), blank, blank, (word, before, after) => {
+      expect(Messages.keywordAction(before + word + after)).toBe("resubscribe")
+    }))
+  })
+
+  it("law: a keyword with anything else in the text is no keyword", () => {
+    const other = fc.string({ minLength: 1, maxLength: 8 }).filter((s) => s.trim() !== "")
+    fc.assert(fc.property(
+      fc.constantFrom(...optOutKeywords, ...resubscribeKeywords),
+      other,
+      fc.boolean(),
+      (word, extra, first) => {
+        const text = first ? `${word} ${extra}` : `${extra} ${word}`
+        expect(Messages.keywordAction(text)).toBeUndefined()
+      }
+    ))
+  })
+
+  it("examples: near misses are no keyword", () => {
+    for (const text of ["", "  ", "STOP.", "S T O P", "stopp", "please stop", "STOP STOP", "OPT OUT", "UN STOP"]) {
+      expect(Messages.keywordAction(text)).toBeUndefined()
+    }
+  })
+})
+
+const contact = fc.record({
+  status: fc.constantFrom(...Contact.statuses),
+  tags: fc.array(fc.constantFrom("news", "NEWS", "Sport", "other", "newsletter"), { maxLength: 3 }),
+  monitoring: fc.boolean()
+}).map(({ monitoring, status, tags }): Contact.Contact => ({
+  msisdn: "447400000001",
+  phone_number: "7400000001",
+  country_code: "44",
+  first_name: "",
+  last_name: "",
+  full_name: "",
+  added_from: "API",
+  status,
+  tags,
+  profile_uid: "00",
+  monitoring
+}))
+
+const wanted: fc.Arbitrary<ReadonlyArray<string>> = fc.uniqueArray(fc.constantFrom("news", "sport", "other"), { minLength: 1 })
+
+describe("Messages.roleOf", () => {
+  it("law: only SUBSCRIBED or CONFIRMED contacts are reached; a CANCELLED or INVITED one never is", () => {
+    fc.assert(fc.property(wanted, contact, (tags, c) => {
+      const role = Messages.roleOf(new Set(tags))(c)
+      if (c.status === "CANCELLED" || c.status === "INVITED") expect(role).toBeUndefined()
+    }))
+  })
+
+  it("law: a receiving contact is a recipient iff it carries a wanted tag (any case), else a monitor iff monitoring", () => {
+    fc.assert(fc.property(wanted, contact.filter((c) => Contact.receivesGroupMessages(c.status)), (tags, c) => {
+      const carries = c.tags.some((tag) => tags.includes(tag.toLowerCase()))
+      const expected = carries ? "recipient" : c.monitoring ? "monitor" : undefined
+      expect(Messages.roleOf(new Set(tags))(c)).toBe(expected)
+    }))
+  })
+
+  it("a monitor who is also a recipient is a recipient (counted once); an INVITED monitor gets nothing", () => {
+    fc.assert(fc.property(contact, (c) => {
+      expect(Messages.roleOf(new Set(["news"]))({ ...c, status: "CONFIRMED", monitoring: true, tags: ["News"] })).toBe("recipient")
+      expect(Messages.roleOf(new Set(["news"]))({ ...c, status: "INVITED", monitoring: true })).toBeUndefined()
+    }))
+  })
+})
+
+describe("Message.transition", () => {
+  const flows: Record<Message.Type, ReadonlyArray<Message.Status>> = {
+    1: ["READY", "SENT"],
+    2: ["PENDING", "PROCESSING", "READY", "SENT"]
+  }
+
+  it("law: a message moves only one step forward along its type's flow; everything else is IllegalTransition", () => {
+    fc.assert(fc.property(
+      fc.constantFrom(Message.INDIVIDUAL, Message.GROUP),
+      fc.constantFrom(...Message.statuses),
+      fc.constantFrom(...Message.statuses),
+      (type, from, to) => {
+        const flow = flows[type]
+        const allowed = flow.includes(from) && flow.indexOf(to) === flow.indexOf(from) + 1
+        const result = Message.transition(type, from, to)
+        if (allowed) expect(result).toEqual(Result.succeed(to))
+        else expect(Result.isFailure(result) && result.failure._tag === "IllegalTransition").toBe(true)
+      }
+    ))
+  })
+
+  it("an individual message starts READY, a group message PENDING", () => {
+    expect(Message.initialStatus(Message.INDIVIDUAL)).toBe("READY")
+    expect(Message.initialStatus(Message.GROUP)).toBe("PENDING")
+  })
+})
+
+describe("Messages.toWire", () => {
+  const stored: Message.Stored = {
+    message_id: "0001",
+    short_code: "60777",
+    direction: "MT",
+    status: "PENDING",
+    message: "Hi",
+    total_recipients: 0,
+    sent_count: 0,
+    error_count: 0,
+    total_monitors: 0,
+    is_scheduled: false,
+    is_billable: false,
+    created_at: Date.UTC(2026, 10, 21, 10, 15, 0, 999),
+    type: 2,
+    tags: ["news"],
+    segments: 1
+  }
+
+  it("optional fields are absent, never undefined or null; created_on is in the zone, to the second", () => {
+    const wire = Messages.toWire(stored, "UTC")
+    expect(Object.keys(wire).sort()).toEqual([
+      "created_on",
+      "direction",
+      "error_count",
+      "is_billable",
+      "is_scheduled",
+      "message",
+      "message_id",
+      "sent_count",
+      "short_code",
+      "status",
+      "total_monitors",
+      "total_recipients",
+      "type"
+    ])
+    expect(wire.created_on).toBe("2026-11-21 10:15:00")
+    expect(Messages.toWire(stored, "Asia/Tokyo").created_on).toBe("2026-11-21 19:15:00")
+  })
+
+  it("law: the wire shape of any stored message reads back unchanged with the interface's Message schema", () => {
+    const decode = Wire.decoder(Message.Message)
+    fc.assert(fc.property(
+      fc.record({
+        id: fc.option(fc.string({ maxLength: 40 }), { nil: undefined }),
+        msisdn: fc.option(fc.constantFrom("447400000001", "12125550123"), { nil: undefined }),
+        status: fc.constantFrom(...Message.statuses),
+        direction: fc.constantFrom("MT" as const, "MO" as const),
+        type: fc.constantFrom(Message.INDIVIDUAL, Message.GROUP),
+        is_billable: fc.boolean(),
+        created_at: fc.integer({ min: 0, max: 4_000_000_000_000 })
+      }),
+      ({ id, msisdn, ...fields }) => {
+        const wire = Messages.toWire({
+          ...stored,
+          ...fields,
+          ...(id === undefined ? {} : { id }),
+          ...(msisdn === undefined ? {} : { msisdn, country: msisdn.startsWith("44") ? "44" : "1", created_by: "alice" })
+        }, "UTC")
+        expect(Object.values(wire)).not.toContain(undefined)
+        expect(decode(wire)).toEqual(Result.succeed(wire))
+      }
+    ))
+  })
+})

@@ -1,0 +1,128 @@
+import { Result } from "effect"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as Query from "../src/Query.ts"
+
+const ok = <A, E>(result: Result.Result<A, E>): A => {
+  if (Result.isFailure(result)) expect.fail(`expected a success, got ${JSON.stringify(result.failure)}`)
+  return result.success
+}
+
+const failure = <A, E>(result: Result.Result<A, E>): E => {
+  if (Result.isSuccess(result)) expect.fail(`expected a failure, got ${JSON.stringify(result.success)}`)
+  return result.failure
+}
+
+/** A spelling of `name` with random letter case. */
+const anyCase = (name: string): fc.Arbitrary<string> =>
+  fc.array(fc.boolean(), { minLength: name.length, maxLength: name.length }).map((upper) =>
+    [...name].map((char, i) => upper[i] ? char.toUpperCase() : char.toLowerCase()).join("")
+  )
+
+describe("Query.contacts", () => {
+  it("defaults: Limit 50, Start 0, full results, no filter", () => {
+    expect(ok(Query.contacts({}))).toEqual({ limit: 50, start: 0, short: false })
+  })
+
+  it("law: every Limit from 1 to 1000 and every Start ≥ 0 is read as given; over 1000 or under 1 is refused", () => {
+    fc.assert(fc.property(fc.integer({ min: -5, max: 2000 }), fc.integer({ min: 0, max: 1_000_000 }), (limit, start) => {
+      const result = Query.contacts({ Limit: String(limit), Start: String(start) })
+      if (limit >= 1 && limit <= 1000) expect(ok(result)).toMatchObject({ limit, start })
+      else expect(failure(result)).toMatchObject({ _tag: "InvalidParameter", parameter: "Limit" })
+    }))
+  })
+
+  it("law: parameter names match in any case", () => {
+    fc.assert(fc.property(anyCase("limit"), anyCase("start"), anyCase("query"), anyCase("shortresults"), (l, s, q, r) => {
+      expect(ok(Query.contacts({ [l]: "7", [s]: "3", [q]: " ann ", [r]: "1" }))).toEqual({
+        limit: 7,
+        start: 3,
+        query: "ann",
+        short: true
+      })
+    }))
+  })
+
+  it("one name spelt twice with different values is refused as ambiguous; with the same value it reads", () => {
+    expect(failure(Query.contacts({ Limit: "5", limit: "6" }))).toMatchObject({ _tag: "InvalidParameter" })
+    expect(ok(Query.contacts({ Limit: "5", limit: "5" })).limit).toBe(5)
+  })
+
+  it("Start must be a whole number ≥ 0", () => {
+    for (const start of ["-1", "1.5", "abc", "1e3", "0x10"]) {
+      expect(failure(Query.contacts({ Start: start }))).toMatchObject({ parameter: "Start", value: start })
+    }
+    expect(ok(Query.contacts({ Start: " 12 " })).start).toBe(12)
+    expect(ok(Query.contacts({ Start: "" })).start).toBe(0)
+  })
+
+  it("Status reads the four statuses in any case, SUSCRIBED as SUBSCRIBED; anything else is refused", () => {
+    expect(ok(Query.contacts({ Status: "cancelled" })).status).toBe("CANCELLED")
+    expect(ok(Query.contacts({ Status: "SUSCRIBED" })).status).toBe("SUBSCRIBED")
+    expect(ok(Query.contacts({ Status: "Invited" })).status).toBe("INVITED")
+    expect(ok(Query.contacts({ Status: " " }))).not.toHaveProperty("status")
+    expect(failure(Query.contacts({ Status: "ACTIVE" }))).toMatchObject({ parameter: "Status" })
+  })
+
+  it("shortResults: true/1 is the reduced form (the description's meaning), false/0/absent the full one", () => {
+    for (const value of ["1", "true", "TRUE", " 1 "]) expect(ok(Query.contacts({ shortResults: value })).short).toBe(true)
+    for (const value of ["0", "false", ""]) expect(ok(Query.contacts({ shortResults: value })).short).toBe(false)
+    expect(failure(Query.contacts({ shortResults: "yes" }))).toMatchObject({ parameter: "shortResults" })
+  })
+
+  it("Query is trimmed; a blank one is no filter; % and _ are kept as text", () => {
+    expect(ok(Query.contacts({ Query: "  " }))).not.toHaveProperty("query")
+    expect(ok(Query.contacts({ Query: " 10%_x " })).query).toBe("10%_x")
+  })
+})
+
+describe("Query.messages", () => {
+  const hour = Date.UTC(2026, 10, 21, 11, 15, 0)
+
+  it("defaults: Limit 200, start 0, every direction, no bounds", () => {
+    expect(ok(Query.messages({}))).toEqual({ limit: 200, start: 0 })
+  })
+
+  it("law: Limit 1–1000 is read as given, anything else refused", () => {
+    fc.assert(fc.property(fc.integer({ min: -5, max: 2000 }), (limit) => {
+      const result = Query.messages({ limit: String(limit) })
+      if (limit >= 1 && limit <= 1000) expect(ok(result).limit).toBe(limit)
+      else expect(failure(result)).toMatchObject({ parameter: "Limit" })
+    }))
+  })
+
+  it("start_date and end_date are HTTP-dates; end_date covers its whole second; either may be absent", () => {
+    expect(ok(Query.messages({ start_date: "Sat, 21 Nov 2026 11:15:00 GMT" }))).toEqual({ limit: 200, start: 0, from: hour })
+    expect(ok(Query.messages({ end_date: "Sat, 21 Nov 2026 11:15:00 GMT" }))).toEqual({ limit: 200, start: 0, to: hour + 999 })
+    expect(ok(Query.messages({ START_DATE: "Saturday, 21-Nov-26 11:15:00 GMT", End_Date: "Sat Nov 21 11:15:00 2026" })))
+      .toMatchObject({ from: hour, to: hour + 999 })
+  })
+
+  it("law: for any two instants, start_date ≤ end_date reads and start_date > end_date is refused", () => {
+    const second = fc.integer({ min: 0, max: 4_000_000_000 }).map((s) => new Date(s * 1000).toUTCString())
+    fc.assert(fc.property(second, second, (a, b) => {
+      const result = Query.messages({ start_date: a, end_date: b })
+      if (Date.parse(a) <= Date.parse(b)) expect(ok(result)).toMatchObject({ from: Date.parse(a), to: Date.parse(b) + 999 })
+      else expect(failure(result)).toMatchObject({ parameter: "start_date" })
+    }))
+  })
+
+  it("a date that is not an HTTP-date is refused naming its parameter", () => {
+    expect(failure(Query.messages({ start_date: "2026-11-21" }))).toMatchObject({ parameter: "start_date", value: "2026-11-21" })
+    expect(failure(Query.messages({ end_date: "Sun, 21 Nov 2026 11:15:00 GMT" }))).toMatchObject({ parameter: "end_date" })
+  })
+
+  it("direction: ALL (any case) is no filter, MT and MO filter, anything else is refused", () => {
+    expect(ok(Query.messages({ direction: "all" }))).not.toHaveProperty("direction")
+    expect(ok(Query.messages({ direction: "mt" })).direction).toBe("MT")
+    expect(ok(Query.messages({ Direction: "MO" })).direction).toBe("MO")
+    expect(failure(Query.messages({ direction: "IN" }))).toMatchObject({ parameter: "direction" })
+  })
+
+  it("misdn (or msisdn) is parsed as a phone number; group_short_name is trimmed", () => {
+    expect(ok(Query.messages({ misdn: "+44 7400 123456" })).msisdn).toBe("447400123456")
+    expect(ok(Query.messages({ msisdn: "447400123456" })).msisdn).toBe("447400123456")
+    expect(failure(Query.messages({ misdn: "12" }))).toMatchObject({ parameter: "misdn" })
+    expect(ok(Query.messages({ group_short_name: " News " })).group).toBe("News")
+  })
+})

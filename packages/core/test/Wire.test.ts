@@ -1,0 +1,182 @@
+import { Result } from "effect"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as Contact from "../src/Contact.ts"
+import * as Message from "../src/Message.ts"
+import * as Wire from "../src/Wire.ts"
+
+const decodeContact = Wire.decoder(Contact.Contact)
+const decodeShort = Wire.decoder(Contact.ShortContact)
+const decodeMessage = Wire.decoder(Message.Message)
+
+const ok = <A, E>(result: Result.Result<A, E>): A => {
+  if (Result.isFailure(result)) expect.fail(`expected a success, got ${JSON.stringify(result.failure)}`)
+  return result.success
+}
+
+const refusal = <A, E>(result: Result.Result<A, E>): E => {
+  if (Result.isSuccess(result)) expect.fail(`expected a failure, got ${JSON.stringify(result.success)}`)
+  return result.failure
+}
+
+// Shaped as the interface's samples are described (section 2): numbers where the tables say text,
+// the subscribed status spelt SUSCRIBED, booleans as 0/1 or true/false, `type` 1 on a group answer.
+const contactSample = {
+  msisdn: 447400123456,
+  phone_number: 7400123456,
+  first_name: "Ann",
+  last_name: "Lee",
+  full_name: "Ann Lee",
+  country_code: 44,
+  added_from: "API",
+  status: "SUSCRIBED",
+  tags: [],
+  profile_uid: "5f2c9e0a7b1d4c3e8f6a2b0c9d8e7f6a",
+  monitoring: false
+}
+
+const individualSample = {
+  message_id: "0191b2c3d4e5a1b2c3d4e5f6a7b8",
+  id: 12345,
+  short_code: 60777,
+  country: "44",
+  msisdn: 447400123456,
+  direction: "MT",
+  status: "READY",
+  message: "Hello",
+  total_recipients: 1,
+  sent_from: "API",
+  sent_count: 0,
+  error_count: 0,
+  total_monitors: 0,
+  is_scheduled: 0,
+  is_billable: "1",
+  created_on: "2026-11-21 10:15:00",
+  created_by: "alice",
+  type: "1"
+}
+
+const groupAnswerSample = {
+  short_code: "60777",
+  direction: "MT",
+  status: "PENDING",
+  message: "Big news",
+  total_recipients: 0,
+  sent_count: 0,
+  error_count: 0,
+  total_monitors: 0,
+  is_scheduled: false,
+  is_billable: false,
+  created_on: "2026-11-21 10:15:00",
+  type: 1
+}
+
+describe("Contact wire shape", () => {
+  it("reads the sample: numeric msisdn/phone_number/country_code as text, SUSCRIBED as SUBSCRIBED", () => {
+    expect(ok(decodeContact(contactSample))).toEqual({
+      ...contactSample,
+      msisdn: "447400123456",
+      phone_number: "7400123456",
+      country_code: "44",
+      status: "SUBSCRIBED"
+    })
+  })
+
+  it("reads the reduced form of shortResults", () => {
+    expect(ok(decodeShort({ msisdn: 447400123456, first_name: "Ann", last_name: "Lee", status: "SUSCRIBED" }))).toEqual({
+      msisdn: "447400123456",
+      first_name: "Ann",
+      last_name: "Lee",
+      status: "SUBSCRIBED"
+    })
+  })
+
+  it("law: monitoring reads every documented and sampled spelling of a boolean", () => {
+    const spellings: ReadonlyArray<readonly [unknown, boolean]> = [
+      [true, true], [false, false], [1, true], [0, false], ["1", true], ["0", false], ["true", true], ["false", false]
+    ]
+    fc.assert(fc.property(fc.constantFrom(...spellings), ([value, expected]) => {
+      expect(ok(decodeContact({ ...contactSample, monitoring: value })).monitoring).toBe(expected)
+    }))
+  })
+
+  it("refuses what is no contact, naming the field", () => {
+    expect(refusal(decodeContact({ ...contactSample, status: "ACTIVE" }))).toMatchObject({ _tag: "InvalidField", field: "status" })
+    expect(refusal(decodeContact({ ...contactSample, monitoring: "yes" }))).toMatchObject({ field: "monitoring" })
+    expect(refusal(decodeContact({ ...contactSample, added_from: "IMPORT" }))).toMatchObject({ field: "added_from" })
+    const { msisdn: _, ...noMsisdn } = contactSample
+    expect(refusal(decodeContact(noMsisdn))).toMatchObject({ field: "msisdn" })
+  })
+})
+
+describe("Message wire shape", () => {
+  it("reads the individual sample: numeric id as text, 0/\"1\" flags, type \"1\", sent_from as text", () => {
+    expect(ok(decodeMessage(individualSample))).toEqual({
+      ...individualSample,
+      id: "12345",
+      short_code: "60777",
+      msisdn: "447400123456",
+      is_scheduled: false,
+      is_billable: true,
+      type: 1
+    })
+  })
+
+  it("reads a group send's answer, without message_id, msisdn, country or created_by", () => {
+    const decoded = ok(decodeMessage(groupAnswerSample))
+    expect(decoded).toEqual(groupAnswerSample)
+    for (const key of ["message_id", "msisdn", "country", "created_by"]) expect(decoded).not.toHaveProperty(key)
+  })
+
+  it("reads sent_from as the documented list too", () => {
+    expect(ok(decodeMessage({ ...individualSample, sent_from: ["447400123456"] })).sent_from).toEqual(["447400123456"])
+  })
+
+  it("refuses a created_on not shaped YYYY-MM-DD HH:MM:SS, an unknown status, type or direction", () => {
+    expect(refusal(decodeMessage({ ...individualSample, created_on: "2026-11-21T10:15:00Z" }))).toMatchObject({ field: "created_on" })
+    expect(refusal(decodeMessage({ ...individualSample, status: "FAILED" }))).toMatchObject({ field: "status" })
+    expect(refusal(decodeMessage({ ...individualSample, type: 3 }))).toMatchObject({ field: "type" })
+    expect(refusal(decodeMessage({ ...individualSample, direction: "IN" }))).toMatchObject({ field: "direction" })
+  })
+})
+
+describe("send bodies", () => {
+  it("send_to_contact reads the table's misdn and the sample's msisdn; both, when they differ, are refused", () => {
+    expect(ok(Message.decodeSendToContactBody({ misdn: 447400123456, message: "Hi", id: 7 }))).toEqual({
+      msisdn: "447400123456",
+      message: "Hi",
+      id: "7"
+    })
+    expect(ok(Message.decodeSendToContactBody({ msisdn: "447400123456", message: "Hi" })).msisdn).toBe("447400123456")
+    expect(ok(Message.decodeSendToContactBody({ msisdn: "447400123456", misdn: 447400123456, message: "Hi" })).msisdn)
+      .toBe("447400123456")
+    expect(refusal(Message.decodeSendToContactBody({ msisdn: "447400123456", misdn: "447400000000", message: "Hi" })))
+      .toMatchObject({ field: "misdn" })
+    expect(refusal(Message.decodeSendToContactBody({ msisdn: "447400123456" }))).toMatchObject({ field: "message" })
+  })
+
+  it("a contact create body refuses status by name; an edit body refuses every platform field by name", () => {
+    expect(refusal(Contact.decodeCreateBody({ first_name: "Ann", status: "SUBSCRIBED" }))).toMatchObject({ field: "status" })
+    expect(ok(Contact.decodeCreateBody({ msisdn: 447400123456, country_code: 44, first_name: "Ann" }))).toEqual({
+      msisdn: "447400123456",
+      country_code: "44",
+      first_name: "Ann"
+    })
+    for (const field of ["msisdn", "phone_number", "full_name", "country_code", "added_from", "status", "profile_uid"]) {
+      expect(refusal(Contact.decodeEditBody({ first_name: "Ann", [field]: "x" }))).toMatchObject({ field })
+    }
+    expect(ok(Contact.decodeEditBody({ first_name: "Ann", monitoring: "0", tags: ["a"], unknown: 1 }))).toEqual({
+      first_name: "Ann",
+      monitoring: false,
+      tags: ["a"]
+    })
+  })
+})
+
+describe("Wire.numberText", () => {
+  it("law: a safe integer becomes its plain decimal digits (a JSON-number msisdn or id keeps every digit)", () => {
+    fc.assert(fc.property(fc.maxSafeNat(), (n) => {
+      expect(Wire.numberText(n)).toBe(BigInt(n).toString())
+    }))
+  })
+})
