@@ -4,7 +4,7 @@
  */
 import { type Carrier, type ContactStore, InvalidStoreUrl, MemoryStore, type MessageStore, type StoreUnavailable } from "@smsbook/core"
 import { Effect, Layer } from "effect"
-import * as PostgresStore from "./PostgresStore.ts"
+import { redactUrl } from "./internal/urlSecrets.ts"
 import * as SqliteStore from "./SqliteStore.ts"
 
 export type Ports = ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier
@@ -27,7 +27,7 @@ export const locate = (url: string): Location | InvalidStoreUrl => {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text)
   if (scheme !== null) {
     return new InvalidStoreUrl({
-      url: PostgresStore.redactUrl(text),
+      url: redactUrl(text),
       reason: `unknown scheme ${scheme[1]}: (use a file path, sqlite:PATH, postgres://… or memory:)`
     })
   }
@@ -44,6 +44,7 @@ export const layer = (url: string): Layer.Layer<Ports, InvalidStoreUrl | StoreUn
     case "sqlite":
       return SqliteStore.layer(location.path)
     case "postgres":
-      return PostgresStore.layer(location.url)
+      // Loaded on demand: the PostgreSQL driver costs every other command startup time.
+      return Layer.unwrap(Effect.promise(() => import("./PostgresStore.ts")).pipe(Effect.map((pg) => pg.layer(location.url))))
   }
 }

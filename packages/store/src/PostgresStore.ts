@@ -1,0 +1,83 @@
+/**
+ * The PostgreSQL adapter of every storage port (contacts, messages, carrier outbox), on `@effect/sql-pg`:
+ * for teams that outgrow a SQLite file. Behaves exactly like the core's MemoryStore; migrates on start.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Clock, Context, Effect, Layer, Redacted } from "effect"
+import { Reactivity } from "effect/reactivity"
+import { type Migrator, SqlClient, SqlError } from "effect/sql"
+import { Carrier, ContactStore, MemoryStore, MessageStore, StoreUnavailable } from "@smsbook/core"
+import * as PostgresCarrier from "./internal/postgresCarrier.ts"
+import * as PostgresContacts from "./internal/postgresContacts.ts"
+import * as PostgresMessages from "./internal/postgresMessages.ts"
+import * as PostgresMigrations from "./internal/postgresMigrations.ts"
+import { describeError } from "./internal/postgresSql.ts"
+import { redactUrl, scrub } from "./internal/urlSecrets.ts"
+
+export { redactUrl }
+
+export interface Options {
+  /**
+   * Rows per page of `audience` and `stream` (default 5,000): memory holds one page, a round trip
+   * fetches one. Tests use tiny pages to cross many page boundaries.
+   */
+  readonly pageSize?: number
+  /** Connections in the pool (default 10). */
+  readonly maxConnections?: number
+}
+
+/** Rows per keyset page when not told otherwise. */
+export const defaultPageSize = 5_000
+
+/** How long a connection attempt (TCP, TLS, authentication) may take unless the URL's `connect_timeout` says. */
+export const defaultConnectTimeout = "5 seconds"
+
+const unavailable = (url: string) => (error: SqlError.SqlError | Migrator.MigrationError): StoreUnavailable => {
+  const reason = SqlError.isSqlError(error)
+    ? describeError(error)
+    : SqlError.isSqlError(error.cause)
+    ? `${error.message}: ${describeError(error.cause)}`
+    : error.message
+  return new StoreUnavailable({ url: redactUrl(url), reason: scrub(url, reason) })
+}
+
+const hasConnectTimeout = (url: string): boolean => /[?&]connect_timeout=/i.test(url)
+
+/**
+ * The three ports (and the carrier's outbox, as `MemoryStore.Outbox`) on the PostgreSQL database at
+ * `url` (`postgres://user:password@host:port/db`, libpq query parameters such as `sslmode`,
+ * `connect_timeout`, `options=-c search_path=…` understood). Building the layer connects, applies
+ * pending migrations and fails with `StoreUnavailable` — whose `url` never shows the password — when
+ * the server cannot be reached within the connect timeout, refuses the credentials or the schema
+ * cannot be migrated. The pool and its connections close with the layer's scope.
+ */
+export const layer = (
+  url: string,
+  options: Options = {}
+): Layer.Layer<
+  ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier | MemoryStore.Outbox,
+  StoreUnavailable
+> =>
+  Layer.effectContext(
+    Effect.gen(function*() {
+      const sql = yield* PgClient.make({
+        url: Redacted.make(url),
+        maxConnections: options.maxConnections ?? 10,
+        ...(hasConnectTimeout(url) ? {} : { connectTimeout: defaultConnectTimeout })
+      })
+      yield* PostgresMigrations.run.pipe(Effect.provideService(SqlClient.SqlClient, sql))
+      const pageSize = Math.max(1, Math.floor(options.pageSize ?? defaultPageSize))
+      return Context.make(ContactStore.ContactStore, PostgresContacts.make(sql, pageSize)).pipe(
+        Context.add(MessageStore.MessageStore, PostgresMessages.make(sql, pageSize)),
+        Context.add(Carrier.Carrier, PostgresCarrier.make(sql)),
+        Context.add(MemoryStore.Outbox, PostgresCarrier.outbox(sql))
+      )
+    }).pipe(
+      Effect.provide(Reactivity.layer),
+      // The pool runs on wall-clock time whatever clock its users' fibers have: connection lifetimes
+      // are real-world matters, and a test clock jumping years ahead must neither expire nor spin it
+      // (its idle reaper wakes once per idle timeout, so a jump of years would run it millions of times).
+      Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
+      Effect.mapError(unavailable(url))
+    )
+  )

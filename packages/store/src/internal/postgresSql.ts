@@ -1,0 +1,88 @@
+/**
+ * Plumbing shared by the PostgreSQL adapter's ports: SQL and decoding failures as `StoreFailure`,
+ * rows decoded once at the edge, transactions, and keyset paging as a flat-memory Stream.
+ */
+import { Effect, Option, Result, Schema, SchemaTransformation, Stream } from "effect"
+import { type SqlClient, SqlError } from "effect/sql"
+import { StoreFailure } from "@smsbook/core"
+
+/** The text of a failure: PostgreSQL's own message when there is one (it names the constraint, the value). */
+export const describeError = (error: SqlError.SqlError | Schema.SchemaError): string => {
+  if (Schema.isSchemaError(error)) return `unexpected row: ${error.message}`
+  const cause = error.reason.cause
+  const detail = cause instanceof Error && cause.message !== "" ? cause.message : undefined
+  return detail === undefined ? error.message : `${error.message}: ${detail}`
+}
+
+type Infrastructure = SqlError.SqlError | Schema.SchemaError
+
+const isInfrastructure = <E>(error: E): error is Extract<E, Infrastructure> =>
+  SqlError.isSqlError(error) || Schema.isSchemaError(error)
+
+/**
+ * Runs `effect`, turning SQL and row-decoding failures into `StoreFailure({ operation })` while
+ * the domain's own errors (ContactExists, DuplicateSend…) pass through unchanged.
+ */
+export const attempt = (operation: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.catchIf(
+    effect,
+    isInfrastructure,
+    (error) => Effect.fail(new StoreFailure({ operation, reason: describeError(error) }))
+  )
+
+/**
+ * Runs `effect` in one transaction of `sql`. Nested calls join the outer transaction as a
+ * savepoint (what `SqlClient.withTransaction` does), so a failed inner unit leaves nothing either.
+ */
+export const transaction = (sql: SqlClient.SqlClient) =>
+<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreFailure, R> =>
+  Effect.mapError(sql.withTransaction(effect), (error) =>
+    SqlError.isSqlError(error) ? new StoreFailure({ operation: "transaction", reason: describeError(error) }) : error)
+
+/** An `int8` column (read by the driver as `bigint`) as a JS number; epoch milliseconds and counts fit exactly. */
+export const NumberFromInt8 = Schema.Union([Schema.BigInt, Schema.Number]).pipe(
+  Schema.decodeTo(
+    Schema.Number,
+    SchemaTransformation.transform({
+      decode: (value) => Number(value),
+      encode: (value) => value
+    })
+  )
+)
+
+/**
+ * A decoder of a whole result set, failing as `StoreFailure({ operation })` on the first row that
+ * does not match. Row by row with the synchronous decoder: half the cost of decoding the array as one value.
+ */
+export const rowsDecoder = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) => {
+  const decodeRow = Schema.decodeUnknownResult(schema)
+  return (operation: string) => (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<S["Type"]>, StoreFailure> =>
+    Effect.suspend(() => {
+      const decoded: Array<S["Type"]> = []
+      for (const row of rows) {
+        const result = decodeRow(row)
+        if (Result.isFailure(result)) {
+          return Effect.fail(new StoreFailure({ operation, reason: describeError(result.failure) }))
+        }
+        decoded.push(result.success)
+      }
+      return Effect.succeed(decoded)
+    })
+}
+
+/**
+ * Every row of a query, read page by page with a keyset cursor (`WHERE key > last key ORDER BY
+ * key LIMIT n`), so memory holds one page whatever the table size and no row is read twice even
+ * when rows before the cursor change meanwhile. A page shorter than `pageSize` is the last.
+ */
+export const keyset = <A, Cursor>(
+  pageSize: number,
+  page: (after: Option.Option<Cursor>) => Effect.Effect<ReadonlyArray<A>, StoreFailure>,
+  cursorOf: (row: A) => Cursor
+): Stream.Stream<A, StoreFailure> =>
+  Stream.paginate(Option.none<Cursor>(), (after) =>
+    Effect.map(page(after), (rows) => {
+      const last = rows.at(-1)
+      const next = rows.length >= pageSize && last !== undefined ? Option.some(Option.some(cursorOf(last))) : Option.none()
+      return [rows, next] as const
+    }))
