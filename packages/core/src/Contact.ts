@@ -25,7 +25,7 @@ export const AddedFrom = Schema.Literals(["WEB_FORM", "API", "FILE_UPLOAD", "SMS
 export type AddedFrom = typeof AddedFrom.Type
 
 /** The contact of the interface, field for field. */
-export const Contact = Schema.Struct({
+export const Contact = Schema.toStandardSchemaV1(Schema.Struct({
   msisdn: Wire.Text,
   phone_number: Wire.Text,
   first_name: Schema.String,
@@ -37,16 +37,16 @@ export const Contact = Schema.Struct({
   tags: Schema.Array(Schema.String),
   profile_uid: Schema.String,
   monitoring: Wire.Flag
-})
+}))
 export type Contact = typeof Contact.Type
 
 /** The reduced contact of `GET /contacts?shortResults=1`. */
-export const ShortContact = Schema.Struct({
+export const ShortContact = Schema.toStandardSchemaV1(Schema.Struct({
   msisdn: Wire.Text,
   first_name: Schema.String,
   last_name: Schema.String,
   status: StatusFromWire
-})
+}))
 export type ShortContact = typeof ShortContact.Type
 
 export const toShort = ({ first_name, last_name, msisdn, status }: Contact): ShortContact => ({
@@ -61,23 +61,23 @@ export const fullName = (firstName: string, lastName: string): string =>
   [firstName.trim(), lastName.trim()].filter((part) => part !== "").join(" ")
 
 /** Body of `POST /contacts/:msisdn`. `status` is managed by the platform and refused. */
-export const CreateBody = Schema.Struct({
+export const CreateBody = Schema.toStandardSchemaV1(Schema.Struct({
   msisdn: Schema.optionalKey(Wire.Text),
   country_code: Schema.optionalKey(Wire.Text),
   first_name: Schema.optionalKey(Schema.String),
   last_name: Schema.optionalKey(Schema.String)
-})
+}))
 export type CreateBody = typeof CreateBody.Type
 
 /** The fields `PUT /contacts/:msisdn` may change; `full_name` follows the names. */
 export const editableFields = ["first_name", "last_name", "tags", "monitoring"] as const
 
-export const EditBody = Schema.Struct({
+export const EditBody = Schema.toStandardSchemaV1(Schema.Struct({
   first_name: Schema.optionalKey(Schema.String),
   last_name: Schema.optionalKey(Schema.String),
   tags: Schema.optionalKey(Schema.Array(Schema.String)),
   monitoring: Schema.optionalKey(Wire.Flag)
-})
+}))
 export type EditBody = typeof EditBody.Type
 
 const platformFields = new Set<string>(

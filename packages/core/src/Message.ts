@@ -34,7 +34,7 @@ export const SentFrom = Schema.Union([Schema.String, Schema.Array(Schema.String)
 export const CreatedOnText = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/))
 
 /** The message of the interface, field for field; optional fields are absent, never null. */
-export const Message = Schema.Struct({
+export const Message = Schema.toStandardSchemaV1(Schema.Struct({
   message_id: Schema.optionalKey(Wire.Text),
   id: Schema.optionalKey(Wire.Text),
   short_code: Wire.Text,
@@ -53,23 +53,23 @@ export const Message = Schema.Struct({
   created_on: CreatedOnText,
   created_by: Schema.optionalKey(Schema.String),
   type: Type
-})
+}))
 export type Message = typeof Message.Type
 
 /** Body of `POST /messages/send_to_contact`. The table's `misdn` and the sample's `msisdn` both read. */
-export const SendToContactBody = Schema.Struct({
+export const SendToContactBody = Schema.toStandardSchemaV1(Schema.Struct({
   msisdn: Wire.Text,
   message: Schema.String,
   id: Schema.optionalKey(Wire.Text)
-})
+}))
 export type SendToContactBody = typeof SendToContactBody.Type
 
 /** Body of `POST /messages/send`. */
-export const SendToGroupsBody = Schema.Struct({
+export const SendToGroupsBody = Schema.toStandardSchemaV1(Schema.Struct({
   tags: Schema.optionalKey(Schema.Array(Schema.String)),
   message: Schema.String,
   id: Schema.optionalKey(Wire.Text)
-})
+}))
 export type SendToGroupsBody = typeof SendToGroupsBody.Type
 
 const decodeToContact = Wire.decoder(SendToContactBody)

@@ -180,3 +180,22 @@ describe("Wire.numberText", () => {
     }))
   })
 })
+
+describe("Standard Schema", () => {
+  it("every wire schema validates through the Standard Schema interface", async () => {
+    const schemas = [
+      Contact.Contact,
+      Contact.ShortContact,
+      Contact.CreateBody,
+      Contact.EditBody,
+      Message.Message,
+      Message.SendToContactBody,
+      Message.SendToGroupsBody
+    ]
+    for (const schema of schemas) expect(schema["~standard"].version).toBe(1)
+    const result = await Message.SendToContactBody["~standard"].validate({ msisdn: 447400123456, message: "hi", id: 7 })
+    expect(result).toEqual({ value: { msisdn: "447400123456", message: "hi", id: "7" } })
+    const refused = await Message.SendToGroupsBody["~standard"].validate({ tags: "news" })
+    expect("issues" in refused && refused.issues.length > 0).toBe(true)
+  })
+})
