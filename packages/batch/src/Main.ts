@@ -7,6 +7,7 @@ import { Cause, Console, Effect, Exit } from "effect"
 import { CliError, Command } from "effect/cli"
 import * as BroadcastCommand from "./BroadcastCommand.ts"
 import * as ContactsCommand from "./ContactsCommand.ts"
+import * as ImportCommand from "./ImportCommand.ts"
 import * as InspectCommand from "./InspectCommand.ts"
 import * as MessagesCommand from "./MessagesCommand.ts"
 import * as Output from "./Output.ts"
@@ -16,6 +17,7 @@ export const smsbook = Command.make("smsbook").pipe(
   Command.withDescription("SMS messages and contacts: inspect, import, broadcast, send, report, contacts"),
   Command.withSubcommands([
     InspectCommand.command,
+    ImportCommand.command,
     ContactsCommand.command,
     MessagesCommand.sendCommand,
     MessagesCommand.receiveCommand,

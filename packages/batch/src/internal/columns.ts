@@ -1,0 +1,139 @@
+/**
+ * Which column of a contact file holds which field: header names matched by their common spellings in any case,
+ * spacing, punctuation or accents, `--map "Column=field"` overrides, and the columns left unused.
+ */
+import { InvalidField, InvalidParameter } from "@smsbook/core"
+import { Result } from "effect"
+
+/**
+ * The fields an import reads. `name` is a whole name: it becomes the first name when the file has no first- or
+ * last-name column (names are never split: where one ends is guesswork), and is unused otherwise.
+ */
+export const fields = ["msisdn", "first_name", "last_name", "name", "country", "tags"] as const
+export type Field = (typeof fields)[number]
+
+/** Header names (as {@link key} makes them) that mean each field. */
+const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
+  msisdn: [
+    "msisdn", "phone", "phonenumber", "phoneno", "mobile", "mobilenumber", "mobileno", "mobilephone",
+    "mobilephonenumber", "cell", "cellphone", "cellnumber", "cellular", "number", "telephone", "telephonenumber",
+    "tel", "telno", "telnumber", "contactnumber", "gsm", "sms", "smsnumber", "handy", "telefon", "telefono",
+    "portable", "numero"
+  ],
+  first_name: ["firstname", "first", "fname", "givenname", "forename", "forenames", "prenom", "vorname", "nombre"],
+  last_name: ["lastname", "last", "lname", "surname", "familyname", "nom", "nachname", "apellido", "apellidos"],
+  name: ["name", "fullname", "contactname", "displayname"],
+  country: [
+    "country", "countrycode", "countryiso", "isocode", "iso", "callingcode", "countrycallingcode", "dialcode",
+    "region", "land", "pays", "pais"
+  ],
+  tags: ["tags", "tag", "groups", "group", "lists", "list", "labels", "label", "categories", "category", "segments", "segment"]
+}
+
+const byKey: ReadonlyMap<string, Field> = new Map(
+  fields.flatMap((field) => aliases[field].map((alias) => [alias, field] as const))
+)
+
+/**
+ * A header name reduced to what tells names apart: lower case, accents removed, only letters and digits
+ * (`"Mobile Number"`, `"mobile_number"` and `"MOBILE-NUMBER"` are all `mobilenumber`; `"Prénom"` is `prenom`).
+ */
+export const key = (name: string): string =>
+  name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
+
+/** The field a header name means, if it is one of the common spellings. */
+export const fieldOf = (name: string): Field | undefined => byKey.get(key(name))
+
+/** The three leading columns of a rejects file; re-importing one ignores them silently. */
+export const rejectsColumns = ["line", "reason", "message"] as const
+
+/** Where each field is in a record (column index), and the columns nothing reads. */
+export interface Columns {
+  readonly index: { readonly [F in Field]?: number }
+  /** Header names of the columns that are not read, each once, in file order. */
+  readonly unknown: ReadonlyArray<string>
+  /** The header, as it was read: the rejects file repeats it. */
+  readonly header: ReadonlyArray<string>
+}
+
+const ignore = new Set(["ignore", "skip", "none", "-"])
+
+/** A `--map` value: `Column Name=field` (field in any of its spellings, or `ignore`). */
+export const parseMapping = (
+  text: string
+): Result.Result<{ readonly column: string; readonly field: Field | "ignore" }, InvalidParameter> => {
+  const at = text.lastIndexOf("=")
+  const column = at < 0 ? "" : text.slice(0, at).trim()
+  const target = at < 0 ? "" : text.slice(at + 1).trim()
+  const bad = (reason: string) => Result.fail(new InvalidParameter({ parameter: "--map", value: text, reason }))
+  if (column === "" || target === "") return bad("must be COLUMN=FIELD, e.g. \"Mobile Number=msisdn\"")
+  if (ignore.has(target.toLowerCase())) return Result.succeed({ column, field: "ignore" })
+  const field = fields.find((candidate) => key(candidate) === key(target)) ?? fieldOf(target)
+  return field === undefined
+    ? bad(`unknown field ${JSON.stringify(target)} (fields: ${fields.join(", ")}, or ignore)`)
+    : Result.succeed({ column, field })
+}
+
+const describe = (header: ReadonlyArray<string>) => header.map((name) => JSON.stringify(name)).join(", ")
+
+/**
+ * Matches a header to the fields. `--map` entries name a column exactly, or failing that by {@link key}; every other
+ * column is matched by its name; the first column that means a field takes it, later ones are unused. A file
+ * without a phone-number column is refused, naming the columns it has. A mapping that names no column, or two
+ * columns mapped to one field, is refused too: a typo in a nightly job must not go unnoticed.
+ */
+export const match = (
+  header: ReadonlyArray<string>,
+  mappings: ReadonlyArray<string> = []
+): Result.Result<Columns, InvalidField | InvalidParameter> => {
+  const assigned = new Map<number, Field | "ignore">()
+  const taken = new Map<Field, string>()
+  for (const text of mappings) {
+    const parsed = parseMapping(text)
+    if (Result.isFailure(parsed)) return Result.fail(parsed.failure)
+    const { column, field } = parsed.success
+    let at = header.findIndex((name) => name.trim() === column)
+    if (at < 0) at = header.findIndex((name) => key(name) === key(column))
+    if (at < 0) {
+      return Result.fail(
+        new InvalidParameter({ parameter: "--map", value: text, reason: `the file has no column ${JSON.stringify(column)} (columns: ${describe(header)})` })
+      )
+    }
+    if (field !== "ignore") {
+      const other = taken.get(field)
+      if (other !== undefined) {
+        return Result.fail(
+          new InvalidParameter({ parameter: "--map", value: text, reason: `${field} is already mapped to ${JSON.stringify(other)}` })
+        )
+      }
+      taken.set(field, column)
+    }
+    assigned.set(at, field)
+  }
+  const index: { [F in Field]?: number } = {}
+  for (const [at, field] of assigned) if (field !== "ignore") index[field] = at
+  const unknown: Array<string> = []
+  const leadingRejectsColumns = rejectsColumns.every((name, i) => key(header[i] ?? "") === name)
+  header.forEach((name, at) => {
+    if (assigned.has(at)) return
+    if (leadingRejectsColumns && at < rejectsColumns.length) return
+    const field = fieldOf(name)
+    if (field !== undefined && index[field] === undefined) index[field] = at
+    else unknown.push(name.trim() === "" ? `(column ${at + 1})` : name)
+  })
+  if (index.name !== undefined && (index.first_name !== undefined || index.last_name !== undefined)) {
+    unknown.push(header[index.name] ?? "")
+    delete index.name
+  }
+  if (index.msisdn === undefined) {
+    return Result.fail(
+      new InvalidField({
+        field: "msisdn",
+        value: header.join(","),
+        reason: `no column of the header is a phone number (columns: ${describe(header)}); ` +
+          `name one "msisdn", "phone" or "mobile", or map it: --map "COLUMN=msisdn"`
+      })
+    )
+  }
+  return Result.succeed({ index, unknown: [...new Set(unknown)], header })
+}

@@ -1,0 +1,249 @@
+/**
+ * The dialect of a contact file, found from its first bytes: the encoding (BOM, UTF-8 or Windows-1252, or forced),
+ * Excel's `sep=` line and the delimiter of the header line; the bytes come out as UTF-8, streamed.
+ */
+import { isUtf8 } from "node:buffer"
+import iconv from "iconv-lite"
+
+/** The delimiters a contact file may use, in the order that breaks a tie on the header line. */
+export const delimiters = [",", ";", "\t", "|"] as const
+export type Delimiter = (typeof delimiters)[number]
+
+/** Most bytes read ahead to find the header line; a longer "header" is taken as it stands. */
+const headLimit = 1 << 20
+
+/** The encoding names of the summary: what the bytes were read as. */
+export type Encoding = "utf-8" | "windows-1252" | "utf-16le" | "utf-16be" | (string & {})
+
+/** The file as the parser gets it, with what was found out about it. */
+export interface Opened {
+  /** The content as UTF-8 bytes, without a BOM nor a `sep=` line. */
+  readonly chunks: AsyncIterable<Uint8Array>
+  readonly delimiter: Delimiter
+  /** Physical lines removed before the header (1 for a `sep=` line), to add back to line numbers. */
+  readonly lineOffset: number
+  /** The encoding decided so far: without a BOM or `--encoding`, the first non-ASCII byte decides it. */
+  readonly encoding: () => Encoding
+}
+
+export interface Options {
+  /** An encoding name iconv-lite knows (`windows-1252`, `latin1`, `utf-16le`…): no detection. */
+  readonly encoding?: string | undefined
+}
+
+/** Whether iconv-lite can decode `name`; the command refuses other `--encoding` values. */
+export const encodingExists = (name: string): boolean => iconv.encodingExists(name)
+
+const canonical = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, "")
+
+const isUtf8Name = (name: string): boolean => canonical(name) === "utf8"
+
+const boms: ReadonlyArray<{ readonly bytes: ReadonlyArray<number>; readonly encoding: Encoding }> = [
+  { bytes: [0xef, 0xbb, 0xbf], encoding: "utf-8" },
+  { bytes: [0xff, 0xfe], encoding: "utf-16le" },
+  { bytes: [0xfe, 0xff], encoding: "utf-16be" }
+]
+
+/** The byte order mark that `bytes` starts with, if any. */
+export const bomOf = (bytes: Uint8Array): { readonly encoding: Encoding; readonly length: number } | undefined => {
+  for (const bom of boms) {
+    if (bom.bytes.length <= bytes.length && bom.bytes.every((byte, i) => bytes[i] === byte)) {
+      return { encoding: bom.encoding, length: bom.bytes.length }
+    }
+  }
+  return undefined
+}
+
+/** The length of the UTF-8 sequence a lead byte begins (0: not a lead byte; ASCII is 1). */
+const sequenceLength = (byte: number): number =>
+  byte < 0x80 ? 1 : byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0
+
+/**
+ * Reads text that starts with a non-ASCII byte as UTF-8 when that first character is valid UTF-8, else as
+ * Windows-1252 (Excel's "CSV" on Windows): a Windows-1252 letter is followed by ASCII or another letter, which is
+ * never a UTF-8 sequence. Only the first character decides, so a UTF-8 file with a damaged byte further on stays
+ * UTF-8 (the damaged rows are rejected, loudly) rather than having every accent turned into mojibake, silently.
+ * `undefined` while the bytes are only the start of a sequence and more may come.
+ */
+export const judge = (bytes: Uint8Array, final: boolean): "utf-8" | "windows-1252" | undefined => {
+  const length = sequenceLength(bytes[0] ?? 0)
+  if (length === 0) return "windows-1252"
+  if (bytes.length < length) return final ? "windows-1252" : undefined
+  return isUtf8(bytes.subarray(0, length)) ? "utf-8" : "windows-1252"
+}
+
+const firstNonAscii = (bytes: Uint8Array): number => {
+  for (let i = 0; i < bytes.length; i++) if ((bytes[i] ?? 0) >= 0x80) return i
+  return -1
+}
+
+const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => a.length === 0 ? b : b.length === 0 ? a : Buffer.concat([a, b])
+
+interface Decoder {
+  readonly write: (bytes: Uint8Array) => Uint8Array
+  readonly end: () => Uint8Array
+}
+
+const passthrough: Decoder = { write: (bytes) => bytes, end: () => new Uint8Array(0) }
+
+const transcoder = (encoding: string): Decoder => {
+  if (isUtf8Name(encoding)) return passthrough
+  const decoder = iconv.getDecoder(encoding)
+  return {
+    write: (bytes) => Buffer.from(decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)), "utf8"),
+    end: () => Buffer.from(decoder.end() ?? "", "utf8")
+  }
+}
+
+/**
+ * The bytes of `source` as UTF-8, BOM removed. A BOM decides the encoding, else `forced`, else the first non-ASCII
+ * byte (see {@link judge}); the decision is written to `state.encoding`.
+ */
+async function* toUtf8(
+  source: AsyncIterable<Uint8Array>,
+  forced: string | undefined,
+  state: { encoding: Encoding }
+): AsyncGenerator<Uint8Array> {
+  const iterator = source[Symbol.asyncIterator]()
+  let pending: Uint8Array = new Uint8Array(0)
+  let done = false
+  const pull = async () => {
+    const next = await iterator.next()
+    if (next.done === true) done = true
+    else pending = concat(pending, next.value)
+  }
+  while (!done && pending.length < 4) await pull()
+  const bom = bomOf(pending)
+  let decoder: Decoder | undefined
+  if (bom !== undefined && (forced === undefined || canonical(forced) === canonical(bom.encoding))) {
+    pending = pending.subarray(bom.length)
+    state.encoding = bom.encoding
+    decoder = transcoder(bom.encoding)
+  } else if (forced !== undefined) {
+    state.encoding = isUtf8Name(forced) ? "utf-8" : forced
+    decoder = transcoder(forced)
+  }
+  for (;;) {
+    if (decoder === undefined) {
+      const at = firstNonAscii(pending)
+      if (at === -1) {
+        if (pending.length > 0) yield pending
+        pending = new Uint8Array(0)
+      } else {
+        const decided = judge(pending.subarray(at), done)
+        if (decided !== undefined) {
+          state.encoding = decided
+          decoder = transcoder(decided)
+          continue
+        }
+        if (at > 0) yield pending.subarray(0, at)
+        pending = pending.subarray(at)
+      }
+    } else if (pending.length > 0) {
+      const out = decoder.write(pending)
+      pending = new Uint8Array(0)
+      if (out.length > 0) yield out
+    }
+    if (done) break
+    await pull()
+  }
+  const rest = decoder === undefined ? pending : concat(decoder.write(pending), decoder.end())
+  if (rest.length > 0) yield rest
+}
+
+/**
+ * The first line of `text` (up to a line break outside double quotes) and where the next one starts; `complete`
+ * says whether a line break was found.
+ */
+export const firstLine = (text: string): { readonly line: string; readonly next: number; readonly complete: boolean } => {
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 34) quoted = !quoted
+    else if (!quoted && (c === 10 || c === 13)) {
+      const next = c === 13 && text.charCodeAt(i + 1) === 10 ? i + 2 : i + 1
+      return { line: text.slice(0, i), next, complete: c === 10 || i + 1 < text.length }
+    }
+  }
+  return { line: text, next: text.length, complete: false }
+}
+
+const sepPattern = /^"?sep=(.)"?\s*$/i
+
+/** Excel's first line `sep=;` names the delimiter of the rest of the file (quoted by some tools). */
+export const sepLineOf = (line: string): Delimiter | undefined => {
+  const match = sepPattern.exec(line)
+  const found = match?.[1]
+  return delimiters.find((delimiter) => delimiter === found)
+}
+
+/**
+ * The delimiter of a header line: the candidate (`,` `;` tab `|`) seen most often outside double quotes, ties going
+ * to the earlier one in that order; a line with none of them (a single column) is comma-separated.
+ */
+export const delimiterOf = (line: string): Delimiter => {
+  const counts = delimiters.map(() => 0)
+  let quoted = false
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]
+    if (c === "\"") quoted = !quoted
+    else if (!quoted) {
+      const index = delimiters.findIndex((delimiter) => delimiter === c)
+      if (index >= 0) counts[index] = (counts[index] ?? 0) + 1
+    }
+  }
+  let best = 0
+  counts.forEach((count, index) => {
+    if (count > (counts[best] ?? 0)) best = index
+  })
+  return delimiters[best] ?? ","
+}
+
+async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  if (head.length > 0) yield head
+  for (;;) {
+    const next = await rest.next()
+    if (next.done === true) return
+    yield next.value
+  }
+}
+
+/**
+ * Opens a contact file: reads ahead to the end of its header line (at most 1 MiB) to find the delimiter and a
+ * `sep=` line, and returns the whole content as UTF-8 bytes, streamed: nothing but that head is held in memory.
+ */
+export const open = async (source: AsyncIterable<Uint8Array>, options: Options = {}): Promise<Opened> => {
+  const state: { encoding: Encoding } = { encoding: "utf-8" }
+  const utf8 = toUtf8(source, options.encoding, state)
+  let head: Uint8Array = new Uint8Array(0)
+  let ended = false
+  const more = async () => {
+    const next = await utf8.next()
+    if (next.done === true) ended = true
+    else head = concat(head, next.value)
+  }
+  const lines = () => {
+    const text = Buffer.from(head.buffer, head.byteOffset, head.length).toString("utf8")
+    const first = firstLine(text)
+    const sep = first.complete ? sepLineOf(first.line) : undefined
+    const header = sep === undefined ? first : firstLine(text.slice(first.next))
+    return { first, sep, header }
+  }
+  let found = lines()
+  while (!ended && head.length < headLimit && !found.header.complete) {
+    await more()
+    found = lines()
+  }
+  const { first, sep, header } = found
+  let lineOffset = 0
+  if (sep !== undefined) {
+    head = head.subarray(Buffer.byteLength(first.line, "utf8") + first.next - first.line.length)
+    lineOffset = 1
+  }
+  return {
+    chunks: prepend(head, utf8),
+    delimiter: sep ?? delimiterOf(header.line),
+    lineOffset,
+    encoding: () => state.encoding
+  }
+}
