@@ -2,7 +2,7 @@
  * `smsbook broadcast`: one text to every contact of some tags. `--dry-run` resolves and reports
  * (and with `--plan FILE` writes a sealed plan); `--plan FILE` alone sends exactly that plan.
  */
-import { InvalidField, type Message, Messages } from "@smsbook/core"
+import { InvalidField, InvalidParameter, type Message, Messages } from "@smsbook/core"
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as fs from "node:fs"
@@ -10,7 +10,6 @@ import * as Common from "./Common.ts"
 import * as Output from "./Output.ts"
 import * as Plan from "./Plan.ts"
 
-const optionalText = (name: string, description: string) => Flag.String(name).pipe(Flag.withDescription(description), Flag.optional)
 
 /** The summary of a send, as `--json` prints it. */
 export interface Sent {
@@ -53,8 +52,6 @@ const describePlan = (plan: Plan.Summary) => [
   `  audience sha256 ${plan.audience_sha256}`
 ]
 
-const splitTags = (text: string) => text.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "")
-
 const messageText = (input: { readonly message: Option.Option<string>; readonly messageFile: Option.Option<string> }) => {
   if (Option.isSome(input.message) && Option.isSome(input.messageFile)) {
     return Effect.fail(new InvalidField({ field: "--message-file", value: input.messageFile.value, reason: "give --message or --message-file, not both" }))
@@ -74,12 +71,12 @@ export const command = Command.make(
   "broadcast",
   {
     ...Common.store,
-    tags: optionalText("tags", "Comma-separated tags: every subscribed contact carrying one receives the text"),
-    message: optionalText("message", "The text, without the short-name prefix"),
-    messageFile: optionalText("message-file", "Read the text from this file (UTF-8)"),
-    id: optionalText("id", "External id: the anti-spam key, and what resumes an interrupted send"),
+    tags: Common.optionalText("tags", "Comma-separated tags: every subscribed contact carrying one receives the text"),
+    message: Common.optionalText("message", "The text, without the short-name prefix"),
+    messageFile: Common.optionalText("message-file", "Read the text from this file (UTF-8)"),
+    id: Common.optionalText("id", "External id: the anti-spam key, and what resumes an interrupted send"),
     dryRun: Flag.Boolean("dry-run").pipe(Flag.withDescription("Resolve and report; send nothing"), Flag.withDefault(false)),
-    plan: optionalText("plan", "With --dry-run: write the plan here. Alone: send exactly this plan"),
+    plan: Common.optionalText("plan", "With --dry-run: write the plan here. Alone: send exactly this plan"),
     allowEmpty: Flag.Boolean("allow-empty").pipe(
       Flag.withDescription("Send even when no contact would receive it"),
       Flag.withDefault(false)
@@ -90,7 +87,21 @@ export const command = Command.make(
       input,
       Effect.gen(function*() {
         if (Option.isSome(input.plan) && !input.dryRun) {
-          const plan = yield* Plan.verify(input.plan.value)
+          const given: ReadonlyArray<readonly [string, Option.Option<string>]> = [
+            ["--tags", input.tags],
+            ["--message", input.message],
+            ["--message-file", input.messageFile],
+            ["--id", input.id]
+          ]
+          const stray = given.find(([, value]) => Option.isSome(value))
+          if (stray !== undefined) {
+            return yield* new InvalidParameter({
+              parameter: stray[0],
+              value: input.plan.value,
+              reason: "cannot be combined with --plan: a plan is sent exactly as reviewed (add --dry-run to make a new plan)"
+            })
+          }
+          const plan = yield* Plan.verify(input.plan.value, { allowEmpty: input.allowEmpty })
           // A plan without an id sends under one derived from its seal: sending it twice is refused
           // by the anti-spam check, and an interrupted send of it resumes.
           const id = plan.id ?? `plan-${plan.plan_sha256.slice(0, 35)}`
@@ -98,7 +109,8 @@ export const command = Command.make(
           return yield* Output.print(input.json, sentSummary(result), describeSent)
         }
         const request = {
-          tags: Option.match(input.tags, { onNone: () => [], onSome: splitTags }),
+          allowEmpty: input.allowEmpty,
+          tags: Option.match(input.tags, { onNone: () => [], onSome: Common.splitList }),
           message: yield* messageText(input),
           ...(Option.isSome(input.id) ? { id: input.id.value } : {})
         }

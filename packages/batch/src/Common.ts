@@ -8,8 +8,13 @@ import { Effect, Layer, Option } from "effect"
 import { Flag } from "effect/cli"
 import * as Settings from "./Settings.ts"
 
-const optionalText = (name: string, description: string) =>
+/** A text flag that may be absent. */
+export const optionalText = (name: string, description: string) =>
   Flag.String(name).pipe(Flag.withDescription(description), Flag.optional)
+
+/** A comma-separated list (`--tags a,b`): trimmed, blanks dropped. */
+export const splitList = (text: string): ReadonlyArray<string> =>
+  text.split(",").map((item) => item.trim()).filter((item) => item !== "")
 
 export const json = Flag.Boolean("json").pipe(
   Flag.withDescription("Print machine-readable JSON on stdout"),

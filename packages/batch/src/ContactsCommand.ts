@@ -2,17 +2,14 @@
  * `smsbook contacts list|get|add|edit|rm|opt-out|resubscribe`: the contact book, one use case per
  * subcommand, printed as the interface's wire shape with `--json`.
  */
-import { Contact, Contacts } from "@smsbook/core"
+import { Contact, Contacts, ContactStore } from "@smsbook/core"
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as Common from "./Common.ts"
 import * as Output from "./Output.ts"
 
 const msisdn = Argument.String("msisdn").pipe(Argument.withDescription("Country code + number, e.g. 447400123456"))
-const optionalText = (name: string, description: string) => Flag.String(name).pipe(Flag.withDescription(description), Flag.optional)
-const tagList = optionalText("tags", "Comma-separated tags, e.g. news,vip")
-
-const splitTags = (text: string) => text.split(",").map((tag) => tag.trim()).filter((tag) => tag !== "")
+const tagList = Common.optionalText("tags", "Comma-separated tags, e.g. news,vip")
 
 /** Only the flags that were given, so absent ones leave stored values alone. */
 const present = <A>(entries: ReadonlyArray<readonly [string, Option.Option<A>]>): Record<string, A> =>
@@ -33,10 +30,10 @@ const list = Command.make(
   "list",
   {
     ...Common.store,
-    query: optionalText("query", "Only contacts whose msisdn or names contain this text"),
+    query: Common.optionalText("query", "Only contacts whose msisdn or names contain this text"),
     status: Flag.Literals("status", Contact.statuses).pipe(Flag.withDescription("Only contacts in this status"), Flag.optional),
-    limit: optionalText("limit", "Records to return (default 50, at most 1000)"),
-    start: optionalText("start", "Offset of the first record (default 0)"),
+    limit: Common.optionalText("limit", "Records to return (default 50, at most 1000)"),
+    start: Common.optionalText("start", "Offset of the first record (default 0)"),
     short: Flag.Boolean("short").pipe(Flag.withDescription("Reduced form: msisdn, names, status"), Flag.withDefault(false))
   },
   (input) =>
@@ -63,22 +60,26 @@ const add = Command.make(
   {
     ...Common.store,
     msisdn,
-    firstName: optionalText("first-name", "First name"),
-    lastName: optionalText("last-name", "Last name"),
-    countryCode: optionalText("country-code", "Country calling code; must agree with the msisdn"),
+    firstName: Common.optionalText("first-name", "First name"),
+    lastName: Common.optionalText("last-name", "Last name"),
+    countryCode: Common.optionalText("country-code", "Country calling code; must agree with the msisdn"),
     tags: tagList
   },
   (input) =>
     Common.withStore(
       input,
       Effect.gen(function*() {
-        const created = yield* Contacts.createContact(
-          input.msisdn,
-          present([["first_name", input.firstName], ["last_name", input.lastName], ["country_code", input.countryCode]])
-        )
-        const contact = Option.isSome(input.tags)
-          ? yield* Contacts.editContact(created.msisdn, { tags: splitTags(input.tags.value) })
-          : created
+        const store = yield* ContactStore.ContactStore
+        // The interface creates a contact without tags; with --tags the edit lands in the same transaction.
+        const contact = yield* store.transaction(Effect.gen(function*() {
+          const created = yield* Contacts.createContact(
+            input.msisdn,
+            present([["first_name", input.firstName], ["last_name", input.lastName], ["country_code", input.countryCode]])
+          )
+          return Option.isSome(input.tags)
+            ? yield* Contacts.editContact(created.msisdn, { tags: Common.splitList(input.tags.value) })
+            : created
+        }))
         yield* printContact(input.json)(contact)
       })
     )
@@ -89,9 +90,9 @@ const edit = Command.make(
   {
     ...Common.store,
     msisdn,
-    firstName: optionalText("first-name", "First name"),
-    lastName: optionalText("last-name", "Last name"),
-    tags: optionalText("tags", "Comma-separated tags; replaces the contact's tags"),
+    firstName: Common.optionalText("first-name", "First name"),
+    lastName: Common.optionalText("last-name", "Last name"),
+    tags: Common.optionalText("tags", "Comma-separated tags; replaces the contact's tags"),
     monitoring: Flag.Literals("monitoring", ["true", "false"]).pipe(
       Flag.withDescription("Whether the contact gets a copy of every group send"),
       Flag.optional
@@ -103,7 +104,7 @@ const edit = Command.make(
       Effect.flatMap(
         Contacts.editContact(input.msisdn, {
           ...present([["first_name", input.firstName], ["last_name", input.lastName], ["monitoring", input.monitoring]]),
-          ...(Option.isSome(input.tags) ? { tags: splitTags(input.tags.value) } : {})
+          ...(Option.isSome(input.tags) ? { tags: Common.splitList(input.tags.value) } : {})
         }),
         printContact(input.json)
       )

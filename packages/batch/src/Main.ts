@@ -29,11 +29,19 @@ export const smsbook = Command.make("smsbook").pipe(
 
 const version = "0.1.0"
 
+/** Prints a failure (on stderr; also as JSON on stdout when `--json` was asked) and gives its exit code. */
+const report = (error: unknown, asJson: boolean) =>
+  Console.error(Output.describeError(error)).pipe(
+    Effect.andThen(asJson ? Output.json(Output.errorJson(error)) : Effect.void),
+    Effect.as(Output.exitCodeOf(error))
+  )
+
 /**
- * Runs the command line on `args` and resolves to the exit code: 0 done, 1 failed, 2 bad usage or
- * input, 3 too many rejected rows. Usage errors were already shown by the parser, with help.
+ * The command line on `args`, as an effect that always succeeds with the exit code: 0 done,
+ * 1 failed, 2 bad usage or input, 3 too many rejected rows. Usage errors were already shown by
+ * the parser, with help.
  */
-export const run = (args: ReadonlyArray<string>): Promise<Output.ExitCode> =>
+export const program = (args: ReadonlyArray<string>): Effect.Effect<Output.ExitCode> =>
   Command.runWith(smsbook, { version })(args).pipe(
     Effect.provide(NodeServices.layer),
     Effect.exit,
@@ -41,13 +49,14 @@ export const run = (args: ReadonlyArray<string>): Promise<Output.ExitCode> =>
       if (Exit.isSuccess(exit)) return Effect.succeed(Output.ExitCode.done)
       const failure = Cause.findErrorOption(exit.cause)
       if (failure._tag === "None") {
-        return Effect.as(Console.error(Cause.pretty(exit.cause)), Output.ExitCode.failed)
+        return Cause.hasInterruptsOnly(exit.cause)
+          ? Effect.as(Console.error("interrupted: nothing half-written was kept"), Output.ExitCode.failed)
+          : Effect.as(Console.error(Cause.pretty(exit.cause)), Output.ExitCode.failed)
       }
       const error = failure.value
       if (CliError.isCliError(error)) {
         return Effect.succeed(error._tag === "ShowHelp" && error.errors.length === 0 ? Output.ExitCode.done : Output.ExitCode.badInput)
       }
-      return Effect.as(Console.error(Output.describeError(error)), Output.exitCodeOf(error))
-    }),
-    Effect.runPromise
+      return report(error, args.includes("--json"))
+    })
   )

@@ -9,7 +9,6 @@ import * as Common from "./Common.ts"
 import { describeContact } from "./ContactsCommand.ts"
 import * as Output from "./Output.ts"
 
-const optionalText = (name: string, description: string) => Flag.String(name).pipe(Flag.withDescription(description), Flag.optional)
 
 export const describeMessage = (message: Message.Message): string =>
   [
@@ -27,18 +26,17 @@ const send = Command.make(
     ...Common.store,
     to: Flag.String("to").pipe(Flag.withDescription("Recipient MSISDN, e.g. 447400123456")),
     message: Flag.String("message").pipe(Flag.withDescription("Text, without the short-name prefix")),
-    id: optionalText("id", "External id (≤ 40 characters) for the anti-spam check")
+    id: Common.optionalText("id", "External id (≤ 40 characters) for the anti-spam check")
   },
   (input) =>
     Common.withStore(
       input,
       Effect.gen(function*() {
-        const accepted = yield* Messages.sendToContact({
+        const sent = yield* Messages.sendNow({
           msisdn: input.to,
           message: input.message,
           ...(Option.isSome(input.id) ? { id: input.id.value } : {})
         })
-        const sent = yield* Messages.deliverMessage(accepted.message_id ?? "")
         yield* Output.print(input.json, sent, (m) => [describeMessage(m), `  message_id ${m.message_id ?? "-"}`])
       }),
       { needsShortName: true }
@@ -65,18 +63,26 @@ const receive = Command.make(
     )
 ).pipe(Command.withDescription("Record an inbound SMS (MO); STOP-like keywords opt the sender out, START resubscribes"))
 
-/** `--from/--to` as an HTTP-date or ISO 8601, handed on as the HTTP-date `GET /messages` takes. */
-export const dateParameter = (name: string, value: Option.Option<string>) =>
+const dateOnly = /^\s*\d{4}-\d{2}-\d{2}\s*$/
+
+/**
+ * `--from/--to` as an HTTP-date or ISO 8601, handed on as the HTTP-date `GET /messages` takes.
+ * A date alone is a whole day: `--from` its first second, `--to` its last.
+ */
+export const dateParameter = (name: "start_date" | "end_date", value: Option.Option<string>) =>
   Option.isNone(value) ? Effect.succeed({}) : Effect.fromResult(
-    Result.map(HttpDate.parseFlexible(value.value), (date: DateTime.Utc) => ({ [name]: HttpDate.format(date) }))
+    Result.map(HttpDate.parseFlexible(value.value), (date: DateTime.Utc) => {
+      const bound = name === "end_date" && dateOnly.test(value.value) ? DateTime.add(date, { seconds: 86_399 }) : date
+      return { [name]: HttpDate.format(bound) }
+    })
   )
 
 export const filterFlags = {
-  from: optionalText("from", "Messages created from this time on (HTTP-date or ISO 8601)"),
-  to: optionalText("to", "Messages created up to this time (HTTP-date or ISO 8601)"),
+  from: Common.optionalText("from", "Messages created from this time on (HTTP-date or ISO 8601)"),
+  to: Common.optionalText("to", "Messages created up to this time (HTTP-date or ISO 8601)"),
   direction: Flag.Literals("direction", ["ALL", "MT", "MO"]).pipe(Flag.withDescription("Direction"), Flag.withDefault("ALL")),
-  msisdn: optionalText("msisdn", "Only messages to or from this number"),
-  group: optionalText("group", "Only group messages sent to this tag")
+  msisdn: Common.optionalText("msisdn", "Only messages to or from this number"),
+  group: Common.optionalText("group", "Only group messages sent to this tag")
 }
 
 export interface FilterInput {
@@ -103,8 +109,8 @@ const list = Command.make(
   {
     ...Common.store,
     ...filterFlags,
-    limit: optionalText("limit", "Records to return (default 200, at most 1000)"),
-    start: optionalText("start", "Offset of the first record (default 0)")
+    limit: Common.optionalText("limit", "Records to return (default 200, at most 1000)"),
+    start: Common.optionalText("start", "Offset of the first record (default 0)")
   },
   (input) =>
     Common.withStore(

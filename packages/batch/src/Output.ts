@@ -1,23 +1,15 @@
 /**
- * How commands speak: results on stdout (JSON with `--json`, text otherwise), errors on stderr with
- * their stable code, and the process exit code — decided here and nowhere else.
+ * How commands speak: results on stdout (JSON with `--json`, text otherwise), errors with their
+ * stable code, and the process exit code — decided here and nowhere else.
  */
-import { Errors, type SmsbookError } from "@smsbook/core"
-import { Console, Effect, Schema } from "effect"
+import { Errors, type SmsbookError, TooManyRejects } from "@smsbook/core"
+import { Console, Effect } from "effect"
+
+export { TooManyRejects }
 
 /** 0 done, 1 failed, 2 bad usage or input, 3 finished but rows were rejected beyond `--max-rejects`. */
 export const ExitCode = { done: 0, failed: 1, badInput: 2, tooManyRejects: 3 } as const
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
-
-/** A job that finished but must fail the nightly run (rejects over the threshold). */
-export class TooManyRejects extends Schema.TaggedError<TooManyRejects>()("TooManyRejects", {
-  rejected: Schema.Number,
-  allowed: Schema.String
-}) {
-  override get message(): string {
-    return `${this.rejected} rows were rejected, more than --max-rejects ${this.allowed}`
-  }
-}
 
 const smsbookTags = new Set<string>(Object.keys(Errors.catalog))
 
@@ -25,11 +17,11 @@ export const isSmsbookError = (error: unknown): error is SmsbookError =>
   typeof error === "object" && error !== null && "_tag" in error && typeof error._tag === "string" &&
   smsbookTags.has(error._tag)
 
-/** The exit code of a failure: input errors 2, rejected rows 3, everything else 1. */
+/** The exit code of a failure: too many rejects 3, input errors 2, everything else 1. */
 export const exitCodeOf = (error: unknown): ExitCode => {
-  if (error instanceof TooManyRejects) return ExitCode.tooManyRejects
-  if (isSmsbookError(error)) return Errors.isInputError(error) ? ExitCode.badInput : ExitCode.failed
-  return ExitCode.failed
+  if (!isSmsbookError(error)) return ExitCode.failed
+  if (error._tag === "TooManyRejects") return ExitCode.tooManyRejects
+  return Errors.isInputError(error) ? ExitCode.badInput : ExitCode.failed
 }
 
 /** One line for stderr: `error CODE (number): message`. */
@@ -38,15 +30,14 @@ export const describeError = (error: unknown): string => {
     const { code, number } = Errors.info(error)
     return `error ${code} (${number}): ${error.message}`
   }
-  if (error instanceof TooManyRejects) return `error TOO_MANY_REJECTS: ${error.message}`
   return `error: ${error instanceof Error ? error.message : String(error)}`
 }
 
-/** The JSON form of an error, for `--json` callers that read stdout. */
+/** The JSON form of an error, printed on stdout for `--json` callers (stderr still gets the line). */
 export const errorJson = (error: unknown) =>
   isSmsbookError(error)
-    ? { error: { ...Errors.info(error), tag: error._tag, message: error.message } }
-    : { error: { code: error instanceof TooManyRejects ? "TOO_MANY_REJECTS" : "FAILED", message: describeError(error) } }
+    ? { error: { ...Errors.info(error), tag: error._tag, message: error.message, exit_code: exitCodeOf(error) } }
+    : { error: { code: "FAILED", message: describeError(error), exit_code: ExitCode.failed } }
 
 export const json = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 

@@ -3,7 +3,7 @@
  * UCS-2, `sent_count`, and every recipient — written for review and sealed by content hashes, so
  * `broadcast --plan FILE` sends exactly what was reviewed or refuses.
  */
-import { Account, Contact, Messages, PlanMismatch, Sms } from "@smsbook/core"
+import { Account, Contact, InvalidParameter, Messages, MissingTags, NoRecipients, PlanMismatch, Sms } from "@smsbook/core"
 import { Effect, Schema, Stream } from "effect"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
@@ -57,6 +57,8 @@ export interface Request {
   readonly tags: ReadonlyArray<string>
   readonly message: string
   readonly id?: string | undefined
+  /** A plan that reaches nobody is refused (`NoRecipients`), as the send would be, unless this is set. */
+  readonly allowEmpty?: boolean | undefined
 }
 
 /**
@@ -69,6 +71,7 @@ export const resolve = Effect.fnUntraced(function*(
 ) {
   const account = yield* Account.Account
   const tags = Contact.normalizeTags(request.tags)
+  if (tags.length === 0) return yield* new MissingTags()
   yield* Effect.fromResult(Sms.checkBudget(account.short_name, request.message))
   const analysis = Sms.analyzePrefixed(account.short_name, request.message)
   const hasher = audienceHasher()
@@ -85,6 +88,7 @@ export const resolve = Effect.fnUntraced(function*(
       return onBatch(batch.map((member) => [member.msisdn, member.role] as const))
     })
   )
+  if (recipients === 0 && request.allowEmpty !== true) return yield* new NoRecipients({ tags })
   const header: Header = {
     smsbook_plan: 1,
     short_name: account.short_name,
@@ -128,10 +132,10 @@ const decodePlan = Schema.decodeUnknownEffect(PlanFile)
  * Reads a plan and checks it was not edited: its audience must hash to `audience_sha256` and its
  * content to `plan_sha256`; then the audience resolved now must be the audience reviewed.
  */
-export const verify = Effect.fnUntraced(function*(path: string) {
+export const verify = Effect.fnUntraced(function*(path: string, options: { readonly allowEmpty: boolean }) {
   const text = yield* Effect.try({
     try: () => fs.readFileSync(path, "utf8"),
-    catch: (cause) => new PlanMismatch({ reason: `cannot read ${path}: ${String(cause)}` })
+    catch: (cause) => new InvalidParameter({ parameter: "--plan", value: path, reason: `cannot be read: ${String(cause)}` })
   })
   const parsed = yield* Effect.try({
     try: (): unknown => JSON.parse(text),
@@ -153,7 +157,7 @@ export const verify = Effect.fnUntraced(function*(path: string) {
   if (account.short_name !== header.short_name) {
     return yield* new PlanMismatch({ reason: `it was made for short name ${header.short_name}, not ${account.short_name}` })
   }
-  const now = yield* resolve(header)
+  const now = yield* resolve({ ...header, allowEmpty: options.allowEmpty })
   if (now.audience_sha256 !== audience_sha256) {
     return yield* new PlanMismatch({
       reason: `the audience changed since it was made (${header.recipients} recipients and ${header.monitors} monitors then, ` +

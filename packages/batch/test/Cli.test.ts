@@ -94,6 +94,14 @@ describe("contacts, send, receive, messages", () => {
     expect(json("contacts", "rm", "447400123457")).toEqual({ msisdn: "447400123457", deleted: true })
   })
 
+  it("with --json, a failure is also a JSON object on stdout", () => {
+    const run = smsbook("send", "--to", "447400123456", "--message", "hi", "--short-name", "A", "--time-zone", "+01:00", "--json")
+    expect(run.code).toBe(2)
+    expect(JSON.parse(run.stdout)).toEqual({
+      error: expect.objectContaining({ code: "INVALID_SETTINGS", number: 1016, status: 400, exit_code: 2 })
+    })
+  })
+
   it("answers a missing contact with exit 1 and a bad number with exit 2", () => {
     const missing = smsbook("contacts", "get", "447400999999")
     expect(missing.code).toBe(1)
@@ -149,6 +157,17 @@ describe("smsbook broadcast", () => {
     expect(smsbook("broadcast", "--plan", plan, "--short-name", "ACME").stderr).toContain("DUPLICATE_SEND")
   })
 
+  it("a dry run refuses what the send would refuse, and --plan takes nothing else", () => {
+    expect(smsbook("broadcast", "--message", "Hi", "--short-name", "ACME", "--dry-run").stderr).toContain("MISSING_TAGS")
+    const nobody = smsbook("broadcast", "--tags", "nobody", "--message", "Hi", "--short-name", "ACME", "--dry-run")
+    expect(nobody.code).toBe(2)
+    expect(nobody.stderr).toContain("NO_RECIPIENTS")
+    const mixed = smsbook("broadcast", "--plan", "plan.json", "--tags", "club", "--short-name", "ACME")
+    expect(mixed.code).toBe(2)
+    expect(mixed.stderr).toContain("--tags")
+    expect(smsbook("broadcast", "--plan", "missing.json", "--short-name", "ACME").code).toBe(2)
+  })
+
   it("refuses a send that would reach nobody unless --allow-empty, and a send without tags", () => {
     const empty = smsbook("broadcast", "--tags", "nobody", "--message", "Hi", "--short-name", "ACME")
     expect(empty.code).toBe(2)
@@ -183,6 +202,13 @@ describe("smsbook report", () => {
     const messages = JSON.parse(run.stdout)
     expect(messages.length).toBeGreaterThan(3)
     expect(messages.every((m: { created_on: string }) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(m.created_on))).toBe(true)
+  })
+
+  it("a date alone is a whole day: --from and --to of today include today's messages", () => {
+    const today = new Date().toISOString().slice(0, 10)
+    const rows = JSON.parse(smsbook("report", "--format", "json", "--from", today, "--to", today).stdout)
+    const all = JSON.parse(smsbook("report", "--format", "json").stdout)
+    expect(rows.length).toBe(all.length)
   })
 
   it("refuses a bad date with exit 2", () => {

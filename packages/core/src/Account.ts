@@ -3,6 +3,7 @@
  * come from, the user recorded as `created_by`, the time zone of `created_on`, and the anti-spam period.
  */
 import { Context, Layer, Result } from "effect"
+import * as CreatedOn from "./CreatedOn.ts"
 import { InvalidSettings } from "./Errors.ts"
 import * as Sms from "./Sms.ts"
 
@@ -28,18 +29,9 @@ export class Account extends Context.Service<Account, Settings>()("@smsbook/core
 
 export const layer = (settings: Settings): Layer.Layer<Account> => Layer.succeed(Account, settings)
 
-const isTimeZone = (zone: string): boolean => {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone })
-    return true
-  } catch {
-    return false
-  }
-}
-
 /**
  * Settings over the defaults, checked: a short name that leaves room for a text (budget ≥ 1),
- * a real IANA zone, a non-negative whole spam period.
+ * an IANA zone `CreatedOn` can render (not a fixed offset), a non-negative whole spam period.
  */
 export const make = (overrides: Partial<Settings>): Result.Result<Settings, InvalidSettings> => {
   const settings = { ...defaults, ...overrides }
@@ -49,7 +41,7 @@ export const make = (overrides: Partial<Settings>): Result.Result<Settings, Inva
   if (settings.short_code.trim() === "") {
     return Result.fail(new InvalidSettings({ setting: "short_code", value: settings.short_code, reason: "must not be empty" }))
   }
-  if (!isTimeZone(settings.time_zone)) {
+  if (Result.isFailure(CreatedOn.zone(settings.time_zone))) {
     return Result.fail(new InvalidSettings({ setting: "time_zone", value: settings.time_zone, reason: "is not an IANA time zone (e.g. Europe/London)" }))
   }
   if (!Number.isSafeInteger(settings.spam_period_seconds) || settings.spam_period_seconds < 0) {

@@ -126,6 +126,23 @@ export class ContactNotFound extends Schema.TaggedError<ContactNotFound>()("Cont
   }
 }
 
+export class MessageNotFound extends Schema.TaggedError<MessageNotFound>()("MessageNotFound", {
+  message_id: Schema.String
+}) {
+  override get message(): string {
+    return `no message with message_id ${this.message_id}`
+  }
+}
+
+export class TooManyRejects extends Schema.TaggedError<TooManyRejects>()("TooManyRejects", {
+  rejected: Schema.Number,
+  allowed: Schema.String
+}) {
+  override get message(): string {
+    return `${this.rejected} rows were rejected, more than --max-rejects ${this.allowed}; nothing was imported`
+  }
+}
+
 export class RecipientOptedOut extends Schema.TaggedError<RecipientOptedOut>()("RecipientOptedOut", {
   msisdn: Schema.String
 }) {
@@ -226,6 +243,8 @@ export type SmsbookError =
   | CarrierFailure
   | InvalidSettings
   | FileFailure
+  | MessageNotFound
+  | TooManyRejects
 
 /** The stable identity of an error: never renumber, only append. */
 export interface Info {
@@ -252,6 +271,8 @@ export const catalog: { readonly [Tag in SmsbookError["_tag"]]: Info } = {
   PlanMismatch: { code: "PLAN_MISMATCH", number: 1014, status: 409 },
   InvalidStoreUrl: { code: "INVALID_STORE_URL", number: 1015, status: 400 },
   InvalidSettings: { code: "INVALID_SETTINGS", number: 1016, status: 400 },
+  MessageNotFound: { code: "MESSAGE_NOT_FOUND", number: 1017, status: 404 },
+  TooManyRejects: { code: "TOO_MANY_REJECTS", number: 1018, status: 422 },
   StoreUnavailable: { code: "STORE_UNAVAILABLE", number: 2001, status: 503 },
   StoreFailure: { code: "STORE_FAILURE", number: 2002, status: 500 },
   CarrierFailure: { code: "CARRIER_FAILURE", number: 2003, status: 502 },

@@ -9,7 +9,7 @@ import * as Contact from "./Contact.ts"
 import * as Contacts from "./Contacts.ts"
 import { ContactStore } from "./ContactStore.ts"
 import * as CreatedOn from "./CreatedOn.ts"
-import { IllegalTransition, InvalidField, MissingTags, NoRecipients, RecipientOptedOut } from "./Errors.ts"
+import { IllegalTransition, InvalidField, MessageNotFound, MissingTags, NoRecipients, RecipientOptedOut } from "./Errors.ts"
 import * as ExternalId from "./ExternalId.ts"
 import * as ids from "./internal/ids.ts"
 import * as Message from "./Message.ts"
@@ -101,6 +101,17 @@ export const sendToContact = Effect.fn("Messages.sendToContact")(function*(body:
   const store = yield* MessageStore
   yield* store.insert(stored, antiSpam)
   return toWire(stored, account.time_zone)
+})
+
+/**
+ * An individual send carried through to SENT in one transaction: `sendToContact` then
+ * `deliverMessage`, so a failed hand-over leaves no READY message behind and its `id` unused.
+ */
+export const sendNow = Effect.fn("Messages.sendNow")(function*(body: unknown) {
+  const store = yield* MessageStore
+  return yield* store.transaction(
+    Effect.flatMap(sendToContact(body), (accepted) => deliverMessage(accepted.message_id ?? ""))
+  )
 })
 
 /** What a group send answers (interface 4.3), and the id the platform processes it under. */
@@ -206,15 +217,18 @@ export const processGroupMessage = Effect.fn("Messages.processGroupMessage")(fun
   const carrier = yield* Carrier
   const account = yield* Account
   const found = yield* store.get(messageId)
-  if (Option.isNone(found)) {
-    return yield* new InvalidField({ field: "message_id", value: messageId, reason: "no such message" })
-  }
+  if (Option.isNone(found)) return yield* new MessageNotFound({ message_id: messageId })
   let message = found.value
   if (message.type !== Message.GROUP) {
     return yield* new IllegalTransition({ entity: "message", from: message.status, to: "PROCESSING" })
   }
   if (message.status === "PENDING") {
     message = yield* advance(message, "PROCESSING")
+    yield* store.update(message)
+  }
+  if (message.status === "READY") {
+    // Interrupted between READY and SENT: every hand-over is done.
+    message = yield* advance(message, "SENT")
     yield* store.update(message)
   }
   if (message.status !== "PROCESSING") return { message, handedOver: 0 } satisfies Processed
@@ -240,17 +254,17 @@ export const processGroupMessage = Effect.fn("Messages.processGroupMessage")(fun
       })
     )
   )
-  message = yield* advance({
+  const ready = yield* advance({
     ...message,
     total_recipients: totals.recipients,
     total_monitors: totals.monitors,
     sent_count: Sms.sentCount(texts.length, totals.recipients, totals.monitors),
     error_count: message.error_count + totals.failed
   }, "READY")
-  yield* store.update(message)
-  message = yield* advance(message, "SENT")
-  yield* store.update(message)
-  return { message, handedOver: totals.fresh } satisfies Processed
+  const sent = yield* advance(ready, "SENT")
+  // READY then SENT, recorded together: the counts are final once every part is handed over.
+  yield* store.transaction(Effect.andThen(store.update(ready), store.update(sent)))
+  return { message: sent, handedOver: totals.fresh } satisfies Processed
 })
 
 /** Hands an individual READY message to the carrier: SENT, with `sent_count` its parts. */
@@ -259,8 +273,9 @@ export const deliverMessage = Effect.fn("Messages.deliverMessage")(function*(mes
   const carrier = yield* Carrier
   const account = yield* Account
   const found = yield* store.get(messageId)
-  if (Option.isNone(found) || found.value.msisdn === undefined) {
-    return yield* new InvalidField({ field: "message_id", value: messageId, reason: "no such individual message" })
+  if (Option.isNone(found)) return yield* new MessageNotFound({ message_id: messageId })
+  if (found.value.msisdn === undefined) {
+    return yield* new IllegalTransition({ entity: "message", from: found.value.status, to: "SENT" })
   }
   const message = found.value
   const msisdn = found.value.msisdn

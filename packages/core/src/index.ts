@@ -34,12 +34,14 @@ export {
   InvalidParameter,
   InvalidSettings,
   InvalidStoreUrl,
+  MessageNotFound,
   MessageTooLong,
   MissingTags,
   NoRecipients,
   PlanMismatch,
   RecipientOptedOut,
   StoreFailure,
-  StoreUnavailable
+  StoreUnavailable,
+  TooManyRejects
 } from "./Errors.ts"
 export type { SmsbookError } from "./Errors.ts"

@@ -1010,8 +1010,8 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
         Effect.gen(function*() {
           const sent = yield* Messages.sendToContact({ msisdn: msisdn(1), message: "Hi" })
           yield* refused(Messages.processGroupMessage(sent.message_id ?? ""), "IllegalTransition")
-          expect(yield* refused(Messages.processGroupMessage("ffff"), "InvalidField")).toMatchObject({
-            field: "message_id"
+          expect(yield* refused(Messages.processGroupMessage("ffff"), "MessageNotFound")).toMatchObject({
+            message_id: "ffff"
           })
         }))
     })
