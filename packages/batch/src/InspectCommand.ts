@@ -3,7 +3,7 @@
  * text, the budget, the encoding, the SMS parts, and the characters that force UCS-2.
  */
 import { Sms } from "@smsbook/core"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Argument, Command } from "effect/cli"
 import * as Common from "./Common.ts"
 import * as Output from "./Output.ts"

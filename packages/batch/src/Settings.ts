@@ -51,9 +51,18 @@ export const fromFile = (text: string, path: string): Result.Result<Given, Inval
   }
   const given: Record<string, string> = {}
   for (const [key, value] of Object.entries(parsed)) {
-    if (!(key in environmentNames)) {
+    if (!Object.hasOwn(environmentNames, key)) {
       return Result.fail(
-        new InvalidSettings({ setting: `${path}: ${key}`, value: String(value), reason: `unknown setting (known: ${Object.keys(environmentNames).join(", ")})` })
+        new InvalidSettings({
+          setting: `${path}: ${key}`,
+          value: JSON.stringify(value) ?? "",
+          reason: `unknown setting (known: ${Object.keys(environmentNames).join(", ")})`
+        })
+      )
+    }
+    if (typeof value !== "string" && typeof value !== "number") {
+      return Result.fail(
+        new InvalidSettings({ setting: `${path}: ${key}`, value: JSON.stringify(value) ?? "", reason: "must be text or a number" })
       )
     }
     given[key] = String(value)
@@ -88,7 +97,7 @@ export const resolve = (
   }
   const spam = pick(layers, "spam_period_seconds")
   const spamSeconds = spam === undefined ? undefined : Number(spam)
-  if (spam !== undefined && (spam.trim() === "" || !Number.isSafeInteger(spamSeconds))) {
+  if (spam !== undefined && !/^\s*\d{1,15}\s*$/.test(spam)) {
     return Result.fail(new InvalidSettings({ setting: "spam_period_seconds", value: spam, reason: "must be a whole number of seconds" }))
   }
   const overrides: Partial<Account.Settings> = Object.fromEntries(

@@ -20,3 +20,11 @@ export class Carrier extends Context.Service<Carrier, {
   /** Hands the parts over; the result is how many of them the network refused (counted in `error_count`). */
   readonly handOver: (parts: ReadonlyArray<Part>) => Effect.Effect<number, CarrierFailure | StoreFailure>
 }>()("@smsbook/core/Carrier") {}
+
+/**
+ * What a carrier was handed, in order: every adapter's default carrier keeps an outbox, and this
+ * view of it lets tests and checks read it back.
+ */
+export class Outbox extends Context.Service<Outbox, {
+  readonly parts: Effect.Effect<ReadonlyArray<Part>, StoreFailure>
+}>()("@smsbook/core/Carrier/Outbox") {}

@@ -80,9 +80,8 @@ export const EditBody = Schema.toStandardSchemaV1(Schema.Struct({
 }))
 export type EditBody = typeof EditBody.Type
 
-const platformFields = new Set<string>(
-  Object.keys(Contact.fields).filter((field) => !(editableFields as ReadonlyArray<string>).includes(field))
-)
+const editable: ReadonlySet<string> = new Set(editableFields)
+const platformFields = Object.keys(Contact.fields).filter((field) => !editable.has(field))
 
 const decodeCreate = Wire.decoder(CreateBody)
 const decodeEdit = Wire.decoder(EditBody)

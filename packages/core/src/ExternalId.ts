@@ -2,25 +2,16 @@
  * External id: the client's own identifier of a send, text of at most 40 characters, also the anti-spam key.
  * A number sent for it is accepted and becomes its decimal text.
  */
-import { Effect, Result, Schema, SchemaGetter, SchemaIssue } from "effect"
+import { Result, Schema } from "effect"
 import { ExternalIdTooLong, InvalidField } from "./Errors.ts"
+import * as Sms from "./Sms.ts"
+import * as Wire from "./Wire.ts"
 
 /** Most characters an id may have. Characters are Unicode code points: an emoji counts 1, as a person counts it. */
 export const maxLength = 40
 
 /** Code points of a text; a lone surrogate counts as one, as `[...text].length` does. */
-export const length = (text: string): number => {
-  let count = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1)
-      if (next >= 0xdc00 && next <= 0xdfff) i++
-    }
-    count++
-  }
-  return count
-}
+export const length = Sms.characterCount
 
 /**
  * An external id: non-empty text of at most 40 code points, kept exactly as sent (no trimming, no case folding: it
@@ -78,14 +69,4 @@ export const parse = (input: unknown): Result.Result<ExternalId, ExternalIdTooLo
 }
 
 /** The id as the wire carries it: text or a number, read by {@link parse}; written as text. */
-export const FromWire = Schema.Union([Schema.String, Schema.Number]).pipe(
-  Schema.decodeTo(ExternalId, {
-    decode: SchemaGetter.transformEffect((input: string | number, options) => {
-      const result = parse(input)
-      return Result.isSuccess(result)
-        ? Effect.succeed(result.success)
-        : Effect.fail(new SchemaIssue.InvalidValue({ message: result.failure.message }, input, options))
-    }),
-    encode: SchemaGetter.passthroughSubtype<string | number, string>()
-  })
-)
+export const FromWire = Wire.fromParser(ExternalId, parse)

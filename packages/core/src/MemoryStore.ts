@@ -47,10 +47,6 @@ const matchesMessage = (filter: MessageStore.Filter) => {
     (group === undefined || message.tags.some((tag) => lower(tag) === group))
 }
 
-/** The parts handed to the memory carrier, for tests to check. */
-export class Outbox extends Context.Service<Outbox, {
-  readonly parts: Effect.Effect<ReadonlyArray<Carrier.Part>>
-}>()("@smsbook/core/MemoryStore/Outbox") {}
 
 const InTransaction = Context.Reference<boolean>("@smsbook/core/MemoryStore/InTransaction", {
   defaultValue: () => false
@@ -178,18 +174,18 @@ export const make = Effect.gen(function*() {
       )
   })
 
-  const outbox = Outbox.of({ parts: Effect.sync(() => [...state.outbox]) })
+  const outbox = Carrier.Outbox.of({ parts: Effect.sync(() => [...state.outbox]) })
   return { contacts, messages, carrier, outbox }
 })
 
 /** A fresh, empty memory store providing every port (and the outbox of its carrier). */
-export const layer: Layer.Layer<ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier | Outbox> =
+export const layer: Layer.Layer<ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier | Carrier.Outbox> =
   Layer.effectContext(
     Effect.map(make, ({ carrier, contacts, messages, outbox }) =>
       Context.make(ContactStore.ContactStore, contacts).pipe(
         Context.add(MessageStore.MessageStore, messages),
         Context.add(Carrier.Carrier, carrier),
-        Context.add(Outbox, outbox)
+        Context.add(Carrier.Outbox, outbox)
       )
     )
   )

@@ -20,7 +20,7 @@ import * as Sms from "./Sms.ts"
 
 /** The wire shape of a stored message, `created_on` in the account's time zone. */
 export const toWire = (stored: Message.Stored, timeZone: CreatedOn.Zone | string): Message.Message => ({
-  ...(stored.message_id === "" ? {} : { message_id: stored.message_id }),
+  message_id: stored.message_id,
   ...(stored.id === undefined ? {} : { id: stored.id }),
   short_code: stored.short_code,
   ...(stored.country === undefined ? {} : { country: stored.country }),
@@ -48,20 +48,29 @@ export const listMessages = Effect.fn("Messages.listMessages")(function*(params:
   return (yield* store.list(page)).map((stored) => toWire(stored, zone))
 })
 
-/** The checks every outgoing send makes: the text fits the budget, the id fits 40 characters. */
+/** The checks every outgoing send makes (the text fits the budget, the id 40 characters) and the message they start. */
 const outgoing = Effect.fnUntraced(function*(text: string, rawId: string | undefined) {
   const account = yield* Account
   yield* Effect.fromResult(Sms.checkBudget(account.short_name, text))
   const id = rawId === undefined ? undefined : yield* Effect.fromResult(ExternalId.parse(rawId))
   const createdAt = yield* Clock.currentTimeMillis
   const antiSpam = id === undefined ? undefined : { id, since: createdAt - account.spam_period_seconds * 1000 }
-  return {
-    account,
-    createdAt,
-    antiSpam,
+  // What every outgoing message starts with; the send adds its recipients, status and type.
+  const base: Omit<Message.Stored, "status" | "total_recipients" | "is_billable" | "type" | "tags"> = {
     message_id: yield* ids.messageId(createdAt),
+    ...(id === undefined ? {} : { id }),
+    short_code: account.short_code,
+    direction: "MT",
+    message: text,
+    sent_count: 0,
+    error_count: 0,
+    total_monitors: 0,
+    is_scheduled: false,
+    created_at: createdAt,
+    created_by: account.user,
     segments: Sms.analyzePrefixed(account.short_name, text).segments
   }
+  return { account, antiSpam, base }
 })
 
 /**
@@ -71,32 +80,21 @@ const outgoing = Effect.fnUntraced(function*(text: string, rawId: string | undef
 export const sendToContact = Effect.fn("Messages.sendToContact")(function*(body: unknown) {
   const request = yield* Effect.fromResult(Message.decodeSendToContactBody(body))
   const msisdn = yield* Effect.fromResult(Msisdn.parse(request.msisdn))
-  const { account, antiSpam, createdAt, message_id, segments } = yield* outgoing(request.message, request.id)
+  const { account, antiSpam, base } = yield* outgoing(request.message, request.id)
   const contacts = yield* ContactStore
   const contact = yield* contacts.get(msisdn)
   if (Option.isSome(contact) && contact.value.status === "CANCELLED") {
     return yield* new RecipientOptedOut({ msisdn })
   }
   const stored: Message.Stored = {
-    message_id,
-    ...(antiSpam === undefined ? {} : { id: antiSpam.id }),
-    short_code: account.short_code,
+    ...base,
     country: Msisdn.split(msisdn).country_code,
     msisdn,
-    direction: "MT",
     status: Message.initialStatus(Message.INDIVIDUAL),
-    message: request.message,
     total_recipients: 1,
-    sent_count: 0,
-    error_count: 0,
-    total_monitors: 0,
-    is_scheduled: false,
     is_billable: true,
-    created_at: createdAt,
-    created_by: account.user,
     type: Message.INDIVIDUAL,
-    tags: [],
-    segments
+    tags: []
   }
   const store = yield* MessageStore
   yield* store.insert(stored, antiSpam)
@@ -128,31 +126,20 @@ export const sendToGroups = Effect.fn("Messages.sendToGroups")(function*(body: u
   const request = yield* Effect.fromResult(Message.decodeSendToGroupsBody(body))
   const tags = Contact.normalizeTags(request.tags ?? [])
   if (tags.length === 0) return yield* new MissingTags()
-  const { account, antiSpam, createdAt, message_id, segments } = yield* outgoing(request.message, request.id)
+  const { account, antiSpam, base } = yield* outgoing(request.message, request.id)
   const stored: Message.Stored = {
-    message_id,
-    ...(antiSpam === undefined ? {} : { id: antiSpam.id }),
-    short_code: account.short_code,
-    direction: "MT",
+    ...base,
     status: Message.initialStatus(Message.GROUP),
-    message: request.message,
     total_recipients: 0,
-    sent_count: 0,
-    error_count: 0,
-    total_monitors: 0,
-    is_scheduled: false,
     is_billable: false,
-    created_at: createdAt,
-    created_by: account.user,
     type: Message.GROUP,
-    tags,
-    segments
+    tags
   }
   const store = yield* MessageStore
   yield* store.insert(stored, antiSpam)
   // The interface's group-send answer omits message_id, msisdn, country and created_by.
   const { created_by: _, message_id: __, ...response } = toWire(stored, account.time_zone)
-  return { response, message_id } satisfies Accepted
+  return { response, message_id: stored.message_id } satisfies Accepted
 })
 
 /** Who a group message reaches: each contact once, as a recipient or as a monitor. */

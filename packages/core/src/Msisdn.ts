@@ -2,7 +2,7 @@
  * MSISDN: a phone number in international form, digits only (country calling code + national number, E.164).
  * Parsing turns what people and spreadsheets write into one, or names why it cannot (libphonenumber-js "max").
  */
-import { Effect, Result, Schema, SchemaGetter, SchemaIssue } from "effect"
+import { Result, Schema } from "effect"
 import parsePhoneNumber, {
   type CountryCode,
   getCountryCallingCode,
@@ -13,6 +13,7 @@ import parsePhoneNumber, {
 } from "libphonenumber-js/max"
 import metadata from "libphonenumber-js/max/metadata"
 import { InvalidField, InvalidMsisdn, type MsisdnProblem } from "./Errors.ts"
+import * as Wire from "./Wire.ts"
 
 /**
  * Fewest digits an MSISDN can have: the shortest calling code plus the shortest possible national number in the
@@ -394,14 +395,4 @@ const fromWire = (input: string | number): Result.Result<Msisdn, InvalidMsisdn> 
  * default country; bare digits start with the calling code). A number must be a positive safe integer (every
  * 15-digit MSISDN is one). Written as text.
  */
-export const FromWire = Schema.Union([Schema.String, Schema.Number]).pipe(
-  Schema.decodeTo(Msisdn, {
-    decode: SchemaGetter.transformEffect((input: string | number, options) => {
-      const result = fromWire(input)
-      return Result.isSuccess(result)
-        ? Effect.succeed(result.success)
-        : Effect.fail(new SchemaIssue.InvalidValue({ message: result.failure.message }, input, options))
-    }),
-    encode: SchemaGetter.passthroughSubtype<string | number, string>()
-  })
-)
+export const FromWire = Wire.fromParser(Msisdn, fromWire)

@@ -2,11 +2,10 @@
  * Wire primitives that read tolerantly and write strictly.
  * The interface's samples disagree with its tables (DESIGN.md); these schemas absorb the differences once.
  */
-import { Predicate, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { Effect, Predicate, Result, Schema, SchemaGetter, SchemaIssue, SchemaTransformation } from "effect"
 import { InvalidField } from "./Errors.ts"
 
 const truthy = new Set<unknown>([true, 1, "1", "true", "TRUE", "True"])
-const falsy = new Set<unknown>([false, 0, "0", "false", "FALSE", "False"])
 
 /** A boolean read from `true/false/1/0/"1"/"0"/"true"/"false"`, written as `true/false`. */
 export const Flag = Schema.Union([
@@ -16,7 +15,7 @@ export const Flag = Schema.Union([
   Schema.decodeTo(
     Schema.Boolean,
     SchemaTransformation.transform({
-      decode: (value) => truthy.has(value) && !falsy.has(value),
+      decode: (value) => truthy.has(value),
       encode: (value) => value
     })
   )
@@ -75,3 +74,23 @@ export const renameKey = (input: unknown, from: string, to: string): unknown => 
   const { [from]: value, ...rest } = input
   return { ...rest, [to]: value }
 }
+
+/**
+ * A wire schema for text that may arrive as a JSON number, decoded by one of smsbook's `Result`
+ * parsers (the parser's error message becomes the schema issue) and written as text.
+ */
+export const fromParser = <T extends string>(
+  to: Schema.Codec<T, string>,
+  parse: (input: string | number) => Result.Result<T, { readonly message: string }>
+) =>
+  Schema.Union([Schema.String, Schema.Number]).pipe(
+    Schema.decodeTo(to, {
+      decode: SchemaGetter.transformEffect((input: string | number, options) => {
+        const result = parse(input)
+        return Result.isSuccess(result)
+          ? Effect.succeed(result.success)
+          : Effect.fail(new SchemaIssue.InvalidValue({ message: result.failure.message }, input, options))
+      }),
+      encode: SchemaGetter.passthroughSubtype<string | number, string>()
+    })
+  )

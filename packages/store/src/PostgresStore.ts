@@ -6,7 +6,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Clock, Context, Effect, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { type Migrator, SqlClient, SqlError } from "effect/sql"
-import { Carrier, ContactStore, MemoryStore, MessageStore, StoreUnavailable } from "@smsbook/core"
+import { Carrier, ContactStore, MessageStore, StoreUnavailable } from "@smsbook/core"
 import * as PostgresCarrier from "./internal/postgresCarrier.ts"
 import * as PostgresContacts from "./internal/postgresContacts.ts"
 import * as PostgresMessages from "./internal/postgresMessages.ts"
@@ -44,7 +44,7 @@ const unavailable = (url: string) => (error: SqlError.SqlError | Migrator.Migrat
 const hasConnectTimeout = (url: string): boolean => /[?&]connect_timeout=/i.test(url)
 
 /**
- * The three ports (and the carrier's outbox, as `MemoryStore.Outbox`) on the PostgreSQL database at
+ * The three ports (and the carrier's outbox, as `Carrier.Outbox`) on the PostgreSQL database at
  * `url` (`postgres://user:password@host:port/db`, libpq query parameters such as `sslmode`,
  * `connect_timeout`, `options=-c search_path=…` understood). Building the layer connects, applies
  * pending migrations and fails with `StoreUnavailable` — whose `url` never shows the password — when
@@ -55,7 +55,7 @@ export const layer = (
   url: string,
   options: Options = {}
 ): Layer.Layer<
-  ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier | MemoryStore.Outbox,
+  ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier | Carrier.Outbox,
   StoreUnavailable
 > =>
   Layer.effectContext(
@@ -70,7 +70,7 @@ export const layer = (
       return Context.make(ContactStore.ContactStore, PostgresContacts.make(sql, pageSize)).pipe(
         Context.add(MessageStore.MessageStore, PostgresMessages.make(sql, pageSize)),
         Context.add(Carrier.Carrier, PostgresCarrier.make(sql)),
-        Context.add(MemoryStore.Outbox, PostgresCarrier.outbox(sql))
+        Context.add(Carrier.Outbox, PostgresCarrier.outbox(sql))
       )
     }).pipe(
       Effect.provide(Reactivity.layer),

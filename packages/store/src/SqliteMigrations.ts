@@ -4,6 +4,7 @@
  */
 import type { DatabaseSync } from "node:sqlite"
 import { Result } from "effect"
+import { reasonOf } from "./internal/sqliteConnection.ts"
 
 /** One step of the schema: applied once, in order, never edited after release (append a new one). */
 export interface Migration {
@@ -110,8 +111,6 @@ const pragmaNumber = (db: DatabaseSync, pragma: "user_version" | "application_id
   const value = db.prepare(`PRAGMA ${pragma}`).get()?.[pragma]
   return typeof value === "number" ? value : 0
 }
-
-const reasonOf = (error: unknown): string => error instanceof Error ? error.message : String(error)
 
 /**
  * Brings the file to the latest version of `steps`: every pending migration and the new

@@ -11,7 +11,6 @@ import {
   ContactNotFound,
   ContactStore,
   DuplicateSend,
-  MemoryStore,
   type Message,
   MessageStore,
   StoreFailure,
@@ -33,7 +32,7 @@ export interface Services {
   readonly contacts: ContactStore.ContactStore["Service"]
   readonly messages: MessageStore.MessageStore["Service"]
   readonly carrier: Carrier.Carrier["Service"]
-  readonly outbox: MemoryStore.Outbox["Service"]
+  readonly outbox: Carrier.Outbox["Service"]
 }
 
 /**
@@ -429,7 +428,7 @@ export const make = (path: string, options: Options = {}): Effect.Effect<Service
         })
     })
 
-    const outbox = MemoryStore.Outbox.of({
+    const outbox = Carrier.Outbox.of({
       parts: Effect.orDie(read("outbox.parts", () => statement(messageSql.parts).all().map(Rows.partFromRow)))
     })
 
@@ -443,12 +442,12 @@ export const make = (path: string, options: Options = {}): Effect.Effect<Service
 export const layer = (
   path: string,
   options: Options = {}
-): Layer.Layer<ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier | MemoryStore.Outbox, StoreUnavailable> =>
+): Layer.Layer<ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier | Carrier.Outbox, StoreUnavailable> =>
   Layer.effectContext(
     Effect.map(make(path, options), ({ carrier, contacts, messages, outbox }) =>
       Context.make(ContactStore.ContactStore, contacts).pipe(
         Context.add(MessageStore.MessageStore, messages),
         Context.add(Carrier.Carrier, carrier),
-        Context.add(MemoryStore.Outbox, outbox)
+        Context.add(Carrier.Outbox, outbox)
       ))
   )

@@ -2,7 +2,7 @@
  * A store chosen by URL: `./file.db` or `sqlite:PATH` (the default `./smsbook.db`), `postgres://…`
  * (also `postgresql://`), `memory:`. Every choice provides the same three ports.
  */
-import { type Carrier, type ContactStore, InvalidStoreUrl, MemoryStore, type MessageStore, type StoreUnavailable } from "@smsbook/core"
+import { type Carrier, type ContactStore, InvalidStoreUrl, MemoryStore, type MessageStore, StoreUnavailable } from "@smsbook/core"
 import { Effect, Layer } from "effect"
 import { redactUrl } from "./internal/urlSecrets.ts"
 import * as SqliteStore from "./SqliteStore.ts"
@@ -21,7 +21,8 @@ export const locate = (url: string): Location | InvalidStoreUrl => {
   if (text === "memory:") return { kind: "memory" }
   if (/^postgres(ql)?:\/\//i.test(text)) return { kind: "postgres", url: text }
   if (/^sqlite:/i.test(text)) {
-    const path = text.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "")
+    // sqlite:PATH, and the URL forms sqlite://relative.db and sqlite:///absolute.db
+    const path = text.slice("sqlite:".length).replace(/^\/\//, "")
     return path === "" ? new InvalidStoreUrl({ url, reason: "names no file (sqlite:PATH)" }) : { kind: "sqlite", path }
   }
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text)
@@ -45,6 +46,11 @@ export const layer = (url: string): Layer.Layer<Ports, InvalidStoreUrl | StoreUn
       return SqliteStore.layer(location.path)
     case "postgres":
       // Loaded on demand: the PostgreSQL driver costs every other command startup time.
-      return Layer.unwrap(Effect.promise(() => import("./PostgresStore.ts")).pipe(Effect.map((pg) => pg.layer(location.url))))
+      return Layer.unwrap(
+        Effect.tryPromise({
+          try: () => import("./PostgresStore.ts"),
+          catch: (cause) => new StoreUnavailable({ url: redactUrl(location.url), reason: `the PostgreSQL driver cannot be loaded: ${String(cause)}` })
+        }).pipe(Effect.map((pg) => pg.layer(location.url)))
+      )
   }
 }

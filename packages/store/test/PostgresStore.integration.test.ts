@@ -15,7 +15,7 @@ const baseUrl = process.env["SMSBOOK_TEST_POSTGRES_URL"]
 const skipMessage = "PostgreSQL tests skipped: set SMSBOOK_TEST_POSTGRES_URL (scripts/postgres.sh start)"
 if (baseUrl === undefined || baseUrl === "") console.warn(skipMessage)
 
-type Ports = ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier | MemoryStore.Outbox
+type Ports = ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier | Carrier.Outbox
 
 // ---------------------------------------------------------------------------------------------
 // Fixture: every test file gets its own schemas (search_path in the URL), dropped at the end.
@@ -256,7 +256,7 @@ const runRead = (r: Read): Effect.Effect<unknown, unknown, Ports> =>
       case "deliveries.count":
         return yield* messages.countDeliveries(r.messageId)
       case "outbox":
-        return yield* (yield* MemoryStore.Outbox).parts
+        return yield* (yield* Carrier.Outbox).parts
     }
   })
 
@@ -284,7 +284,7 @@ const snapshot = Effect.gen(function*() {
     contacts: yield* contacts.list({ limit: 1_000, start: 0 }),
     messages: yield* Stream.runCollect(messages.stream({})),
     deliveries: yield* Effect.forEach(["m1", "m2", "m10", "M1"], (id) => messages.countDeliveries(id)),
-    outbox: yield* (yield* MemoryStore.Outbox).parts
+    outbox: yield* (yield* Carrier.Outbox).parts
   }
 })
 
@@ -419,7 +419,7 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
         contacts: yield* contacts.count,
         message: Option.isSome(yield* messages.get("m-1")),
         deliveries: yield* messages.countDeliveries("m-1"),
-        outbox: (yield* (yield* MemoryStore.Outbox).parts).length,
+        outbox: (yield* (yield* Carrier.Outbox).parts).length,
         audience: (yield* Stream.runCollect(contacts.audience({ tags: ["friends"] }))).length
       }
     })

@@ -6,7 +6,6 @@ import { DatabaseSync } from "node:sqlite"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { Carrier as CarrierPort, type Contact, ContactStore, type Message, MessageStore } from "@smsbook/core"
-import type { Carrier } from "@smsbook/core"
 import { MemoryStore } from "@smsbook/core/testing"
 import { Deferred, Effect, Exit, Fiber, Option, Stream } from "effect"
 import * as fc from "fast-check"
@@ -110,7 +109,7 @@ const contactFilter: fc.Arbitrary<ContactStore.ListFilter> = fc
   )
   .map(([query, status, page]) => ({ ...query, ...status, ...page }))
 
-const part: fc.Arbitrary<Carrier.Part> = fc.record({
+const part: fc.Arbitrary<CarrierPort.Part> = fc.record({
   message_id: fc.constantFrom(...messageIdPool),
   msisdn,
   short_code: fc.constantFrom("12345"),
@@ -137,7 +136,7 @@ type Command =
   | { readonly kind: "messages.stream"; readonly filter: MessageStore.Filter }
   | { readonly kind: "messages.recordDeliveries"; readonly messageId: string; readonly msisdns: Array<string> }
   | { readonly kind: "messages.countDeliveries"; readonly messageId: string }
-  | { readonly kind: "carrier.handOver"; readonly parts: Array<Carrier.Part> }
+  | { readonly kind: "carrier.handOver"; readonly parts: Array<CarrierPort.Part> }
   | { readonly kind: "transaction"; readonly commands: Array<Command>; readonly fail: boolean }
 
 const simpleCommand: fc.Arbitrary<Command> = fc.oneof(
@@ -668,7 +667,7 @@ describe("deliveries and outbox", () => {
   })
 
   it("keep every handed-over part, in order, for checking", async () => {
-    const parts: ReadonlyArray<Carrier.Part> = [
+    const parts: ReadonlyArray<CarrierPort.Part> = [
       { message_id: "m", msisdn: "1", short_code: "12345", part: 1, parts: 2, text: "Shop: first" },
       { message_id: "m", msisdn: "1", short_code: "12345", part: 2, parts: 2, text: "second \u{1F600}" }
     ]
@@ -687,7 +686,7 @@ describe("layer", () => {
       const contacts = yield* ContactStore.ContactStore
       const messages = yield* MessageStore.MessageStore
       const carrier = yield* CarrierPort.Carrier
-      const outbox = yield* MemoryStore.Outbox
+      const outbox = yield* CarrierPort.Outbox
       yield* contacts.insert(aContact(1))
       yield* messages.insert(aMessage(1))
       yield* carrier.handOver([{ message_id: "m", msisdn: "1", short_code: "1", part: 1, parts: 1, text: "t" }])

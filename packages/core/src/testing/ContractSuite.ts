@@ -14,7 +14,6 @@ import * as Contacts from "../Contacts.ts"
 import type { SmsbookError } from "../Errors.ts"
 import * as ContactStore from "../ContactStore.ts"
 import * as HttpDate from "../HttpDate.ts"
-import * as MemoryStore from "../MemoryStore.ts"
 import type * as Message from "../Message.ts"
 import * as Messages from "../Messages.ts"
 import * as MessageStore from "../MessageStore.ts"
@@ -22,7 +21,7 @@ import * as Msisdn from "../Msisdn.ts"
 import * as Sms from "../Sms.ts"
 
 /** What an adapter provides: both stores, its carrier, and a view of what the carrier was handed. */
-export type Ports = ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier | MemoryStore.Outbox
+export type Ports = ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier | Carrier.Outbox
 
 /** What a test body may use: the ports, the account, and a scope. */
 export type Env = Ports | Account.Account | Scope.Scope
@@ -183,7 +182,7 @@ const allContacts = Effect.map(Contacts.listContacts({ Limit: "1000" }), fullCon
 const allMessages = Messages.listMessages({ Limit: "1000" })
 
 const partsOf = (messageId: string) =>
-  Effect.map(Effect.flatMap(MemoryStore.Outbox, (outbox) => outbox.parts), (parts) =>
+  Effect.map(Effect.flatMap(Carrier.Outbox, (outbox) => outbox.parts), (parts) =>
     parts.filter((part) => part.message_id === messageId))
 
 /** The texts each number was handed for a message, parts joined in order. */

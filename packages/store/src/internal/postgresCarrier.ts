@@ -4,7 +4,7 @@
  */
 import { type Context, Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import { Carrier, MemoryStore } from "@smsbook/core"
+import { Carrier } from "@smsbook/core"
 import { decodeParts, partArrays } from "./postgresRows.ts"
 import { attempt } from "./postgresSql.ts"
 
@@ -27,8 +27,8 @@ export const make = (sql: SqlClient.SqlClient): Context.Service.Shape<typeof Car
  * The outbox as the memory store's `Outbox` view, so the same contract tests read either store.
  * That view cannot fail, so a failing read here is a defect.
  */
-export const outbox = (sql: SqlClient.SqlClient): Context.Service.Shape<typeof MemoryStore.Outbox> =>
-  MemoryStore.Outbox.of({
+export const outbox = (sql: SqlClient.SqlClient): Context.Service.Shape<typeof Carrier.Outbox> =>
+  Carrier.Outbox.of({
     parts: sql`SELECT message_id, msisdn, short_code, part, parts, text FROM outbox ORDER BY seq`.pipe(
       Effect.flatMap(decodeParts("Outbox.parts")),
       attempt("Outbox.parts"),
