@@ -3,7 +3,8 @@
  * build: the account and the store's ports, as one layer.
  */
 import { Account } from "@smsbook/core"
-import { Store } from "@smsbook/store"
+// The store module alone: the package root would load the PostgreSQL driver for every command.
+import * as Store from "@smsbook/store/Store"
 import { Effect, Layer, Option } from "effect"
 import { Flag } from "effect/cli"
 import * as Settings from "./Settings.ts"
