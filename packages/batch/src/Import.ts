@@ -3,7 +3,7 @@
  * summary accounting for every row (created, updated, unchanged or rejected; rejected rows go to a file).
  */
 import { Contacts, ContactStore, FileFailure, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
-import { Clock, Data, Effect, Exit, Result, type Scope } from "effect"
+import { Clock, Data, Effect, Result, type Scope } from "effect"
 import * as Columns from "./internal/columns.ts"
 import * as ContactRows from "./internal/contactRows.ts"
 import * as CsvRecords from "./internal/csvRecords.ts"
@@ -50,7 +50,7 @@ export interface Options {
   readonly maxRejects?: MaxRejects | undefined
   /** Forced input encoding (iconv-lite name); detected when absent. */
   readonly encoding?: string | undefined
-  /** Where rejected rows are written; `undefined`: nowhere. */
+  /** Where rejected rows are written; `undefined`: nowhere. Rules in `internal/rejectsFile.ts`. */
   readonly rejectsPath?: string | undefined
   /**
    * Rows per store round trip (default 250: with SQLite, as fast as 4000 and a third less peak memory, as fewer
@@ -106,7 +106,7 @@ export interface Summary {
 }
 
 /** Ends the transaction without its writes: a dry run, or too many rejects. Never leaves this module. */
-class Rollback extends Data.TaggedError("Rollback")<{ readonly exceeded: boolean }> {}
+class Rollback extends Data.TaggedError("Rollback")<{ readonly exceeded: boolean; readonly placed: string | undefined }> {}
 
 const checkCountry = (country: string): Result.Result<string, InvalidParameter> => {
   const code = Msisdn.callingCode(country)
@@ -131,8 +131,10 @@ const inputError = (source: string) => (cause: unknown): InvalidParameter | File
  * was, and a re-run of the same file is all unchanged: the first row of a number decides its names and later rows
  * of it only add their tags (a later row winning would make every re-run update the number twice). A dry run, and
  * a run over `maxRejects`, roll back and report exactly what a real run would have done; the rejects file is
- * written either way, so problems can be previewed. Memory stays flat but for the duplicate check: 13–22 bytes
- * per distinct number.
+ * written either way, so problems can be previewed. The rejects file is created before anything is read (a path
+ * that cannot be written is an `InvalidParameter` naming `--rejects`) and put in place inside the transaction,
+ * before the commit, so an import is never committed without its rejects file. Memory stays flat but for the
+ * duplicate check: 13–22 bytes per distinct number.
  */
 export const run = Effect.fn("Import.run")(
   function*(input: AsyncIterable<Uint8Array>, options: Options): Effect.fn.Return<
@@ -147,6 +149,11 @@ export const run = Effect.fn("Import.run")(
       ? undefined
       : yield* Effect.fromResult(checkCountry(options.defaultCountry))
     const batchSize = options.batchSize ?? defaultBatchSize
+    const dryRun = options.dryRun === true
+    // Opened before anything is read or written, so a rejects path that cannot be written fails first.
+    const rejectsFile = options.rejectsPath === undefined ? undefined : yield* RejectsFile.open(options.rejectsPath, { dryRun }).pipe(
+      Effect.mapError((failure) => new InvalidParameter({ parameter: "--rejects", value: failure.path, reason: failure.reason }))
+    )
     const toInputError = inputError(source)
     const reader = yield* Effect.acquireRelease(
       Effect.tryPromise({
@@ -168,9 +175,7 @@ export const run = Effect.fn("Import.run")(
     }
     const columns = yield* Effect.fromResult(Columns.match(header.fields, options.map))
     const context: ContactRows.Context = { columns, defaultCountry, tags: options.tags ?? [] }
-    const rejects = options.rejectsPath === undefined
-      ? undefined
-      : RejectsFile.make(options.rejectsPath, columns.header, reader.delimiter)
+    const rejects = rejectsFile?.writer(columns.header, reader.delimiter)
 
     const tally = { read: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, duplicates: 0, opted_out: 0 }
     const optedOut: Array<string> = []
@@ -231,15 +236,15 @@ export const run = Effect.fn("Import.run")(
         yield* importBatch(rows)
       }
       const exceeded = options.maxRejects !== undefined && exceeds(options.maxRejects, tally.rejected, tally.read)
-      if (options.dryRun === true || exceeded) return yield* new Rollback({ exceeded })
-      return { committed: true, exceeded }
+      // In place before the commit: a rejects file that cannot be written rolls the import back.
+      const placed = rejects === undefined ? undefined : yield* rejects.finish
+      if (dryRun || exceeded) return yield* new Rollback({ exceeded, placed })
+      return { committed: true, exceeded, placed }
     })
 
-    const { committed, exceeded } = yield* store.transaction(all).pipe(
-      Effect.catchTag("Rollback", (rollback) => Effect.succeed({ committed: false, exceeded: rollback.exceeded })),
-      Effect.onExit((exit) => Exit.isFailure(exit) && rejects !== undefined ? rejects.abort : Effect.void)
+    const { committed, exceeded, placed } = yield* store.transaction(all).pipe(
+      Effect.catchTag("Rollback", ({ exceeded, placed }) => Effect.succeed({ committed: false, exceeded, placed }))
     )
-    const rejectsFile = rejects === undefined ? undefined : yield* rejects.finish
     const elapsed = (yield* Clock.currentTimeMillis) - started
     const columnNames: { [F in Columns.Field]?: string } = {}
     for (const field of Columns.fields) {
@@ -251,14 +256,14 @@ export const run = Effect.fn("Import.run")(
       opted_out_msisdns: optedOut,
       rules,
       reasons,
-      rejects_file: rejectsFile ?? null,
+      rejects_file: placed ?? null,
       unknown_columns: columns.unknown,
       columns: columnNames,
       encoding: reader.encoding(),
       delimiter: reader.delimiter,
       elapsed_ms: elapsed,
       rows_per_second: elapsed > 0 ? Math.round(tally.read / (elapsed / 1000)) : tally.read,
-      dry_run: options.dryRun === true,
+      dry_run: dryRun,
       committed,
       max_rejects_exceeded: exceeded
     }

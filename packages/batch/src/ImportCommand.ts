@@ -31,7 +31,9 @@ const flags = {
     "Where rejected rows go (default FILE.rejects.csv beside the input; ./smsbook-rejects.csv for stdin)"
   ),
   dryRun: Flag.Boolean("dry-run").pipe(
-    Flag.withDescription("Do everything, report, and write nothing to the store (the rejects file is written)"),
+    Flag.withDescription(
+      "Do everything, report, and write nothing to the store (rejected rows are still written to the rejects file; an earlier rejects file is never removed)"
+    ),
     Flag.withDefault(false)
   ),
   maxRejects: optionalText(

@@ -123,6 +123,7 @@ export const write = (request: Request, path: string) =>
     const { audience_sha256: _, plan_sha256: __, ...header } = summary
     const rest = JSON.stringify({ ...header, audience_sha256: summary.audience_sha256, plan_sha256: summary.plan_sha256 }, null, 2)
     yield* sink.write(`\n  ],\n${rest.slice(2)}\n`)
+    yield* sink.close
     return summary
   }))
 

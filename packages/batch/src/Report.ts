@@ -92,6 +92,7 @@ export const write = Effect.fnUntraced(function*(filter: MessageStore.Filter, fo
     )
     if (format === "csv" && rows === 0) yield* sink.write(csvOf([], true))
     if (format === "json") yield* sink.write(rows === 0 ? "]\n" : "\n]\n")
+    yield* sink.close
   }))
   const ordered = [...summary.values()].sort((a, b) =>
     a.day.localeCompare(b.day) || a.direction.localeCompare(b.direction) || a.status.localeCompare(b.status)

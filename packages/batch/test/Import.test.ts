@@ -2,7 +2,7 @@
  * Laws of the contact import, over generated files in every dialect: each row accounted for once, rejects at their
  * physical lines, re-runs unchanged, dry runs that predict real runs, opt-outs kept; and the sample files' summaries.
  */
-import { Contacts, ContactStore, InvalidField, InvalidParameter } from "@smsbook/core"
+import { Contacts, ContactStore, FileFailure, InvalidField, InvalidParameter } from "@smsbook/core"
 import { MemoryStore } from "@smsbook/core/testing"
 import { parse } from "csv-parse/sync"
 import { stringify } from "csv-stringify/sync"
@@ -64,6 +64,11 @@ const counts = (summary: Import.Summary) => ({
   rules: summary.rules,
   reasons: summary.reasons
 })
+
+const contentOf = (file: string): string | undefined => fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined
+
+/** Temporary files left in the test directory (all runs are in this process: none may remain). */
+const leftovers = () => fs.readdirSync(temporary).filter((name) => name.endsWith(".partial"))
 
 const readRejects = (file: string, delimiter: string): ReadonlyArray<ReadonlyArray<string>> =>
   parse(fs.readFileSync(file), { bom: true, delimiter, relax_column_count: true })
@@ -290,21 +295,28 @@ describe("Import laws", () => {
     )
   })
 
-  it("a dry run writes nothing and reports exactly what the real run then does", async () => {
+  it("a dry run writes nothing but its rejects preview, and reports exactly what the real run then does", async () => {
     await fc.assert(
       fc.asyncProperty(generatedFile, generatedFile, async (earlier, file) => {
-        const [dry, before, after, real] = await run(Effect.gen(function*() {
-          yield* importBytes(earlier.bytes, optionsFor(earlier))
+        const rejectsPath = tempFile("rejects.csv")
+        const [dry, before, after, real, files] = await run(Effect.gen(function*() {
+          yield* importBytes(earlier.bytes, optionsFor(earlier, rejectsPath))
           const before = yield* allContacts
-          const dry = yield* importBytes(file.bytes, { ...optionsFor(file), dryRun: true })
+          const earlierRejects = contentOf(rejectsPath)
+          const dry = yield* importBytes(file.bytes, { ...optionsFor(file, rejectsPath), dryRun: true })
+          const preview = contentOf(rejectsPath)
           const after = yield* allContacts
-          const real = yield* importBytes(file.bytes, optionsFor(file))
-          return [dry, before, after, real] as const
+          const real = yield* importBytes(file.bytes, optionsFor(file, rejectsPath))
+          return [dry, before, after, real, { earlierRejects, preview, real: contentOf(rejectsPath) }] as const
         }))
         expect(after).toEqual(before)
         expect(dry.dry_run && !dry.committed).toBe(true)
         expect(real.committed).toBe(true)
         expect(counts(dry)).toEqual(counts(real))
+        expect(dry.rejects_file).toBe(real.rejects_file)
+        // The preview is the real run's rejects file; without rejected rows, whatever was there stays.
+        expect(files.preview).toBe(dry.rejected > 0 ? files.real : files.earlierRejects)
+        expect(leftovers()).toEqual([])
       }),
       { numRuns: 40 }
     )
@@ -480,6 +492,46 @@ describe("Import semantics", () => {
     expect(fs.readFileSync(rejectsPath, "utf8")).toBe("something,else\n")
   })
 
+  it("a rejects path that cannot be written is refused before anything is read or written", async () => {
+    const rejectsPath = path.join(temporary, "no-such-directory", "rejects.csv")
+    async function* unread(): AsyncGenerator<Uint8Array> {
+      yield* []
+      throw new Error("the input was read")
+    }
+    const [error, contacts] = await run(Effect.gen(function*() {
+      const error = yield* Effect.flip(Import.run(unread(), { rejectsPath, tags: ["new"] }))
+      return [error, yield* allContacts] as const
+    }))
+    expect(error).toBeInstanceOf(InvalidParameter)
+    expect(error).toMatchObject({ parameter: "--rejects", value: rejectsPath })
+    expect(error.message).toContain("no such directory")
+    expect(contacts).toEqual([])
+  })
+
+  it("a rejects file that cannot be put in place rolls the import back", async () => {
+    const rejectsPath = tempFile("rejects.csv")
+    // Once the rejects file is open, a directory takes its place: the rename at the end must fail.
+    const onProgress = () => Effect.sync(() => void fs.mkdirSync(rejectsPath, { recursive: true }))
+    const [error, contacts] = await run(Effect.gen(function*() {
+      const error = yield* Effect.flip(importText(`${header}07400 100001,Ann,,\nnope,Bea,,\n`, { rejectsPath, onProgress }))
+      return [error, yield* allContacts] as const
+    }))
+    expect(error).toBeInstanceOf(FileFailure)
+    expect(error.message).toContain(rejectsPath)
+    expect(contacts).toEqual([])
+    expect(leftovers()).toEqual([])
+  })
+
+  it("a dry run never removes a rejects file, not even with no rejected row", async () => {
+    const rejectsPath = tempFile("rejects.csv")
+    await run(importText(`${header}nope,Ann,,\n`, { rejectsPath }))
+    const earlier = contentOf(rejectsPath)
+    expect(earlier).toContain("not-a-number")
+    const dry = await run(importText(`${header}07400 100001,Ann,,\n`, { rejectsPath, dryRun: true }))
+    expect(dry.rejects_file).toBeNull()
+    expect(contentOf(rejectsPath)).toBe(earlier)
+  })
+
   it("rejects cells a spreadsheet would run are neutralised", async () => {
     const rejectsPath = tempFile("rejects.csv")
     await run(importText(`${header}=1+1,@SUM(A1),-2,+x\n`, { rejectsPath }))
@@ -624,6 +676,30 @@ describe("cells", () => {
         expect(ContactRows.cell([spreadsheet.neutralize(text)], 0)).toBe(ContactRows.cell([text], 0))
       })
     )
+  })
+})
+
+describe("reject messages", () => {
+  const columns = Columns.match(["phone"])
+  const messageOf = (number: string, defaultCountry?: string) => {
+    const read = Result.isSuccess(columns) ? ContactRows.read([number], { columns: columns.success, defaultCountry, tags: [] }) : undefined
+    return read?._tag === "Reject" ? `${read.reason}: ${read.message}` : JSON.stringify(read)
+  }
+
+  it("an unknown country says to add a country code only to a number written without one", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("+999 1234567", "00999 1234567", "tel:+999-1234567", "(+999) 123 4567", "+0 7400 123456"),
+        fc.constantFrom(undefined, "GB"),
+        (number, defaultCountry) => {
+          const message = messageOf(number, defaultCountry)
+          expect(message).toMatch(/^unknown-country: /)
+          expect(message).toContain("calling code")
+          expect(message).not.toContain("write it with +country code")
+        }
+      )
+    )
+    expect(messageOf("07400 123456")).toMatch(/^unknown-country: .*write it with \+country code/)
   })
 })
 

@@ -2,7 +2,7 @@
  * `smsbook import` as users run it: flags, the JSON summary, exit codes, standard input, the default rejects file,
  * and a real process killed mid-import leaving the SQLite store as it was.
  */
-import { type Contact, ContactStore } from "@smsbook/core"
+import { type Contact, ContactStore, InvalidParameter } from "@smsbook/core"
 import { NodeServices } from "@effect/platform-node"
 import { Store } from "@smsbook/store"
 import { Console, Effect } from "effect"
@@ -144,6 +144,17 @@ describe("smsbook import", () => {
       expect((await runCommand(args)).code, args.join(" ")).toBe(Output.ExitCode.badInput)
     }
   })
+
+  it("a --rejects path that cannot be written is exit code 2, naming it, before anything is imported", async () => {
+    const url = store()
+    const rejects = path.join(temporary, "no-such-directory", "r.csv")
+    const ran = await runCommand([path.join(samples, "bad-rows.csv"), "--default-country", "GB", "--rejects", rejects, "--tags", "newtag", "--store", url])
+    expect(ran.code).toBe(Output.ExitCode.badInput)
+    expect(ran.error).toBeInstanceOf(InvalidParameter)
+    expect(ran.error).toMatchObject({ parameter: "--rejects", value: rejects })
+    expect(String(ran.error)).toContain("no such directory")
+    expect(await contactsOf(url)).toEqual([])
+  })
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -186,17 +197,21 @@ interface Process {
   readonly stderr: string
 }
 
-const start = (args: ReadonlyArray<string>, stdin?: string) => {
+/** Runs `smsbook import`; its standard input gets `stdin`, then ends unless `keepOpen` (the test feeds the rest). */
+const start = (args: ReadonlyArray<string>, stdin = "", keepOpen = false) => {
   const child = spawn(node, [...entry, "import", ...args], { cwd: temporary, stdio: ["pipe", "pipe", "pipe"] })
   let stdout = ""
   let stderr = ""
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-  child.stdin.end(stdin ?? "")
+  // A killed child closes its end of the pipe: what was still buffered for it is dropped, not an error here.
+  child.stdin.on("error", () => undefined)
+  if (keepOpen) child.stdin.write(stdin)
+  else child.stdin.end(stdin)
   const done = new Promise<Process>((resolve) =>
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
   )
-  return { child, done }
+  return { child, done, stderr: () => stderr }
 }
 
 const cli = (args: ReadonlyArray<string>, stdin?: string) => start(args, stdin).done
@@ -234,7 +249,7 @@ describe("smsbook import (process)", () => {
   })
 
   it("killed with SIGKILL mid-import, the store is as before; a re-run ends as one clean run", async () => {
-    const rows = 60_000
+    const rows = 20_000
     const input = bigFile(rows)
     const killedUrl = `sqlite:${tempPath("killed.db")}`
     const cleanUrl = `sqlite:${tempPath("clean.db")}`
@@ -243,30 +258,33 @@ describe("smsbook import (process)", () => {
     expect((await cli([...seed, "--store", cleanUrl])).code).toBe(0)
     const before = await contactsOf(killedUrl)
 
-    // Kill once a few batches are in (their rejects reach the partial rejects file batch by batch).
+    // The import reads standard input, fed only half the file and never ended: it cannot finish, so the kill
+    // lands mid-import however fast the machine. It comes once the rejects of a third batch reached the partial
+    // rejects file (rejects 7 and 507, one per 500 rows): by then two batches were written in the transaction.
     const rejects = tempPath("big.rejects.csv")
-    const args = [input, "--default-country", "GB", "--rejects", rejects, "--json"]
-    const running = start([...args, "--store", killedUrl])
+    const options = ["--default-country", "GB", "--rejects", rejects, "--json"]
+    const lines = fs.readFileSync(input, "utf8").split("\n")
+    const half = lines.slice(0, 1 + rows / 2).join("\n") + "\n"
+    const running = start(["-", ...options, "--store", killedUrl], half, true)
     const partial = `${rejects}.${running.child.pid}.partial`
-    let finished = false
-    void running.done.then(() => (finished = true))
-    while (!finished) {
-      const size = fs.existsSync(partial) ? fs.statSync(partial).size : 0
-      if (size > 2000) {
-        running.child.kill("SIGKILL")
-        break
-      }
+    let exited = false
+    void running.done.then(() => (exited = true))
+    const rejectedSoFar = () => fs.existsSync(partial) ? fs.readFileSync(partial, "utf8").split("\n").length - 2 : 0
+    while (rejectedSoFar() < 2) {
+      if (exited) throw new Error(`the import ended with half its input and no end of it: ${running.stderr()}`)
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
+    running.child.kill("SIGKILL")
     const killed = await running.done
-    if (killed.signal !== "SIGKILL") {
-      throw new Error(`the import finished (${killed.code}) before it could be killed: make the generated file larger`)
-    }
+    expect(killed.signal).toBe("SIGKILL")
+    expect(fs.existsSync(partial)).toBe(true)
     expect(comparable(await contactsOf(killedUrl))).toEqual(comparable(before))
 
+    const args = [input, ...options]
     const rerun = await cli([...args, "--store", killedUrl])
     const clean = await cli([...args, "--store", cleanUrl])
     expect(rerun.code).toBe(0)
+    expect(clean.code).toBe(0)
     expect(JSON.parse(rerun.stdout)).toMatchObject({ read: rows, rejected: rows / 500 })
     expect(fs.existsSync(partial)).toBe(false)
     expect(comparable(await contactsOf(killedUrl))).toEqual(comparable(await contactsOf(cleanUrl)))

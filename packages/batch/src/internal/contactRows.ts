@@ -65,6 +65,9 @@ const hasReplacementCharacter = (fields: ReadonlyArray<string>): boolean => {
   return false
 }
 
+/** Whether a number is written with an international prefix (`+` or `00`, after an optional `tel:`). */
+const isWrittenInternationally = (number: string): boolean => /^(?:\+|00)/.test(number.replace(/[^0-9+]/g, ""))
+
 const problemMessages: { readonly [P in Exclude<Errors.MsisdnProblem, "empty">]: string } = {
   "scientific-notation": "a spreadsheet showed the number in scientific notation and lost its last digits: export the column as text",
   "lost-leading-zero": "a spreadsheet dropped the number's leading 0: export the column as text, or write it with +country code",
@@ -75,12 +78,16 @@ const problemMessages: { readonly [P in Exclude<Errors.MsisdnProblem, "empty">]:
   "not-a-number": "not a phone number (letters, an extension or other characters)"
 }
 
+/** `unknown-country` of a number written with `+` or `00`: its country code is the problem, not a missing one. */
+const unknownCallingCode = "no country has the calling code this number starts with: check the digits after + or 00"
+
 /**
  * Reads one record. A row whose every cell is blank is `Blank` (a spacer line, not a contact). Otherwise it is a
  * `Candidate` or a `Reject` with a stable reason: `too-many-fields` (non-blank cells past the header's columns),
  * `bad-encoding` (a byte sequence that is not text in the file's encoding), `missing-msisdn`, `bad-country`, or the
- * number's problem from {@link Msisdn.normalize}. The row's country cell (ISO code or calling code) overrides the
- * default country; it only matters for numbers written nationally.
+ * number's problem from {@link Msisdn.normalize}; its message says what to do about this number (an
+ * `unknown-country` written with `+` or `00` has a wrong calling code, not a missing one). The row's country cell
+ * (ISO code or calling code) overrides the default country; it only matters for numbers written nationally.
  */
 export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   const { header, index } = context.columns
@@ -109,7 +116,10 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   if (Result.isFailure(normalized)) {
     const problem = normalized.failure.problem
     if (problem === "empty") return reject("missing-msisdn", "no phone number in this row")
-    return reject(problem, `${JSON.stringify(number)}: ${problemMessages[problem]}`)
+    const message = problem === "unknown-country" && isWrittenInternationally(number)
+      ? unknownCallingCode
+      : problemMessages[problem]
+    return reject(problem, `${JSON.stringify(number)}: ${message}`)
   }
   const { country_code, msisdn, phone_number, rule } = normalized.success
   const own = splitTags(cell(fields, index.tags))

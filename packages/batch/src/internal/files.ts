@@ -1,49 +1,192 @@
 /**
- * Streamed text output to a file or stdout, with back-pressure: lines go out in chunks and memory
- * stays flat however many there are.
+ * Output files written whole or not at all: text goes to a temporary file beside the target, put in place by a
+ * rename only once all of it was written; standard output (`-`) is streamed with back-pressure.
  */
-import { Effect } from "effect"
-import * as fs from "node:fs"
-import { once } from "node:events"
-import type { Writable } from "node:stream"
 import { FileFailure } from "@smsbook/core"
+import { Effect, Exit, type Scope } from "effect"
+import * as fs from "node:fs"
+import * as nodePath from "node:path"
 
-const failure = (path: string) => (cause: unknown) =>
-  new FileFailure({ path, reason: cause instanceof Error ? cause.message : String(cause) })
-
+/** Text out, in order. Memory stays flat: every write waits until its text is handed to the system. */
 export interface Sink {
   readonly write: (text: string) => Effect.Effect<void, FileFailure>
+  /**
+   * Ends the output: a file is put in place (standard output is left open). The end of the scope does it anyway
+   * when the scope succeeds, but a failure there can only be a defect: call `close` last to get it as a
+   * `FileFailure`.
+   */
+  readonly close: Effect.Effect<void, FileFailure>
+}
+
+/** A file being written under a temporary name: {@link temporary}. */
+export interface Pending {
+  readonly write: (text: string) => Effect.Effect<void, FileFailure>
+  /** Closes the temporary file and renames it to the target; refused after a failed write. Idempotent. */
+  readonly commit: Effect.Effect<void, FileFailure>
+}
+
+const reasons: { readonly [code: string]: string } = {
+  ENOENT: "no such directory",
+  ENOTDIR: "a part of the path is not a directory",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EISDIR: "is a directory",
+  EROFS: "read-only file system",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "disk quota exceeded",
+  ENAMETOOLONG: "the name is too long"
+}
+
+/** The reason of a file system error in words: its code's meaning when known, else its message. */
+export const reasonOf = (cause: unknown): string => {
+  const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : ""
+  return reasons[code] ?? (cause instanceof Error ? cause.message : String(cause))
+}
+
+const failure = (path: string, doing: string) => (cause: unknown) =>
+  new FileFailure({ path, reason: `${doing}: ${reasonOf(cause)}` })
+
+/** The temporary name of `path` while this process writes it. */
+export const partialPath = (path: string): string => `${path}.${process.pid}.partial`
+
+/** Whether a process of this id is running (a partial file of a dead one was left by a kill). */
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return typeof error === "object" && error !== null && "code" in error && error.code === "EPERM"
+  }
 }
 
 /**
- * A sink writing to `path` (`-` for stdout), closed when the scope ends. A file is written under a
- * temporary name and renamed into place only on success, so a failed run never leaves half a file.
+ * Removes the partial files that killed runs left beside `path` (`path.<pid>.partial` of a process that is not
+ * running); never fails, as they are only litter. A partial file of a running process is its work in progress.
  */
-export const open = (path: string) =>
+export const removeLeftovers = (path: string): void => {
+  const directory = nodePath.dirname(path)
+  const prefix = `${nodePath.basename(path)}.`
+  let names: ReadonlyArray<string> = []
+  try {
+    names = fs.readdirSync(directory)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const pid = name.startsWith(prefix) && name.endsWith(".partial") ? name.slice(prefix.length, -".partial".length) : ""
+    if (/^[0-9]+$/.test(pid) && Number(pid) !== process.pid && !isRunning(Number(pid))) {
+      try {
+        fs.rmSync(nodePath.join(directory, name), { force: true })
+      } catch {
+        // Litter that cannot be removed stays: it never stands for the file itself.
+      }
+    }
+  }
+}
+
+const writeAll = async (handle: fs.promises.FileHandle, text: string): Promise<void> => {
+  const bytes = Buffer.from(text, "utf8")
+  let offset = 0
+  while (offset < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset)
+    offset += bytesWritten
+  }
+}
+
+/**
+ * A file at `path` written under {@link partialPath} and renamed into place by `commit`, so the file at `path` is
+ * always a whole one: the earlier one, or the new one complete. The temporary file is created now, so an
+ * unwritable place (no such directory, no permission, a directory at `path`) fails before any work. A write that
+ * failed makes `commit` fail: a file missing part of its text is never put in place. Uncommitted at the end of the
+ * scope, the temporary file is removed.
+ */
+export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Scope.Scope> =>
   Effect.acquireRelease(
-    Effect.try({
-      try: () => {
-        const temporary = path === "-" ? undefined : `${path}.${process.pid}.partial`
-        const stream: Writable = temporary === undefined ? process.stdout : fs.createWriteStream(temporary)
-        return { stream, temporary }
-      },
-      catch: failure(path)
-    }),
-    ({ stream, temporary }, exit) =>
-      temporary === undefined ? Effect.void : Effect.promise(async () => {
-        stream.end()
-        await once(stream, "close").catch(() => undefined)
-        if (exit._tag === "Success") fs.renameSync(temporary, path)
-        else fs.rmSync(temporary, { force: true })
+    Effect.gen(function*() {
+      const isDirectory = yield* Effect.promise(() =>
+        fs.promises.stat(path).then((stat) => stat.isDirectory(), () => false)
+      )
+      if (isDirectory) return yield* new FileFailure({ path, reason: "cannot write a file there: is a directory" })
+      const partial = partialPath(path)
+      const handle = yield* Effect.tryPromise({
+        try: () => fs.promises.open(partial, "w"),
+        catch: failure(path, "cannot create a file there")
       })
-  ).pipe(
-    Effect.map(({ stream }): Sink => ({
-      write: (text) =>
-        Effect.tryPromise({
-          try: async () => {
-            if (!stream.write(text)) await once(stream, "drain")
-          },
-          catch: failure(path)
-        })
-    }))
-  )
+      return { handle, partial, state: { intact: true, open: true, committed: false } }
+    }),
+    ({ handle, partial, state }) =>
+      state.committed ? Effect.void : Effect.promise(async () => {
+        if (state.open) await handle.close().catch(() => undefined)
+        state.open = false
+        await fs.promises.rm(partial, { force: true }).catch(() => undefined)
+      })
+  ).pipe(Effect.map(({ handle, partial, state }): Pending => ({
+    write: (text) =>
+      !state.intact || !state.open
+        ? Effect.fail(new FileFailure({ path, reason: state.intact ? "written after its end" : "an earlier write failed" }))
+        : Effect.tryPromise({ try: () => writeAll(handle, text), catch: failure(path, "cannot write") }).pipe(
+          Effect.tapError(() => Effect.sync(() => void (state.intact = false)))
+        ),
+    commit: Effect.suspend(() => {
+      if (state.committed) return Effect.void
+      if (!state.intact) return Effect.fail(new FileFailure({ path, reason: "not put in place: an earlier write failed" }))
+      return Effect.tryPromise({
+        try: async () => {
+          state.open = false
+          try {
+            await handle.datasync()
+          } finally {
+            await handle.close()
+          }
+        },
+        catch: failure(path, "cannot write")
+      }).pipe(
+        Effect.andThen(Effect.tryPromise({
+          try: () => fs.promises.rename(partial, path),
+          catch: failure(path, "cannot put the file in place")
+        })),
+        Effect.tap(() =>
+          Effect.sync(() => {
+            state.committed = true
+            removeLeftovers(path)
+          })
+        ),
+        Effect.tapError(() => Effect.sync(() => void (state.intact = false)))
+      )
+    })
+  })))
+
+/** Writes to standard output, waiting for each text to be handed over, a broken pipe included as a failure. */
+const standardOutput: Sink = {
+  write: (text) =>
+    Effect.tryPromise({
+      try: () =>
+        new Promise<void>((resolve, reject) => {
+          const onError = (error: unknown) => reject(error)
+          process.stdout.once("error", onError)
+          process.stdout.write(text, (error) => {
+            process.stdout.removeListener("error", onError)
+            if (error === null || error === undefined) resolve()
+            else reject(error)
+          })
+        }),
+      catch: failure("-", "cannot write to standard output")
+    }),
+  close: Effect.void
+}
+
+/**
+ * A sink writing to `path` (`-` for standard output). A file is a {@link temporary} one: it fails now when it
+ * cannot be created, and it is put in place when the scope succeeds (or by `close`), never after a failed
+ * write, so a failed run never leaves half a file nor replaces a good one.
+ */
+export const open = (path: string): Effect.Effect<Sink, FileFailure, Scope.Scope> =>
+  path === "-" ? Effect.succeed(standardOutput) : Effect.gen(function*() {
+    const file = yield* temporary(path)
+    let failed = false
+    const noted = <A>(effect: Effect.Effect<A, FileFailure>) =>
+      effect.pipe(Effect.tapError(() => Effect.sync(() => void (failed = true))))
+    // After a failed write or close the caller had its FileFailure: the file is dropped, not turned into a defect.
+    yield* Effect.addFinalizer((exit) => Exit.isSuccess(exit) && !failed ? Effect.orDie(file.commit) : Effect.void)
+    return { write: (text) => noted(file.write(text)), close: noted(file.commit) }
+  })

@@ -4,10 +4,9 @@
  */
 import { FileFailure } from "@smsbook/core"
 import { stringify } from "csv-stringify/sync"
-import { Effect } from "effect"
-import { once } from "node:events"
+import { Effect, type Scope } from "effect"
 import * as fs from "node:fs"
-import * as nodePath from "node:path"
+import * as Files from "./files.ts"
 import * as spreadsheet from "./spreadsheet.ts"
 
 export interface Rejected {
@@ -20,16 +19,22 @@ export interface Rejected {
 
 export interface Writer {
   readonly write: (rows: ReadonlyArray<Rejected>) => Effect.Effect<void, FileFailure>
-  /** Puts the file in place and gives its path; with no rejected row, gives `undefined` (see {@link make}). */
+  /** Puts the file in place and gives its path; with no rejected row, gives `undefined` (see {@link open}). */
   readonly finish: Effect.Effect<string | undefined, FileFailure>
-  /** Removes what was written (the run failed: its rejects would describe nothing). */
-  readonly abort: Effect.Effect<void>
+}
+
+/** A rejects file opened before its input is read: the writer comes once the input's header is known. */
+export interface File {
+  /** The writer of the rejected rows of an input with this header and delimiter. */
+  readonly writer: (header: ReadonlyArray<string>, delimiter: string) => Writer
+}
+
+export interface Options {
+  /** The run is a dry run: it never removes a rejects file (see {@link open}). */
+  readonly dryRun: boolean
 }
 
 const leading = ["line", "reason", "message"] as const
-
-const failure = (path: string) => (cause: unknown) =>
-  new FileFailure({ path, reason: cause instanceof Error ? cause.message : String(cause) })
 
 /** Whether the file at `path` is a rejects file this command wrote (its header starts `line,reason,message`). */
 const isOurs = (path: string): boolean => {
@@ -47,84 +52,39 @@ const isOurs = (path: string): boolean => {
   }
 }
 
-/** Whether a process of this id is running (a partial file of a dead one was left by a kill). */
-const isRunning = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return typeof error === "object" && error !== null && "code" in error && error.code === "EPERM"
-  }
-}
-
-/** Removes the partial rejects files that killed runs left beside `path` (`path.<pid>.partial`). */
-const removeLeftovers = (path: string): void => {
-  const directory = nodePath.dirname(path)
-  const prefix = `${nodePath.basename(path)}.`
-  let names: ReadonlyArray<string> = []
-  try {
-    names = fs.readdirSync(directory)
-  } catch {
-    return
-  }
-  for (const name of names) {
-    const pid = name.startsWith(prefix) && name.endsWith(".partial") ? name.slice(prefix.length, -".partial".length) : ""
-    if (/^[0-9]+$/.test(pid) && Number(pid) !== process.pid && !isRunning(Number(pid))) {
-      fs.rmSync(nodePath.join(directory, name), { force: true })
-    }
-  }
-}
-
 /**
- * A rejects file at `path`, opened at the first rejected row: UTF-8 with a BOM (so Excel reads accents right),
- * the input's delimiter, cells starting `= + - @`, tab or CR prefixed with `'` (the import takes that quote off
- * again). A run without rejected rows writes nothing and removes a rejects file of an earlier run at `path`
- * (recognised by its header), so the file on disk always describes the latest run; partial files that killed runs
- * left beside it are removed too.
+ * A rejects file at `path`, its temporary file created now, so an unwritable path fails before the import does
+ * anything. UTF-8 with a BOM (so Excel reads accents right), the input's delimiter, cells starting `= + - @`, tab
+ * or CR prefixed with `'` (the import takes that quote off again). `finish` puts it in place, replacing an earlier
+ * one; the import calls it inside its transaction, so a rejects file that cannot be put in place rolls the import
+ * back. A run without rejected rows writes no file, and a real run then removes a rejects file of an earlier run
+ * at `path` (recognised by its header), so the file on disk describes the latest import; a dry run never removes
+ * one (it writes nothing but its own preview, when it has rejected rows). Either way, partial files that killed
+ * runs left beside `path` are removed. Not finished by the end of the scope, nothing is put in place.
  */
-export const make = (path: string, header: ReadonlyArray<string>, delimiter: string): Writer => {
-  const temporary = `${path}.${process.pid}.partial`
-  let stream: fs.WriteStream | undefined
-  const options = { delimiter, record_delimiter: "unix" as const, cast: spreadsheet.casts }
-  const open = (): fs.WriteStream => {
-    const opened = fs.createWriteStream(temporary)
-    opened.write("\uFEFF" + stringify([[...leading, ...header]], options))
-    return opened
-  }
-  const close = (target: fs.WriteStream) =>
-    new Promise<void>((resolve, reject) => {
-      target.once("error", reject)
-      target.end(() => resolve())
-    })
-  return {
-    write: (rows) =>
-      rows.length === 0 ? Effect.void : Effect.tryPromise({
-        try: async () => {
-          stream ??= open()
-          const text = stringify(rows.map((row) => [row.line, row.reason, row.message, ...row.fields]), options)
-          if (!stream.write(text)) await once(stream, "drain")
-        },
-        catch: failure(path)
-      }),
-    finish: Effect.tryPromise({
-      try: async () => {
-        removeLeftovers(path)
-        if (stream === undefined) {
-          if (isOurs(path)) fs.rmSync(path, { force: true })
-          return undefined
-        }
-        await close(stream)
-        stream = undefined
-        fs.renameSync(temporary, path)
-        return path
-      },
-      catch: failure(path)
-    }),
-    abort: Effect.promise(async () => {
-      if (stream === undefined) return
-      await close(stream).catch(() => undefined)
-      stream = undefined
-      fs.rmSync(temporary, { force: true })
-    })
-  }
-}
+export const open = (path: string, options: Options): Effect.Effect<File, FileFailure, Scope.Scope> =>
+  Effect.map(Files.temporary(path), (file): File => ({
+    writer: (header, delimiter) => {
+      const csv = { delimiter, record_delimiter: "unix" as const, cast: spreadsheet.casts }
+      let written = 0
+      return {
+        write: (rows) =>
+          Effect.suspend(() => {
+            if (rows.length === 0) return Effect.void
+            const head = written === 0 ? "\uFEFF" + stringify([[...leading, ...header]], csv) : ""
+            written += rows.length
+            return file.write(head + stringify(rows.map((row) => [row.line, row.reason, row.message, ...row.fields]), csv))
+          }),
+        finish: Effect.suspend(() =>
+          written > 0 ? Effect.as(file.commit, path) : Effect.try({
+            try: () => {
+              Files.removeLeftovers(path)
+              if (!options.dryRun && isOurs(path)) fs.rmSync(path, { force: true })
+              return undefined
+            },
+            catch: (cause) => new FileFailure({ path, reason: `cannot remove the earlier rejects file: ${Files.reasonOf(cause)}` })
+          })
+        )
+      }
+    }
+  }))
