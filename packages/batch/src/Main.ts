@@ -2,6 +2,7 @@
  * The `smsbook` command: every subcommand, run with Node's services, with errors printed once
  * and turned into the exit codes of the command-line contract.
  */
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Console, Effect, Exit } from "effect"
 import { CliError, Command } from "effect/cli"
@@ -60,3 +61,10 @@ export const program = (args: ReadonlyArray<string>): Effect.Effect<Output.ExitC
       return report(error, args.includes("--json"))
     })
   )
+
+/** Runs the command line as the process: Ctrl-C interrupts it, so finalizers run (transactions roll back, partial files go) before it exits. */
+export const main = (args: ReadonlyArray<string>): void =>
+  NodeRuntime.runMain(program(args), {
+    disableErrorReporting: true,
+    teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) && typeof exit.value === "number" ? exit.value : Output.ExitCode.failed)
+  })

@@ -65,9 +65,9 @@ export interface Request {
  * Resolves the audience of `request` now and summarises it; with `onBatch`, every batch of members
  * is handed on as it is resolved (to write a plan file without holding the audience in memory).
  */
-export const resolve = Effect.fnUntraced(function*(
+export const resolve = Effect.fnUntraced(function*<E = never>(
   request: Request,
-  onBatch: (members: ReadonlyArray<readonly [string, Messages.Role]>) => Effect.Effect<void, unknown> = () => Effect.void
+  onBatch: (members: ReadonlyArray<readonly [string, Messages.Role]>) => Effect.Effect<void, E> = () => Effect.void
 ) {
   const account = yield* Account.Account
   const tags = Contact.normalizeTags(request.tags)

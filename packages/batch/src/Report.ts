@@ -51,7 +51,7 @@ export interface Result {
 const batchSize = 2000
 
 const csvOf = (messages: ReadonlyArray<Message.Message>, header: boolean): string =>
-  stringify([...messages], { header, columns: [...columns], cast: spreadsheet.casts, record_delimiter: "unix" })
+  stringify([...messages], { ...spreadsheet.csvOptions, header, columns: [...columns] })
 
 const jsonOf = (messages: ReadonlyArray<Message.Message>, first: boolean): string =>
   messages.map((message, index) => `${first && index === 0 ? "\n" : ",\n"}  ${JSON.stringify(message)}`).join("")

@@ -1,14 +1,10 @@
 #!/usr/bin/env node
 /**
- * The `smsbook` executable: runs the command line; Ctrl-C interrupts it, so finalizers run
- * (transactions roll back, partial files are removed) before the process exits.
+ * The `smsbook` executable. It installs the phone-number regex cache first, then loads the
+ * command line: nothing may load libphonenumber-js before the swap is in place.
  */
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Exit } from "effect"
-import { program } from "./Main.ts"
-import * as Output from "./Output.ts"
+import * as PhoneRegexCache from "./internal/phoneRegexCache.ts"
 
-NodeRuntime.runMain(program(process.argv.slice(2)), {
-  disableErrorReporting: true,
-  teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) && typeof exit.value === "number" ? exit.value : Output.ExitCode.failed)
-})
+PhoneRegexCache.register()
+const { main } = await import("./Main.ts")
+main(process.argv.slice(2))

@@ -16,3 +16,14 @@ export const casts = {
   boolean: (value: boolean) => value ? "true" : "false",
   number: (value: number) => String(value)
 }
+
+/**
+ * csv-stringify options every file smsbook writes shares: the casts above, `\n` line ends, and a
+ * bare carriage return quoted too (csv-stringify quotes only `\n` by default; spreadsheets end a
+ * line at a CR).
+ */
+export const csvOptions = {
+  cast: casts,
+  record_delimiter: "unix",
+  quoted_match: /\r/
+} as const

@@ -1,0 +1,144 @@
+/**
+ * The exit code, stderr line and JSON form of every error smsbook can report, checked against one
+ * instance of each error in the catalog and against failures that are not smsbook's.
+ */
+import { Errors, type SmsbookError } from "@smsbook/core"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as Output from "../src/Output.ts"
+
+type Tag = keyof typeof Errors.catalog
+
+/** One instance of every error of the catalog; the type makes the list exhaustive. */
+const examples: { readonly [T in Tag]: Extract<SmsbookError, { readonly _tag: T }> } = {
+  InvalidField: new Errors.InvalidField({ field: "first_name", value: "x", reason: "is too long" }),
+  InvalidMsisdn: new Errors.InvalidMsisdn({ value: "12", problem: "too-short" }),
+  MessageTooLong: new Errors.MessageTooLong({ length: 200, max: 150 }),
+  ExternalIdTooLong: new Errors.ExternalIdTooLong({ value: "x".repeat(41), length: 41, max: 40 }),
+  InvalidHttpDate: new Errors.InvalidHttpDate({ value: "yesterday", reason: "no weekday" }),
+  InvalidCreatedOn: new Errors.InvalidCreatedOn({ value: "2024-13-01 00:00:00", reason: "no such month" }),
+  InvalidParameter: new Errors.InvalidParameter({ parameter: "Limit", value: "0", reason: "must be a whole number from 1 to 1000" }),
+  MissingTags: new Errors.MissingTags(),
+  IllegalTransition: new Errors.IllegalTransition({ entity: "message", from: "SENT", to: "PENDING" }),
+  DuplicateSend: new Errors.DuplicateSend({ id: "a", message_id: "m1", created_at: "2024-01-01T00:00:00.000Z" }),
+  ContactExists: new Errors.ContactExists({ msisdn: "447400123456" }),
+  ContactNotFound: new Errors.ContactNotFound({ msisdn: "447400123456" }),
+  RecipientOptedOut: new Errors.RecipientOptedOut({ msisdn: "447400123456" }),
+  NoRecipients: new Errors.NoRecipients({ tags: ["news"] }),
+  PlanMismatch: new Errors.PlanMismatch({ reason: "it was edited" }),
+  InvalidStoreUrl: new Errors.InvalidStoreUrl({ url: "ftp://x", reason: "unknown scheme" }),
+  InvalidSettings: new Errors.InvalidSettings({ setting: "time_zone", value: "Mars/Olympus", reason: "unknown" }),
+  MessageNotFound: new Errors.MessageNotFound({ message_id: "m1" }),
+  TooManyRejects: new Errors.TooManyRejects({ rejected: 12, allowed: "10" }),
+  StoreUnavailable: new Errors.StoreUnavailable({ url: "postgres://db", reason: "connection refused" }),
+  StoreFailure: new Errors.StoreFailure({ operation: "insert", reason: "disk I/O error" }),
+  CarrierFailure: new Errors.CarrierFailure({ reason: "timeout" }),
+  FileFailure: new Errors.FileFailure({ path: "out.csv", reason: "permission denied" })
+}
+
+const tags = Object.keys(Errors.catalog).filter((tag): tag is Tag => Object.hasOwn(examples, tag))
+const anyError = fc.constantFrom(...tags).map((tag) => examples[tag])
+
+/** The exit code the contract (DESIGN.md) gives an error, written from the catalog's HTTP status. */
+const expectedExit = (tag: Tag): number => {
+  if (tag === "TooManyRejects") return 3
+  const { status } = Errors.catalog[tag]
+  return status === 400 || status === 422 ? 2 : 1
+}
+
+/** Failures that are not smsbook's: plain errors, strings, look-alikes with an unknown tag, nothing. */
+const foreign = fc.oneof(
+  fc.string().map((message) => new Error(message)),
+  fc.string(),
+  fc.string().filter((tag) => !Object.hasOwn(Errors.catalog, tag)).map((tag) => ({ _tag: tag, message: "x" })),
+  fc.constantFrom(null, undefined, 42, { message: "no tag" }, { _tag: 7 })
+)
+
+describe("Output.exitCodeOf", () => {
+  it("every tag of the catalog has an example here", () => {
+    expect(tags).toHaveLength(Object.keys(Errors.catalog).length)
+    for (const tag of tags) expect(examples[tag]._tag).toBe(tag)
+  })
+
+  it("law: 3 for TooManyRejects, 2 for input errors (400, 422), 1 for every other smsbook error", () => {
+    for (const tag of tags) {
+      expect([tag, Output.exitCodeOf(examples[tag])]).toEqual([tag, expectedExit(tag)])
+    }
+  })
+
+  it("examples of each class", () => {
+    expect(Output.exitCodeOf(examples.TooManyRejects)).toBe(Output.ExitCode.tooManyRejects)
+    expect(Output.exitCodeOf(examples.InvalidMsisdn)).toBe(Output.ExitCode.badInput)
+    expect(Output.exitCodeOf(examples.NoRecipients)).toBe(Output.ExitCode.badInput)
+    expect(Output.exitCodeOf(examples.InvalidSettings)).toBe(Output.ExitCode.badInput)
+    expect(Output.exitCodeOf(examples.MissingTags)).toBe(Output.ExitCode.badInput)
+    expect(Output.exitCodeOf(examples.PlanMismatch)).toBe(Output.ExitCode.failed)
+    expect(Output.exitCodeOf(examples.ContactNotFound)).toBe(Output.ExitCode.failed)
+    expect(Output.exitCodeOf(examples.StoreUnavailable)).toBe(Output.ExitCode.failed)
+    expect(Output.exitCodeOf(examples.FileFailure)).toBe(Output.ExitCode.failed)
+  })
+
+  it("law: a failure that is not smsbook's exits 1", () => {
+    fc.assert(fc.property(foreign, (error) => {
+      expect(Output.exitCodeOf(error)).toBe(1)
+      expect(Output.isSmsbookError(error)).toBe(false)
+    }))
+  })
+
+  it("law: every exit code of a failure is 1, 2 or 3, never 0", () => {
+    fc.assert(fc.property(fc.oneof(anyError, foreign), (error) => {
+      expect([1, 2, 3]).toContain(Output.exitCodeOf(error))
+    }))
+  })
+})
+
+describe("Output.describeError", () => {
+  it("law: an smsbook error reads `error CODE (number): message` with its catalog code and number", () => {
+    fc.assert(fc.property(anyError, (error) => {
+      const { code, number } = Errors.catalog[error._tag]
+      expect(Output.describeError(error)).toBe(`error ${code} (${number}): ${error.message}`)
+      expect(Output.describeError(error)).toMatch(/^error [A-Z0-9_]+ \(\d{4}\): \S/)
+    }))
+  })
+
+  it("examples", () => {
+    expect(Output.describeError(examples.ContactNotFound)).toBe("error CONTACT_NOT_FOUND (1011): no contact with msisdn 447400123456")
+    expect(Output.describeError(examples.TooManyRejects)).toBe(
+      "error TOO_MANY_REJECTS (1018): 12 rows were rejected, more than --max-rejects 10; nothing was imported"
+    )
+    expect(Output.describeError(new Error("boom"))).toBe("error: boom")
+    expect(Output.describeError("plain text")).toBe("error: plain text")
+  })
+
+  it("law: a failure that is not smsbook's is one `error: ` line with its message", () => {
+    fc.assert(fc.property(fc.string(), (message) => {
+      expect(Output.describeError(new Error(message))).toBe(`error: ${message}`)
+    }))
+  })
+})
+
+describe("Output.errorJson", () => {
+  it("law: an smsbook error gives its code, number, status, tag, message and exit code", () => {
+    fc.assert(fc.property(anyError, (error) => {
+      const { code, number, status } = Errors.catalog[error._tag]
+      expect(Output.errorJson(error)).toStrictEqual({
+        error: { code, number, status, tag: error._tag, message: error.message, exit_code: expectedExit(error._tag) }
+      })
+    }))
+  })
+
+  it("law: a foreign failure gives code FAILED, its stderr line as message, exit code 1", () => {
+    fc.assert(fc.property(foreign, (error) => {
+      expect(Output.errorJson(error)).toStrictEqual({
+        error: { code: "FAILED", message: Output.describeError(error), exit_code: 1 }
+      })
+    }))
+  })
+
+  it("law: the JSON form survives JSON unchanged (plain data, nothing lost)", () => {
+    fc.assert(fc.property(fc.oneof(anyError, foreign), (error) => {
+      const value = Output.errorJson(error)
+      expect(JSON.parse(JSON.stringify(value))).toStrictEqual(value)
+    }))
+  })
+})
