@@ -4,8 +4,13 @@
  */
 import { Effect, Random } from "effect"
 
-const word = (random: Random.Random): string =>
-  Math.floor(random.nextDoubleUnsafe() * 0x1_0000_0000).toString(16).padStart(8, "0")
+const byteHex = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"))
+
+/** 8 random hex digits; by table, as imports make four per new contact. */
+const word = (random: Random.Random): string => {
+  const n = Math.floor(random.nextDoubleUnsafe() * 0x1_0000_0000)
+  return (byteHex[n >>> 24] ?? "") + (byteHex[(n >>> 16) & 255] ?? "") + (byteHex[(n >>> 8) & 255] ?? "") + (byteHex[n & 255] ?? "")
+}
 
 /** 32 random hex digits (128 bits). */
 export const profileUid: Effect.Effect<string> = Effect.map(
