@@ -137,7 +137,12 @@ export const messages = (params: Params): Result.Result<MessageStore.Page, Inval
       return yield* Result.fail(new InvalidParameter({ parameter: "direction", value: directionText, reason: "must be ALL, MT or MO" }))
     }
     const direction = directions.get(directionText.toLowerCase())
-    const msisdnText = text(named.get("misdn") ?? named.get("msisdn"))
+    const misdn = text(named.get("misdn"))
+    const msisdnParameter = text(named.get("msisdn"))
+    if (misdn !== undefined && msisdnParameter !== undefined && misdn !== msisdnParameter) {
+      return yield* Result.fail(new InvalidParameter({ parameter: "misdn", value: misdn, reason: `contradicts msisdn ${msisdnParameter}` }))
+    }
+    const msisdnText = misdn ?? msisdnParameter
     const msisdn = msisdnText === undefined ? undefined : yield* Result.mapError(
       Msisdn.parse(msisdnText),
       (error) => new InvalidParameter({ parameter: "misdn", value: msisdnText, reason: error.message })
