@@ -2,32 +2,14 @@
  * The message report: every message matching the filters of `GET /messages`, streamed as
  * spreadsheet-safe CSV or as a JSON array, with an optional summary per day × status × direction.
  */
-import { Account, CreatedOn, type Message, Messages, MessageStore } from "@smsbook/core"
+import { Account, CreatedOn, Message, Messages, MessageStore } from "@smsbook/core"
 import { stringify } from "csv-stringify/sync"
 import { Effect, Stream } from "effect"
 import * as files from "./internal/files.ts"
 import * as spreadsheet from "./internal/spreadsheet.ts"
 
 /** The CSV columns: the message fields of the interface, in its order (`sent_from` is never filled). */
-export const columns = [
-  "message_id",
-  "id",
-  "short_code",
-  "country",
-  "msisdn",
-  "direction",
-  "status",
-  "message",
-  "total_recipients",
-  "sent_count",
-  "error_count",
-  "total_monitors",
-  "is_scheduled",
-  "is_billable",
-  "created_on",
-  "created_by",
-  "type"
-] as const satisfies ReadonlyArray<keyof Message.Message>
+export const columns: ReadonlyArray<string> = Object.keys(Message.Message.fields).filter((field) => field !== "sent_from")
 
 export type Format = "csv" | "json"
 
