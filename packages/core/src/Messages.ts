@@ -193,6 +193,11 @@ export interface Processed {
   readonly handedOver: number
 }
 
+const find = Effect.fnUntraced(function*(messageId: string) {
+  const found = yield* (yield* MessageStore).get(messageId)
+  return Option.isSome(found) ? found.value : yield* new MessageNotFound({ message_id: messageId })
+})
+
 /**
  * Processes a group message: PENDING → PROCESSING, resolves the audience and hands every part to the
  * carrier batch by batch (each batch records its deliveries in the same transaction, so a resumed run
@@ -203,9 +208,7 @@ export const processGroupMessage = Effect.fn("Messages.processGroupMessage")(fun
   const store = yield* MessageStore
   const carrier = yield* Carrier
   const account = yield* Account
-  const found = yield* store.get(messageId)
-  if (Option.isNone(found)) return yield* new MessageNotFound({ message_id: messageId })
-  let message = found.value
+  let message = yield* find(messageId)
   if (message.type !== Message.GROUP) {
     return yield* new IllegalTransition({ entity: "message", from: message.status, to: "PROCESSING" })
   }
@@ -259,13 +262,11 @@ export const deliverMessage = Effect.fn("Messages.deliverMessage")(function*(mes
   const store = yield* MessageStore
   const carrier = yield* Carrier
   const account = yield* Account
-  const found = yield* store.get(messageId)
-  if (Option.isNone(found)) return yield* new MessageNotFound({ message_id: messageId })
-  if (found.value.msisdn === undefined) {
-    return yield* new IllegalTransition({ entity: "message", from: found.value.status, to: "SENT" })
+  const message = yield* find(messageId)
+  const msisdn = message.msisdn
+  if (msisdn === undefined) {
+    return yield* new IllegalTransition({ entity: "message", from: message.status, to: "SENT" })
   }
-  const message = found.value
-  const msisdn = found.value.msisdn
   const texts = Sms.analyzePrefixed(account.short_name, message.message).parts
   return yield* store.transaction(Effect.gen(function*() {
     const sent = yield* advance(message, "SENT")
