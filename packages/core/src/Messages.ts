@@ -2,7 +2,7 @@
  * The message use cases: list, send to one number, send to groups by tag, the processing of a
  * group message (PENDING → PROCESSING → READY → SENT), the hand-over of an individual one, inbound SMS.
  */
-import { Clock, DateTime, Effect, Option, Result, Stream } from "effect"
+import { Clock, Effect, Option, Result, Stream } from "effect"
 import { Account } from "./Account.ts"
 import { Carrier, type Part } from "./Carrier.ts"
 import * as Contact from "./Contact.ts"
@@ -19,7 +19,7 @@ import * as Query from "./Query.ts"
 import * as Sms from "./Sms.ts"
 
 /** The wire shape of a stored message, `created_on` in the account's time zone. */
-export const toWire = (stored: Message.Stored, timeZone: CreatedOn.Zone | string): Message.Message => ({
+export const toWire = (stored: Message.Stored, timeZone: CreatedOn.Zone): Message.Message => ({
   message_id: stored.message_id,
   ...(stored.id === undefined ? {} : { id: stored.id }),
   short_code: stored.short_code,
@@ -34,23 +34,26 @@ export const toWire = (stored: Message.Stored, timeZone: CreatedOn.Zone | string
   total_monitors: stored.total_monitors,
   is_scheduled: stored.is_scheduled,
   is_billable: stored.is_billable,
-  created_on: CreatedOn.format(DateTime.makeUnsafe(stored.created_at), timeZone),
+  created_on: CreatedOn.formatMillis(stored.created_at, timeZone),
   ...(stored.created_by === undefined ? {} : { created_by: stored.created_by }),
   type: stored.type
 })
 
+/** The account's time zone, resolved once per use case (a bad one fails before anything is written). */
+const accountZone = Effect.flatMap(Effect.service(Account), (account) => Effect.fromResult(CreatedOn.zone(account.time_zone)))
+
 /** `GET /messages`. */
 export const listMessages = Effect.fn("Messages.listMessages")(function*(params: Query.Params) {
   const page = yield* Effect.fromResult(Query.messages(params))
-  const account = yield* Account
+  const zone = yield* accountZone
   const store = yield* MessageStore
-  const zone = yield* Effect.fromResult(CreatedOn.zone(account.time_zone))
   return (yield* store.list(page)).map((stored) => toWire(stored, zone))
 })
 
 /** The checks every outgoing send makes (the text fits the budget, the id 40 characters) and the message they start. */
 const outgoing = Effect.fnUntraced(function*(text: string, rawId: string | undefined) {
   const account = yield* Account
+  const zone = yield* accountZone
   yield* Effect.fromResult(Sms.checkBudget(account.short_name, text))
   const id = rawId === undefined ? undefined : yield* Effect.fromResult(ExternalId.parse(rawId))
   const createdAt = yield* Clock.currentTimeMillis
@@ -70,7 +73,7 @@ const outgoing = Effect.fnUntraced(function*(text: string, rawId: string | undef
     created_by: account.user,
     segments: Sms.analyzePrefixed(account.short_name, text).segments
   }
-  return { account, antiSpam, base }
+  return { account, antiSpam, base, zone }
 })
 
 /**
@@ -80,7 +83,7 @@ const outgoing = Effect.fnUntraced(function*(text: string, rawId: string | undef
 export const sendToContact = Effect.fn("Messages.sendToContact")(function*(body: unknown) {
   const request = yield* Effect.fromResult(Message.decodeSendToContactBody(body))
   const msisdn = yield* Effect.fromResult(Msisdn.parse(request.msisdn))
-  const { account, antiSpam, base } = yield* outgoing(request.message, request.id)
+  const { antiSpam, base, zone } = yield* outgoing(request.message, request.id)
   const contacts = yield* ContactStore
   const contact = yield* contacts.get(msisdn)
   if (Option.isSome(contact) && contact.value.status === "CANCELLED") {
@@ -98,7 +101,7 @@ export const sendToContact = Effect.fn("Messages.sendToContact")(function*(body:
   }
   const store = yield* MessageStore
   yield* store.insert(stored, antiSpam)
-  return toWire(stored, account.time_zone)
+  return toWire(stored, zone)
 })
 
 /**
@@ -126,7 +129,7 @@ export const sendToGroups = Effect.fn("Messages.sendToGroups")(function*(body: u
   const request = yield* Effect.fromResult(Message.decodeSendToGroupsBody(body))
   const tags = Contact.normalizeTags(request.tags ?? [])
   if (tags.length === 0) return yield* new MissingTags()
-  const { account, antiSpam, base } = yield* outgoing(request.message, request.id)
+  const { antiSpam, base, zone } = yield* outgoing(request.message, request.id)
   const stored: Message.Stored = {
     ...base,
     status: Message.initialStatus(Message.GROUP),
@@ -138,7 +141,7 @@ export const sendToGroups = Effect.fn("Messages.sendToGroups")(function*(body: u
   const store = yield* MessageStore
   yield* store.insert(stored, antiSpam)
   // The interface's group-send answer omits message_id, msisdn, country and created_by.
-  const { created_by: _, message_id: __, ...response } = toWire(stored, account.time_zone)
+  const { created_by: _, message_id: __, ...response } = toWire(stored, zone)
   return { response, message_id: stored.message_id } satisfies Accepted
 })
 
@@ -262,6 +265,7 @@ export const deliverMessage = Effect.fn("Messages.deliverMessage")(function*(mes
   const store = yield* MessageStore
   const carrier = yield* Carrier
   const account = yield* Account
+  const zone = yield* accountZone
   const message = yield* find(messageId)
   const msisdn = message.msisdn
   if (msisdn === undefined) {
@@ -274,7 +278,7 @@ export const deliverMessage = Effect.fn("Messages.deliverMessage")(function*(mes
     const failed = fresh.length === 0 ? 0 : yield* carrier.handOver(partsFor(message, texts, msisdn))
     const delivered = { ...sent, sent_count: texts.length, error_count: failed }
     yield* store.update(delivered)
-    return toWire(delivered, account.time_zone)
+    return toWire(delivered, zone)
   }))
 })
 
@@ -295,6 +299,7 @@ export const keywordAction = (text: string): "opt-out" | "resubscribe" | undefin
 export const receiveMessage = Effect.fn("Messages.receiveMessage")(function*(from: string, text: string) {
   const msisdn = yield* Effect.fromResult(Msisdn.parse(from))
   const account = yield* Account
+  const zone = yield* accountZone
   const createdAt = yield* Clock.currentTimeMillis
   const stored: Message.Stored = {
     message_id: yield* ids.messageId(createdAt),
@@ -320,7 +325,7 @@ export const receiveMessage = Effect.fn("Messages.receiveMessage")(function*(fro
   const action = keywordAction(text)
   return yield* messages.transaction(Effect.gen(function*() {
     yield* messages.insert(stored)
-    if (action === undefined) return { message: toWire(stored, account.time_zone), action }
+    if (action === undefined) return { message: toWire(stored, zone), action }
     const existing = yield* contacts.get(msisdn)
     // A keyword whose move the contact's status does not allow (START from INVITED) leaves the contact
     // as it is; the inbound message is recorded all the same.
@@ -331,7 +336,7 @@ export const receiveMessage = Effect.fn("Messages.receiveMessage")(function*(fro
       : yield* Contacts.fromInbound(msisdn, action === "opt-out" ? "CANCELLED" : "SUBSCRIBED").pipe(
         Effect.tap((contact) => contacts.insert(contact))
       )
-    return { message: toWire(stored, account.time_zone), action, contact }
+    return { message: toWire(stored, zone), action, contact }
   }))
 })
 

@@ -2,6 +2,7 @@ import { Result } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as Contact from "../src/Contact.ts"
+import * as CreatedOn from "../src/CreatedOn.ts"
 import * as Message from "../src/Message.ts"
 import * as Messages from "../src/Messages.ts"
 import * as Wire from "../src/Wire.ts"
@@ -141,7 +142,7 @@ describe("Messages.toWire", () => {
   }
 
   it("optional fields are absent, never undefined or null; created_on is in the zone, to the second", () => {
-    const wire = Messages.toWire(stored, "UTC")
+    const wire = Messages.toWire(stored, CreatedOn.utc)
     expect(Object.keys(wire).sort()).toEqual([
       "created_on",
       "direction",
@@ -158,7 +159,7 @@ describe("Messages.toWire", () => {
       "type"
     ])
     expect(wire.created_on).toBe("2026-11-21 10:15:00")
-    expect(Messages.toWire(stored, "Asia/Tokyo").created_on).toBe("2026-11-21 19:15:00")
+    expect(Messages.toWire(stored, Result.getOrThrow(CreatedOn.zone("Asia/Tokyo"))).created_on).toBe("2026-11-21 19:15:00")
   })
 
   it("law: the wire shape of any stored message reads back unchanged with the interface's Message schema", () => {
@@ -179,7 +180,7 @@ describe("Messages.toWire", () => {
           ...fields,
           ...(id === undefined ? {} : { id }),
           ...(msisdn === undefined ? {} : { msisdn, country: msisdn.startsWith("44") ? "44" : "1", created_by: "alice" })
-        }, "UTC")
+        }, CreatedOn.utc)
         expect(Object.values(wire)).not.toContain(undefined)
         expect(decode(wire)).toEqual(Result.succeed(wire))
       }
