@@ -30,8 +30,6 @@ export interface Result {
   readonly summary: ReadonlyArray<SummaryRow>
 }
 
-const batchSize = 2000
-
 const csvOf = (messages: ReadonlyArray<Message.Message>, header: boolean): string =>
   stringify([...messages], { ...spreadsheet.csvOptions, header, columns: [...columns] })
 
@@ -51,10 +49,10 @@ export const write = Effect.fnUntraced(function*(filter: MessageStore.Filter, fo
   yield* Effect.scoped(Effect.gen(function*() {
     const sink = yield* files.open(out)
     if (format === "json") yield* sink.write("[")
+    // A chunk of the store's stream (one keyset page) at a time: no per-row effect on the hot path.
     yield* store.stream(filter).pipe(
-      Stream.map((stored) => Messages.toWire(stored, zone)),
-      Stream.grouped(batchSize),
-      Stream.runForEach((batch) => {
+      Stream.runForEachArray((page) => {
+        const batch = page.map((stored) => Messages.toWire(stored, zone))
         for (const message of batch) {
           const day = message.created_on.slice(0, 10)
           const key = `${day} ${message.status} ${message.direction}`
