@@ -24,7 +24,7 @@ const layerIn = (settings: Account.Settings) => Layer.mergeAll(MemoryStore.layer
 const layer = layerIn(acme)
 
 const msisdnOf = (index: number) => `4474002${String(index).padStart(5, "0")}`
-const [alice, bob, carol] = [msisdnOf(1), msisdnOf(2), msisdnOf(3)]
+const [first, second, third] = [msisdnOf(1), msisdnOf(2), msisdnOf(3)]
 
 const formulaStarts = ["=", "+", "-", "@", "\t", "\r"]
 const startsWithFormula = (text: string) => formulaStarts.some((start) => text.startsWith(start))
@@ -88,14 +88,14 @@ const saleText = "Sale ☺ ".repeat(12)
  */
 const seedBook = Effect.gen(function*() {
   yield* TestClock.setTime(Date.UTC(2024, 2, 9, 10, 0, 0))
-  yield* contact(alice, ["news"])
-  yield* contact(bob, ["NEWS"])
-  yield* contact(carol, [], true)
-  const hello = yield* Messages.sendToContact({ msisdn: alice, message: "Hello, \"friend\"" })
+  yield* contact(first, ["news"])
+  yield* contact(second, ["NEWS"])
+  yield* contact(third, [], true)
+  const hello = yield* Messages.sendToContact({ msisdn: first, message: "Hello, \"friend\"" })
   yield* Messages.deliverMessage(hello.message_id ?? "")
-  yield* Messages.sendToContact({ msisdn: bob, message: "=HYPERLINK(\"http://evil\",\"x\")", id: "promo-1" })
+  yield* Messages.sendToContact({ msisdn: second, message: "=HYPERLINK(\"http://evil\",\"x\")", id: "promo-1" })
   yield* TestClock.adjust("2 hours")
-  yield* Messages.receiveMessage(alice, "-5 off? @shop")
+  yield* Messages.receiveMessage(first, "-5 off? @shop")
   yield* TestClock.adjust("1 day")
   yield* Messages.broadcast({ tags: ["news"], message: saleText }, { allowEmpty: false })
   yield* Messages.receiveMessage(msisdnOf(9), "STOP")
@@ -150,7 +150,7 @@ describe("Report.write csv", () => {
   it.effect("days are those of the account's time zone", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(Date.UTC(2024, 2, 10, 2, 30, 0))
-      yield* Messages.receiveMessage(alice, "late")
+      yield* Messages.receiveMessage(first, "late")
       const file = tempFile("zone.csv")
       const result = yield* Report.write({}, "csv", file)
       expect(result.summary.map((row) => row.day)).toStrictEqual(["2024-03-09"])
@@ -163,7 +163,7 @@ describe("Report.write csv", () => {
       const cases: ReadonlyArray<readonly [MessageStore.Filter, Readonly<Record<string, string>>]> = [
         [{ direction: "MO" }, { direction: "MO" }],
         [{ direction: "MT" }, { direction: "MT" }],
-        [{ msisdn: alice }, { msisdn: alice }],
+        [{ msisdn: first }, { msisdn: first }],
         [{ group: "News" }, { group_short_name: "News" }],
         [{ from: Date.UTC(2024, 2, 10) }, { start_date: "Sun, 10 Mar 2024 00:00:00 GMT" }]
       ]
@@ -188,8 +188,8 @@ describe("Report.write csv", () => {
   it.effect("a text with a bare carriage return stays one row for a reader that ends lines at CR (as spreadsheets do)", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(Date.UTC(2024, 2, 9, 10, 0, 0))
-      yield* Messages.receiveMessage(alice, "first line\rsecond line")
-      yield* Messages.receiveMessage(bob, "\rstarts with CR")
+      yield* Messages.receiveMessage(first, "first line\rsecond line")
+      yield* Messages.receiveMessage(second, "\rstarts with CR")
       const file = tempFile("cr.csv")
       yield* Report.write({}, "csv", file)
       const messages = yield* listed()

@@ -25,7 +25,7 @@ const valid: { readonly [K in Key]: ReadonlyArray<string> } = {
   store: ["memory:", "sqlite:./a.db", "postgres://localhost/book"],
   short_name: ["ACME", "Shop", "My Bank"],
   short_code: ["12345", "ACME", "60000"],
-  user: ["alice", "bob", "ops@example.com"],
+  user: ["first", "second", "ops@example.com"],
   time_zone: ["UTC", "Europe/London", "America/New_York", "Asia/Tokyo"],
   spam_period_seconds: ["0", "60", "86400", "999999999999999"]
 }

@@ -179,7 +179,7 @@ describe("Messages.toWire", () => {
           ...stored,
           ...fields,
           ...(id === undefined ? {} : { id }),
-          ...(msisdn === undefined ? {} : { msisdn, country: msisdn.startsWith("44") ? "44" : "1", created_by: "alice" })
+          ...(msisdn === undefined ? {} : { msisdn, country: msisdn.startsWith("44") ? "44" : "1", created_by: "first" })
         }, CreatedOn.utc)
         expect(Object.values(wire)).not.toContain(undefined)
         expect(decode(wire)).toEqual(Result.succeed(wire))

@@ -52,7 +52,7 @@ const individualSample = {
   is_scheduled: 0,
   is_billable: "1",
   created_on: "2026-11-21 10:15:00",
-  created_by: "alice",
+  created_by: "first",
   type: "1"
 }
 

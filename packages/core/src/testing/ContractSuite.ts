@@ -39,7 +39,7 @@ export interface Options {
 export const settings: Account.Settings = {
   short_name: "Acme",
   short_code: "60777",
-  user: "alice",
+  user: "operator",
   time_zone: "UTC",
   spam_period_seconds: 86_400
 }
@@ -454,7 +454,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
       test("an existing msisdn is refused with ContactExists and the stored contact is untouched", () =>
         Effect.gen(function*() {
           const first = yield* Contacts.createContact(msisdn(1), { first_name: "Ann" })
-          expect(yield* refused(Contacts.createContact(msisdn(1), { first_name: "Bob" }), "ContactExists")).toMatchObject({
+          expect(yield* refused(Contacts.createContact(msisdn(1), { first_name: "Second" }), "ContactExists")).toMatchObject({
             msisdn: msisdn(1)
           })
           expect(yield* Contacts.getContact(msisdn(1))).toEqual(first)
@@ -512,7 +512,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
             profile_uid: "ff"
           }
           for (const [field, value] of Object.entries(fields)) {
-            expect(yield* refused(Contacts.editContact(msisdn(1), { first_name: "Bob", [field]: value }), "InvalidField")).toMatchObject({
+            expect(yield* refused(Contacts.editContact(msisdn(1), { first_name: "Second", [field]: value }), "InvalidField")).toMatchObject({
               field
             })
           }
@@ -584,17 +584,17 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
       test("Query matches a case-insensitive substring of the msisdn, first, last or full name", () =>
         Effect.gen(function*() {
           const ann = yield* Contacts.createContact(msisdn(111), { first_name: "Ann", last_name: "Lee" })
-          const bob = yield* Contacts.createContact(msisdn(222), { first_name: "Bob", last_name: "Stone" })
+          const second = yield* Contacts.createContact(msisdn(222), { first_name: "Second", last_name: "Stone" })
           const carl = yield* Contacts.createContact("33612345678", { first_name: "Carl" })
           const query = (text: string) => Effect.map(Contacts.listContacts({ Query: text }), (list) => list.map((c) => c.msisdn))
           expect(yield* query("ANN")).toEqual([ann.msisdn])
-          expect(yield* query("stone")).toEqual([bob.msisdn])
+          expect(yield* query("stone")).toEqual([second.msisdn])
           expect(yield* query("nn Le")).toEqual([ann.msisdn])
           expect(yield* query("612345")).toEqual([carl.msisdn])
-          expect(yield* query("7400000")).toEqual([ann.msisdn, bob.msisdn])
-          expect(yield* query("o")).toEqual([bob.msisdn])
+          expect(yield* query("7400000")).toEqual([ann.msisdn, second.msisdn])
+          expect(yield* query("o")).toEqual([second.msisdn])
           expect(yield* query("zzz")).toEqual([])
-          expect(yield* Contacts.listContacts({ query: "bob" })).toEqual([bob])
+          expect(yield* Contacts.listContacts({ query: "second" })).toEqual([second])
         }))
 
       test("Query takes % and _ literally (no wildcard)", () =>
@@ -652,7 +652,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
       test("new rows are created SUBSCRIBED from FILE_UPLOAD with their tags; a re-run is all unchanged and changes nothing", () =>
         Effect.gen(function*() {
           const rows = [
-            candidate(2, { first_name: "Bob", tags: ["news", " News ", "vip"] }),
+            candidate(2, { first_name: "Second", tags: ["news", " News ", "vip"] }),
             candidate(1, { first_name: "Ann", last_name: "Lee" })
           ]
           const first = yield* Contacts.upsertContacts(rows, { blankErases: false })
@@ -722,7 +722,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
 
       test("the same number twice in a batch is merged into one contact", () =>
         Effect.gen(function*() {
-          yield* Contacts.createContact(msisdn(2), { first_name: "Bob" })
+          yield* Contacts.createContact(msisdn(2), { first_name: "Second" })
           const outcomes = yield* Contacts.upsertContacts([
             candidate(1, { first_name: "Ann", tags: ["a"] }),
             candidate(2, { first_name: "Rob" }),
@@ -1450,7 +1450,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
             id: "ext-1",
             country: "44",
             msisdn: msisdn(1),
-            created_by: "alice",
+            created_by: "first",
             message: "\u0436 \ud83d\ude00 'quoted' \"double\"",
             created_at: epoch + 123,
             sent_count: 6,
