@@ -109,23 +109,22 @@ export const resolve = Effect.fnUntraced(function*<E = never>(
 })
 
 /** Resolves the plan and writes it to `path` (JSON, the audience streamed in). */
-export const write = (request: Request, path: string) =>
-  Effect.scoped(Effect.gen(function*() {
-    const sink = yield* files.open(path)
-    let first = true
-    yield* sink.write("{\n  \"audience\": [")
-    const summary = yield* resolve(request, (members) =>
-      sink.write(members.map((member) => {
-        const line = `${first ? "" : ","}\n    ${JSON.stringify(member)}`
-        first = false
-        return line
-      }).join("")))
-    const { audience_sha256: _, plan_sha256: __, ...header } = summary
-    const rest = JSON.stringify({ ...header, audience_sha256: summary.audience_sha256, plan_sha256: summary.plan_sha256 }, null, 2)
-    yield* sink.write(`\n  ],\n${rest.slice(2)}\n`)
-    yield* sink.close
-    return summary
-  }))
+export const write = Effect.fnUntraced(function*(request: Request, path: string) {
+  const sink = yield* files.open(path)
+  let first = true
+  yield* sink.write("{\n  \"audience\": [")
+  const summary = yield* resolve(request, (members) =>
+    sink.write(members.map((member) => {
+      const line = `${first ? "" : ","}\n    ${JSON.stringify(member)}`
+      first = false
+      return line
+    }).join("")))
+  const { audience_sha256: _, plan_sha256: __, ...header } = summary
+  const rest = JSON.stringify({ ...header, audience_sha256: summary.audience_sha256, plan_sha256: summary.plan_sha256 }, null, 2)
+  yield* sink.write(`\n  ],\n${rest.slice(2)}\n`)
+  yield* sink.close
+  return summary
+}, Effect.scoped)
 
 const decodePlan = Schema.decodeUnknownEffect(PlanFile)
 

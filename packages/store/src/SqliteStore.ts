@@ -157,283 +157,285 @@ const openConnection = (path: string, busyTimeout: number) =>
  * database, or a schema newer than this code fails with `StoreUnavailable`. Behaviour is the memory
  * store's, port for port: same orders, filters and errors.
  */
-export const make = (path: string, options: Options = {}): Effect.Effect<Services, StoreUnavailable, Scope.Scope> =>
-  Effect.gen(function*() {
-    const pageSize = Math.max(1, Math.floor(options.pageSize ?? 4096))
-    const busyTimeout = Math.max(0, Math.floor(options.busyTimeout ?? 5000))
-    const connection = yield* Effect.acquireRelease(
-      openConnection(path, busyTimeout),
-      (opened) => Effect.sync(() => opened.close())
-    )
-    connection.db.function("smsbook_contact_matches", { deterministic: true, directOnly: true, varargs: true }, (
-      query,
-      ...fields
-    ) => contactMatches(query, ...fields))
-    const statement = connection.statement
-    // node:sqlite is one synchronous connection: a transaction of one fiber must never see the
-    // statements of another interleaved into it, so every use of the connection takes this lock.
-    const lock = yield* Semaphore.make(1)
+export const make = Effect.fnUntraced(function*(
+  path: string,
+  options: Options = {}
+): Effect.fn.Return<Services, StoreUnavailable, Scope.Scope> {
+  const pageSize = Math.max(1, Math.floor(options.pageSize ?? 4096))
+  const busyTimeout = Math.max(0, Math.floor(options.busyTimeout ?? 5000))
+  const connection = yield* Effect.acquireRelease(
+    openConnection(path, busyTimeout),
+    (opened) => Effect.sync(() => opened.close())
+  )
+  connection.db.function("smsbook_contact_matches", { deterministic: true, directOnly: true, varargs: true }, (
+    query,
+    ...fields
+  ) => contactMatches(query, ...fields))
+  const statement = connection.statement
+  // node:sqlite is one synchronous connection: a transaction of one fiber must never see the
+  // statements of another interleaved into it, so every use of the connection takes this lock.
+  const lock = yield* Semaphore.make(1)
 
-    const attempt = <A>(operation: string, run: () => A): Effect.Effect<A, StoreFailure> =>
-      Effect.try({ try: run, catch: (error) => new StoreFailure({ operation, reason: Connection.reasonOf(error) }) })
+  const attempt = <A>(operation: string, run: () => A): Effect.Effect<A, StoreFailure> =>
+    Effect.try({ try: run, catch: (error) => new StoreFailure({ operation, reason: Connection.reasonOf(error) }) })
 
-    const exclusive = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      Effect.flatMap(Effect.service(ActiveTransactions), (active) => active.has(connection) ? effect : lock.withPermits(1)(effect))
+  const exclusive = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(Effect.service(ActiveTransactions), (active) => active.has(connection) ? effect : lock.withPermits(1)(effect))
 
-    /**
-     * `BEGIN IMMEDIATE`, waiting asynchronously (backing off up to 50 ms) while another connection
-     * writes, so other fibers keep running. Real time, not `Clock`: it waits for another process,
-     * which a test clock does not move.
-     */
-    const begin = (restore: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>) =>
-      Effect.gen(function*() {
-        const started = performance.now()
-        let pause = 1
-        while (!(yield* attempt("transaction", connection.tryBegin))) {
-          if (performance.now() - started >= busyTimeout) {
-            return yield* new StoreFailure({
-              operation: "transaction",
-              reason: `database is locked: another connection kept it for more than ${busyTimeout} ms`
-            })
-          }
-          const wait = pause
-          yield* restore(Effect.promise(() => new Promise<void>((resume) => setTimeout(resume, wait))))
-          pause = Math.min(pause * 2, 50)
+  /**
+   * `BEGIN IMMEDIATE`, waiting asynchronously (backing off up to 50 ms) while another connection
+   * writes, so other fibers keep running. Real time, not `Clock`: it waits for another process,
+   * which a test clock does not move.
+   */
+  const begin = (restore: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>) =>
+    Effect.gen(function*() {
+      const started = performance.now()
+      let pause = 1
+      while (!(yield* attempt("transaction", connection.tryBegin))) {
+        if (performance.now() - started >= busyTimeout) {
+          return yield* new StoreFailure({
+            operation: "transaction",
+            reason: `database is locked: another connection kept it for more than ${busyTimeout} ms`
+          })
         }
-      })
-
-    /**
-     * All of `effect`'s writes or none: BEGIN IMMEDIATE (the write lock is taken up front, so a
-     * check-then-write inside cannot race another process), COMMIT on success, ROLLBACK on failure
-     * or interruption. Within a transaction of the same connection it simply runs.
-     */
-    const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreFailure, R> =>
-      Effect.flatMap(Effect.service(ActiveTransactions), (active) =>
-        active.has(connection) ? effect : lock.withPermits(1)(
-          Effect.uninterruptibleMask((restore) =>
-            Effect.gen(function*() {
-              yield* begin(restore)
-              const exit = yield* Effect.exit(
-                restore(Effect.provideService(effect, ActiveTransactions, new Set([...active, connection])))
-              )
-              if (Exit.isFailure(exit)) {
-                connection.rollback()
-                return yield* exit
-              }
-              yield* attempt("transaction", connection.commit).pipe(
-                Effect.tapError(() => Effect.sync(connection.rollback))
-              )
-              return exit.value
-            })
-          )
-        ))
-
-    const read = <A>(operation: string, run: () => A) => exclusive(attempt(operation, run))
-    const write = <A>(operation: string, run: () => A) => transaction(attempt(operation, run))
-    const writeOrFail = <A, E>(operation: string, run: () => Result.Result<A, E>) =>
-      transaction(Effect.flatMap(attempt(operation, run), Effect.fromResult))
-
-    // ---- contacts -------------------------------------------------------------------------------
-
-    const storedContactTags = (msisdn: string): ReadonlySet<string> | undefined => {
-      const row = statement(contactSql.tags).get(msisdn)
-      return row === undefined ? undefined : Rows.tagKeys(Rows.tags(row))
-    }
-
-    const insertContact = (contact: Contact.Contact): boolean => {
-      if (Number(statement(contactSql.insert).run(...Rows.contactParams(contact)).changes) === 0) return false
-      const insertTag = statement(contactSql.insertTag)
-      for (const tag of Rows.tagKeys(contact.tags)) insertTag.run(tag, contact.msisdn)
-      return true
-    }
-
-    const replaceContact = (contact: Contact.Contact): boolean => {
-      const before = storedContactTags(contact.msisdn)
-      if (before === undefined) return false
-      const [msisdn, ...fields] = Rows.contactParams(contact)
-      statement(contactSql.update).run(...fields, msisdn ?? null)
-      const after = Rows.tagKeys(contact.tags)
-      const removeTag = statement(contactSql.removeTag)
-      const insertTag = statement(contactSql.insertTag)
-      for (const tag of before) if (!after.has(tag)) removeTag.run(tag, contact.msisdn)
-      for (const tag of after) if (!before.has(tag)) insertTag.run(tag, contact.msisdn)
-      return true
-    }
-
-    const contactPage = (sql: string, params: ReadonlyArray<SQLInputValue>): ReadonlyArray<Contact.Contact> =>
-      statement(sql).all(...params).map(Rows.contactFromRow)
-
-    const contacts = ContactStore.ContactStore.of({
-      get: (msisdn) =>
-        read("contacts.get", () => {
-          const row = statement(contactSql.get).get(msisdn)
-          return row === undefined ? Option.none() : Option.some(Rows.contactFromRow(row))
-        }),
-      getMany: (msisdns) =>
-        read("contacts.getMany", () => {
-          const rows = new Map<string, Contact.Contact>()
-          for (const row of statement(contactSql.getMany).all(JSON.stringify(msisdns))) {
-            const contact = Rows.contactFromRow(row)
-            rows.set(contact.msisdn, contact)
-          }
-          // In the order asked, as the memory store answers.
-          const found = new Map<string, Contact.Contact>()
-          for (const msisdn of msisdns) {
-            const contact = rows.get(msisdn)
-            if (contact !== undefined) found.set(msisdn, contact)
-          }
-          return found
-        }),
-      insert: (contact) =>
-        writeOrFail("contacts.insert", () =>
-          insertContact(contact) ? Result.succeed(undefined) : Result.fail(new ContactExists({ msisdn: contact.msisdn }))),
-      update: (contact) =>
-        writeOrFail("contacts.update", () =>
-          replaceContact(contact) ? Result.succeed(undefined) : Result.fail(new ContactNotFound({ msisdn: contact.msisdn }))),
-      remove: (msisdn) =>
-        writeOrFail("contacts.remove", () => {
-          const before = storedContactTags(msisdn)
-          if (before === undefined) return Result.fail(new ContactNotFound({ msisdn }))
-          statement(contactSql.remove).run(msisdn)
-          const removeTag = statement(contactSql.removeTag)
-          for (const tag of before) removeTag.run(tag, msisdn)
-          return Result.succeed(undefined)
-        }),
-      // Like the memory store, a write stores every contact whatever was there: an insert that
-      // exists replaces it, an update that does not exist creates it.
-      write: ({ insert, update }) =>
-        write("contacts.write", () => {
-          for (const contact of insert) if (!insertContact(contact)) replaceContact(contact)
-          for (const contact of update) if (!replaceContact(contact)) insertContact(contact)
-        }),
-      list: (filter) =>
-        read("contacts.list", () => {
-          const where: Array<string> = []
-          const params: Array<SQLInputValue> = []
-          if (filter.status !== undefined) {
-            where.push("status = ?")
-            params.push(filter.status)
-          }
-          if (filter.query !== undefined) {
-            where.push("smsbook_contact_matches(?, msisdn, first_name, last_name, full_name)")
-            params.push(filter.query.toLowerCase())
-          }
-          const sql = `${contactSelect} ${where.length === 0 ? "" : `WHERE ${where.join(" AND ")}`}
-            ORDER BY msisdn LIMIT ? OFFSET ?`
-          return contactPage(sql, [...params, filter.limit, filter.start])
-        }),
-      audience: ({ tags }) => {
-        const keys = JSON.stringify([...Rows.tagKeys(tags)])
-        return Stream.paginate<string | undefined, Contact.Contact, StoreFailure>(undefined, (after) =>
-          read("contacts.audience", () => {
-            const page = after === undefined
-              ? contactPage(contactSql.audienceFirst, [keys, pageSize])
-              : contactPage(contactSql.audienceNext, [after, keys, pageSize])
-            const last = page.at(-1)
-            return [page, page.length < pageSize || last === undefined ? Option.none() : Option.some(last.msisdn)] as const
-          }))
-      },
-      count: read("contacts.count", () => Rows.number(statement(contactSql.count).get() ?? {}, "count")),
-      transaction
+        const wait = pause
+        yield* restore(Effect.promise(() => new Promise<void>((resume) => setTimeout(resume, wait))))
+        pause = Math.min(pause * 2, 50)
+      }
     })
 
-    // ---- messages -------------------------------------------------------------------------------
-
-    /** Stores `message` whatever was there under its message_id (the memory store's `set`), tags kept in step. */
-    const putMessage = (message: Message.Stored): void => {
-      const before = statement(messageSql.keys).get(message.message_id)
-      const after = Rows.tagKeys(message.tags)
-      const insertTag = statement(messageSql.insertTag)
-      if (before === undefined) {
-        statement(messageSql.insert).run(...Rows.messageParams(message))
-        for (const tag of after) insertTag.run(tag, message.created_at, message.message_id)
-        return
-      }
-      const [messageId, ...fields] = Rows.messageParams(message)
-      statement(messageSql.update).run(...fields, messageId ?? null)
-      const beforeTags = Rows.tagKeys(Rows.tags(before))
-      const beforeAt = Rows.number(before, "created_at")
-      const removeTag = statement(messageSql.removeTag)
-      for (const tag of beforeTags) {
-        if (beforeAt !== message.created_at || !after.has(tag)) removeTag.run(tag, beforeAt, message.message_id)
-      }
-      for (const tag of after) {
-        if (beforeAt !== message.created_at || !beforeTags.has(tag)) insertTag.run(tag, message.created_at, message.message_id)
-      }
-    }
-
-    const messagePage = (query: Query): ReadonlyArray<Message.Stored> =>
-      statement(query.sql).all(...query.params).map(Rows.messageFromRow)
-
-    const messages = MessageStore.MessageStore.of({
-      insert: (message, antiSpam) =>
-        writeOrFail("messages.insert", () => {
-          if (antiSpam !== undefined) {
-            const earlier = statement(messageSql.earlier).get(antiSpam.id, antiSpam.since)
-            if (earlier !== undefined) {
-              return Result.fail(
-                new DuplicateSend({
-                  id: antiSpam.id,
-                  message_id: Rows.text(earlier, "message_id"),
-                  created_at: new Date(Rows.number(earlier, "created_at")).toISOString()
-                })
-              )
+  /**
+   * All of `effect`'s writes or none: BEGIN IMMEDIATE (the write lock is taken up front, so a
+   * check-then-write inside cannot race another process), COMMIT on success, ROLLBACK on failure
+   * or interruption. Within a transaction of the same connection it simply runs.
+   */
+  const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreFailure, R> =>
+    Effect.flatMap(Effect.service(ActiveTransactions), (active) =>
+      active.has(connection) ? effect : lock.withPermits(1)(
+        Effect.uninterruptibleMask((restore) =>
+          Effect.gen(function*() {
+            yield* begin(restore)
+            const exit = yield* Effect.exit(
+              restore(Effect.provideService(effect, ActiveTransactions, new Set([...active, connection])))
+            )
+            if (Exit.isFailure(exit)) {
+              connection.rollback()
+              return yield* exit
             }
-          }
-          putMessage(message)
-          return Result.succeed(undefined)
-        }),
-      get: (messageId) =>
-        read("messages.get", () => {
-          const row = statement(messageSql.get).get(messageId)
-          return row === undefined ? Option.none() : Option.some(Rows.messageFromRow(row))
-        }),
-      findById: (id) =>
-        read("messages.findById", () => {
-          const row = statement(messageSql.latestById).get(id)
-          return row === undefined ? Option.none() : Option.some(Rows.messageFromRow(row))
-        }),
-      update: (message) => write("messages.update", () => putMessage(message)),
-      list: (page) => read("messages.list", () => messagePage(messageQuery(page, undefined, page))),
-      stream: (filter) =>
-        Stream.paginate<Cursor | undefined, Message.Stored, StoreFailure>(undefined, (after) =>
-          read("messages.stream", () => {
-            const page = messagePage(messageQuery(filter, after, { limit: pageSize }))
-            const last = page.at(-1)
-            return [
-              page,
-              page.length < pageSize || last === undefined
-                ? Option.none()
-                : Option.some({ created_at: last.created_at, message_id: last.message_id })
-            ] as const
-          })),
-      recordDeliveries: (messageId, msisdns) =>
-        write("messages.recordDeliveries", () => {
-          const record = statement(messageSql.recordDelivery)
-          return msisdns.filter((msisdn) => Number(record.run(messageId, msisdn).changes) > 0)
-        }),
-      countDeliveries: (messageId) =>
-        read("messages.countDeliveries", () => Rows.number(statement(messageSql.countDeliveries).get(messageId) ?? {}, "count")),
-      transaction
-    })
+            yield* attempt("transaction", connection.commit).pipe(
+              Effect.tapError(() => Effect.sync(connection.rollback))
+            )
+            return exit.value
+          })
+        )
+      ))
 
-    // ---- carrier --------------------------------------------------------------------------------
+  const read = <A>(operation: string, run: () => A) => exclusive(attempt(operation, run))
+  const write = <A>(operation: string, run: () => A) => transaction(attempt(operation, run))
+  const writeOrFail = <A, E>(operation: string, run: () => Result.Result<A, E>) =>
+    transaction(Effect.flatMap(attempt(operation, run), Effect.fromResult))
 
-    const carrier = Carrier.Carrier.of({
-      handOver: (parts) =>
-        write("carrier.handOver", () => {
-          const insertPart = statement(messageSql.insertPart)
-          for (const part of parts) insertPart.run(...Rows.partParams(part))
-          return 0
-        })
-    })
+  // ---- contacts -------------------------------------------------------------------------------
 
-    const outbox = Carrier.Outbox.of({
-      parts: Effect.orDie(read("outbox.parts", () => statement(messageSql.parts).all().map(Rows.partFromRow)))
-    })
+  const storedContactTags = (msisdn: string): ReadonlySet<string> | undefined => {
+    const row = statement(contactSql.tags).get(msisdn)
+    return row === undefined ? undefined : Rows.tagKeys(Rows.tags(row))
+  }
 
-    return { contacts, messages, carrier, outbox }
+  const insertContact = (contact: Contact.Contact): boolean => {
+    if (Number(statement(contactSql.insert).run(...Rows.contactParams(contact)).changes) === 0) return false
+    const insertTag = statement(contactSql.insertTag)
+    for (const tag of Rows.tagKeys(contact.tags)) insertTag.run(tag, contact.msisdn)
+    return true
+  }
+
+  const replaceContact = (contact: Contact.Contact): boolean => {
+    const before = storedContactTags(contact.msisdn)
+    if (before === undefined) return false
+    const [msisdn, ...fields] = Rows.contactParams(contact)
+    statement(contactSql.update).run(...fields, msisdn ?? null)
+    const after = Rows.tagKeys(contact.tags)
+    const removeTag = statement(contactSql.removeTag)
+    const insertTag = statement(contactSql.insertTag)
+    for (const tag of before) if (!after.has(tag)) removeTag.run(tag, contact.msisdn)
+    for (const tag of after) if (!before.has(tag)) insertTag.run(tag, contact.msisdn)
+    return true
+  }
+
+  const contactPage = (sql: string, params: ReadonlyArray<SQLInputValue>): ReadonlyArray<Contact.Contact> =>
+    statement(sql).all(...params).map(Rows.contactFromRow)
+
+  const contacts = ContactStore.ContactStore.of({
+    get: (msisdn) =>
+      read("contacts.get", () => {
+        const row = statement(contactSql.get).get(msisdn)
+        return row === undefined ? Option.none() : Option.some(Rows.contactFromRow(row))
+      }),
+    getMany: (msisdns) =>
+      read("contacts.getMany", () => {
+        const rows = new Map<string, Contact.Contact>()
+        for (const row of statement(contactSql.getMany).all(JSON.stringify(msisdns))) {
+          const contact = Rows.contactFromRow(row)
+          rows.set(contact.msisdn, contact)
+        }
+        // In the order asked, as the memory store answers.
+        const found = new Map<string, Contact.Contact>()
+        for (const msisdn of msisdns) {
+          const contact = rows.get(msisdn)
+          if (contact !== undefined) found.set(msisdn, contact)
+        }
+        return found
+      }),
+    insert: (contact) =>
+      writeOrFail("contacts.insert", () =>
+        insertContact(contact) ? Result.succeed(undefined) : Result.fail(new ContactExists({ msisdn: contact.msisdn }))),
+    update: (contact) =>
+      writeOrFail("contacts.update", () =>
+        replaceContact(contact) ? Result.succeed(undefined) : Result.fail(new ContactNotFound({ msisdn: contact.msisdn }))),
+    remove: (msisdn) =>
+      writeOrFail("contacts.remove", () => {
+        const before = storedContactTags(msisdn)
+        if (before === undefined) return Result.fail(new ContactNotFound({ msisdn }))
+        statement(contactSql.remove).run(msisdn)
+        const removeTag = statement(contactSql.removeTag)
+        for (const tag of before) removeTag.run(tag, msisdn)
+        return Result.succeed(undefined)
+      }),
+    // Like the memory store, a write stores every contact whatever was there: an insert that
+    // exists replaces it, an update that does not exist creates it.
+    write: ({ insert, update }) =>
+      write("contacts.write", () => {
+        for (const contact of insert) if (!insertContact(contact)) replaceContact(contact)
+        for (const contact of update) if (!replaceContact(contact)) insertContact(contact)
+      }),
+    list: (filter) =>
+      read("contacts.list", () => {
+        const where: Array<string> = []
+        const params: Array<SQLInputValue> = []
+        if (filter.status !== undefined) {
+          where.push("status = ?")
+          params.push(filter.status)
+        }
+        if (filter.query !== undefined) {
+          where.push("smsbook_contact_matches(?, msisdn, first_name, last_name, full_name)")
+          params.push(filter.query.toLowerCase())
+        }
+        const sql = `${contactSelect} ${where.length === 0 ? "" : `WHERE ${where.join(" AND ")}`}
+          ORDER BY msisdn LIMIT ? OFFSET ?`
+        return contactPage(sql, [...params, filter.limit, filter.start])
+      }),
+    audience: ({ tags }) => {
+      const keys = JSON.stringify([...Rows.tagKeys(tags)])
+      return Stream.paginate<string | undefined, Contact.Contact, StoreFailure>(undefined, (after) =>
+        read("contacts.audience", () => {
+          const page = after === undefined
+            ? contactPage(contactSql.audienceFirst, [keys, pageSize])
+            : contactPage(contactSql.audienceNext, [after, keys, pageSize])
+          const last = page.at(-1)
+          return [page, page.length < pageSize || last === undefined ? Option.none() : Option.some(last.msisdn)] as const
+        }))
+    },
+    count: read("contacts.count", () => Rows.number(statement(contactSql.count).get() ?? {}, "count")),
+    transaction
   })
+
+  // ---- messages -------------------------------------------------------------------------------
+
+  /** Stores `message` whatever was there under its message_id (the memory store's `set`), tags kept in step. */
+  const putMessage = (message: Message.Stored): void => {
+    const before = statement(messageSql.keys).get(message.message_id)
+    const after = Rows.tagKeys(message.tags)
+    const insertTag = statement(messageSql.insertTag)
+    if (before === undefined) {
+      statement(messageSql.insert).run(...Rows.messageParams(message))
+      for (const tag of after) insertTag.run(tag, message.created_at, message.message_id)
+      return
+    }
+    const [messageId, ...fields] = Rows.messageParams(message)
+    statement(messageSql.update).run(...fields, messageId ?? null)
+    const beforeTags = Rows.tagKeys(Rows.tags(before))
+    const beforeAt = Rows.number(before, "created_at")
+    const removeTag = statement(messageSql.removeTag)
+    for (const tag of beforeTags) {
+      if (beforeAt !== message.created_at || !after.has(tag)) removeTag.run(tag, beforeAt, message.message_id)
+    }
+    for (const tag of after) {
+      if (beforeAt !== message.created_at || !beforeTags.has(tag)) insertTag.run(tag, message.created_at, message.message_id)
+    }
+  }
+
+  const messagePage = (query: Query): ReadonlyArray<Message.Stored> =>
+    statement(query.sql).all(...query.params).map(Rows.messageFromRow)
+
+  const messages = MessageStore.MessageStore.of({
+    insert: (message, antiSpam) =>
+      writeOrFail("messages.insert", () => {
+        if (antiSpam !== undefined) {
+          const earlier = statement(messageSql.earlier).get(antiSpam.id, antiSpam.since)
+          if (earlier !== undefined) {
+            return Result.fail(
+              new DuplicateSend({
+                id: antiSpam.id,
+                message_id: Rows.text(earlier, "message_id"),
+                created_at: new Date(Rows.number(earlier, "created_at")).toISOString()
+              })
+            )
+          }
+        }
+        putMessage(message)
+        return Result.succeed(undefined)
+      }),
+    get: (messageId) =>
+      read("messages.get", () => {
+        const row = statement(messageSql.get).get(messageId)
+        return row === undefined ? Option.none() : Option.some(Rows.messageFromRow(row))
+      }),
+    findById: (id) =>
+      read("messages.findById", () => {
+        const row = statement(messageSql.latestById).get(id)
+        return row === undefined ? Option.none() : Option.some(Rows.messageFromRow(row))
+      }),
+    update: (message) => write("messages.update", () => putMessage(message)),
+    list: (page) => read("messages.list", () => messagePage(messageQuery(page, undefined, page))),
+    stream: (filter) =>
+      Stream.paginate<Cursor | undefined, Message.Stored, StoreFailure>(undefined, (after) =>
+        read("messages.stream", () => {
+          const page = messagePage(messageQuery(filter, after, { limit: pageSize }))
+          const last = page.at(-1)
+          return [
+            page,
+            page.length < pageSize || last === undefined
+              ? Option.none()
+              : Option.some({ created_at: last.created_at, message_id: last.message_id })
+          ] as const
+        })),
+    recordDeliveries: (messageId, msisdns) =>
+      write("messages.recordDeliveries", () => {
+        const record = statement(messageSql.recordDelivery)
+        return msisdns.filter((msisdn) => Number(record.run(messageId, msisdn).changes) > 0)
+      }),
+    countDeliveries: (messageId) =>
+      read("messages.countDeliveries", () => Rows.number(statement(messageSql.countDeliveries).get(messageId) ?? {}, "count")),
+    transaction
+  })
+
+  // ---- carrier --------------------------------------------------------------------------------
+
+  const carrier = Carrier.Carrier.of({
+    handOver: (parts) =>
+      write("carrier.handOver", () => {
+        const insertPart = statement(messageSql.insertPart)
+        for (const part of parts) insertPart.run(...Rows.partParams(part))
+        return 0
+      })
+  })
+
+  const outbox = Carrier.Outbox.of({
+    parts: Effect.orDie(read("outbox.parts", () => statement(messageSql.parts).all().map(Rows.partFromRow)))
+  })
+
+  return { contacts, messages, carrier, outbox }
+})
 
 /**
  * Every port over the SQLite file at `path` (and the `Outbox` view the contract tests read),
