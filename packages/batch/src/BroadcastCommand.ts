@@ -70,7 +70,7 @@ const messageText = (input: { readonly message: Option.Option<string>; readonly 
 export const command = Command.make(
   "broadcast",
   {
-    ...Common.store,
+    ...Common.flags,
     tags: Common.optionalText("tags", "Comma-separated tags: every subscribed contact carrying one receives the text"),
     message: Common.optionalText("message", "The text, without the short-name prefix"),
     messageFile: Common.optionalText("message-file", "Read the text from this file (UTF-8)"),

@@ -30,7 +30,8 @@ export const account = {
   spamPeriod: optionalText("spam-period", "Anti-spam period in seconds, default 86400 (env SMSBOOK_SPAM_PERIOD)")
 }
 
-export const store = {
+/** The flags every command that opens the store takes: `--store`, `--json` and the account settings. */
+export const flags = {
   store: optionalText(
     "store",
     "Store URL: a file path or sqlite:PATH (default ./smsbook.db), postgres://…, memory: (env SMSBOOK_STORE)"

@@ -29,7 +29,7 @@ const printContact = (json: boolean) => (contact: Contact.Contact) =>
 const list = Command.make(
   "list",
   {
-    ...Common.store,
+    ...Common.flags,
     query: Common.optionalText("query", "Only contacts whose msisdn or names contain this text"),
     status: Flag.Literals("status", Contact.statuses).pipe(Flag.withDescription("Only contacts in this status"), Flag.optional),
     limit: Common.optionalText("limit", "Records to return (default 50, at most 1000)"),
@@ -51,14 +51,14 @@ const list = Command.make(
 
 const get = Command.make(
   "get",
-  { ...Common.store, msisdn },
+  { ...Common.flags, msisdn },
   (input) => Common.withStore(input, Effect.flatMap(Contacts.getContact(input.msisdn), printContact(input.json)))
 ).pipe(Command.withDescription("Show one contact"))
 
 const add = Command.make(
   "add",
   {
-    ...Common.store,
+    ...Common.flags,
     msisdn,
     firstName: Common.optionalText("first-name", "First name"),
     lastName: Common.optionalText("last-name", "Last name"),
@@ -88,7 +88,7 @@ const add = Command.make(
 const edit = Command.make(
   "edit",
   {
-    ...Common.store,
+    ...Common.flags,
     msisdn,
     firstName: Common.optionalText("first-name", "First name"),
     lastName: Common.optionalText("last-name", "Last name"),
@@ -113,7 +113,7 @@ const edit = Command.make(
 
 const rm = Command.make(
   "rm",
-  { ...Common.store, msisdn },
+  { ...Common.flags, msisdn },
   (input) =>
     Common.withStore(
       input,
@@ -125,7 +125,7 @@ const rm = Command.make(
 const statusMove = (name: string, description: string, useCase: typeof Contacts.optOut) =>
   Command.make(
     name,
-    { ...Common.store, msisdn },
+    { ...Common.flags, msisdn },
     (input) => Common.withStore(input, Effect.flatMap(useCase(input.msisdn), printContact(input.json)))
   ).pipe(Command.withDescription(description))
 

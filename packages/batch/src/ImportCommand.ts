@@ -15,7 +15,7 @@ const optionalText = (name: string, description: string) =>
   Flag.String(name).pipe(Flag.withDescription(description), Flag.optional)
 
 const flags = {
-  ...Common.store,
+  ...Common.flags,
   file: Argument.String("file").pipe(Argument.withDescription("The CSV file to import, or - for standard input")),
   defaultCountry: optionalText(
     "default-country",

@@ -23,7 +23,7 @@ export const describeMessage = (message: Message.Message): string =>
 const send = Command.make(
   "send",
   {
-    ...Common.store,
+    ...Common.flags,
     to: Flag.String("to").pipe(Flag.withDescription("Recipient MSISDN, e.g. 447400123456")),
     message: Flag.String("message").pipe(Flag.withDescription("Text, without the short-name prefix")),
     id: Common.optionalText("id", "External id (≤ 40 characters) for the anti-spam check")
@@ -46,7 +46,7 @@ const send = Command.make(
 const receive = Command.make(
   "receive",
   {
-    ...Common.store,
+    ...Common.flags,
     from: Flag.String("from").pipe(Flag.withDescription("Sender MSISDN")),
     message: Flag.String("message").pipe(Flag.withDescription("The text received"))
   },
@@ -107,7 +107,7 @@ export const filterParameters = Effect.fnUntraced(function*(input: FilterInput) 
 const list = Command.make(
   "list",
   {
-    ...Common.store,
+    ...Common.flags,
     ...filterFlags,
     limit: Common.optionalText("limit", "Records to return (default 200, at most 1000)"),
     start: Common.optionalText("start", "Offset of the first record (default 0)")

@@ -24,7 +24,7 @@ const summaryLines = (result: Report.Result): ReadonlyArray<string> => [
 export const command = Command.make(
   "report",
   {
-    ...Common.store,
+    ...Common.flags,
     ...filterFlags,
     format: Flag.Literals("format", ["csv", "json"]).pipe(Flag.withDescription("Output format"), Flag.withDefault("csv")),
     out: Flag.String("out").pipe(Flag.withDescription("Output file, or - for stdout"), Flag.withDefault("-")),
