@@ -5,6 +5,7 @@
 import { type Contacts, type Errors, Msisdn } from "@smsbook/core"
 import { Result } from "effect"
 import type * as Columns from "./columns.ts"
+import * as spreadsheet from "./spreadsheet.ts"
 
 /** Why a row is refused: a {@link Msisdn} problem (except `empty`, which is `missing-msisdn`) or a row problem. */
 export type Reason =
@@ -31,9 +32,6 @@ const blank: Read = { _tag: "Blank" }
 
 const reject = (reason: Reason, message: string): Read => ({ _tag: "Reject", reason, message })
 
-/** A cell the rejects file neutralised for spreadsheets (`'+44…`, `'=…`): the quote comes off again. */
-const neutralised = /^'[=+\-@\t\r]/
-
 /**
  * The cell as the file meant it: a spreadsheet-safety quote taken off, then trimmed (candidates carry trimmed
  * names). The quote comes off before trimming, so a cell reads the same as its neutralised form in a rejects file.
@@ -41,7 +39,7 @@ const neutralised = /^'[=+\-@\t\r]/
 export const cell = (fields: ReadonlyArray<string>, index: number | undefined): string => {
   if (index === undefined) return ""
   const text = fields[index] ?? ""
-  return (neutralised.test(text) ? text.slice(1) : text).trim()
+  return spreadsheet.restore(text).trim()
 }
 
 /** Tags of a cell: split on `,` `;` `|`, trimmed, blanks dropped. */

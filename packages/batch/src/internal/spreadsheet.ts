@@ -10,6 +10,11 @@ const formulaStart = /^[=+\-@\t\r]/
  */
 export const neutralize = (cell: string): string => formulaStart.test(cell) ? `'${cell}` : cell
 
+const neutralised = /^'[=+\-@\t\r]/
+
+/** The inverse of {@link neutralize}: a cell written `'=…` (or `'+`, `'-`, `'@`, tab, CR) reads as `=…` again. */
+export const restore = (cell: string): string => neutralised.test(cell) ? cell.slice(1) : cell
+
 /** csv-stringify casts: strings neutralised, booleans as `true`/`false` (not `1`/empty), numbers as plain text. */
 export const casts = {
   string: neutralize,
