@@ -2,7 +2,7 @@
  * `smsbook broadcast`: one text to every contact of some tags. `--dry-run` resolves and reports
  * (and with `--plan FILE` writes a sealed plan); `--plan FILE` alone sends exactly that plan.
  */
-import { InvalidField, InvalidParameter, type Message, Messages } from "@smsbook/core"
+import { InvalidField, InvalidParameter, type Message, Messaging } from "@smsbook/core"
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as fs from "node:fs"
@@ -24,7 +24,7 @@ export interface Sent {
   readonly resumed: boolean
 }
 
-const sentSummary = (result: Messages.Broadcast): Sent => ({
+const sentSummary = (result: Messaging.Broadcast): Sent => ({
   message_id: result.message.message_id,
   recipients: result.message.total_recipients,
   monitors: result.message.total_monitors,
@@ -105,7 +105,7 @@ export const command = Command.make(
           // A plan without an id sends under one derived from its seal: sending it twice is refused
           // by the anti-spam check, and an interrupted send of it resumes.
           const id = plan.id ?? `plan-${plan.plan_sha256.slice(0, 35)}`
-          const result = yield* Messages.broadcast({ tags: plan.tags, message: plan.message, id }, { allowEmpty: input.allowEmpty })
+          const result = yield* Messaging.broadcast({ tags: plan.tags, message: plan.message, id }, { allowEmpty: input.allowEmpty })
           return yield* Output.print(input.json, sentSummary(result), describeSent)
         }
         const request = {
@@ -121,7 +121,7 @@ export const command = Command.make(
             ...(Option.isSome(input.plan) ? [`plan written to ${input.plan.value}; send it with --plan ${input.plan.value}`] : [])
           ])
         }
-        const result = yield* Messages.broadcast(request, { allowEmpty: input.allowEmpty })
+        const result = yield* Messaging.broadcast(request, { allowEmpty: input.allowEmpty })
         yield* Output.print(input.json, sentSummary(result), describeSent)
       }),
       { needsShortName: true }

@@ -2,7 +2,7 @@
  * `smsbook contacts list|get|add|edit|rm|opt-out|resubscribe`: the contact book, one use case per
  * subcommand, printed as the interface's wire shape with `--json`.
  */
-import { Contact, Contacts, ContactStore } from "@smsbook/core"
+import { Contact, ContactBook, ContactStore } from "@smsbook/core"
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as Common from "./Common.ts"
@@ -40,7 +40,7 @@ const list = Command.make(
     Common.withStore(
       input,
       Effect.gen(function*() {
-        const contacts = yield* Contacts.listContacts({
+        const contacts = yield* ContactBook.listContacts({
           ...present([["Query", input.query], ["Status", input.status], ["Limit", input.limit], ["Start", input.start]]),
           shortResults: input.short ? "1" : "0"
         })
@@ -52,7 +52,7 @@ const list = Command.make(
 const get = Command.make(
   "get",
   { ...Common.flags, msisdn },
-  (input) => Common.withStore(input, Effect.flatMap(Contacts.getContact(input.msisdn), printContact(input.json)))
+  (input) => Common.withStore(input, Effect.flatMap(ContactBook.getContact(input.msisdn), printContact(input.json)))
 ).pipe(Command.withDescription("Show one contact"))
 
 const add = Command.make(
@@ -72,12 +72,12 @@ const add = Command.make(
         const store = yield* ContactStore.ContactStore
         // The interface creates a contact without tags; with --tags the edit lands in the same transaction.
         const contact = yield* store.transaction(Effect.gen(function*() {
-          const created = yield* Contacts.createContact(
+          const created = yield* ContactBook.createContact(
             input.msisdn,
             present([["first_name", input.firstName], ["last_name", input.lastName], ["country_code", input.countryCode]])
           )
           return Option.isSome(input.tags)
-            ? yield* Contacts.editContact(created.msisdn, { tags: Common.splitList(input.tags.value) })
+            ? yield* ContactBook.editContact(created.msisdn, { tags: Common.splitList(input.tags.value) })
             : created
         }))
         yield* printContact(input.json)(contact)
@@ -102,7 +102,7 @@ const edit = Command.make(
     Common.withStore(
       input,
       Effect.flatMap(
-        Contacts.editContact(input.msisdn, {
+        ContactBook.editContact(input.msisdn, {
           ...present([["first_name", input.firstName], ["last_name", input.lastName], ["monitoring", input.monitoring]]),
           ...(Option.isSome(input.tags) ? { tags: Common.splitList(input.tags.value) } : {})
         }),
@@ -117,12 +117,12 @@ const rm = Command.make(
   (input) =>
     Common.withStore(
       input,
-      Effect.flatMap(Contacts.deleteContact(input.msisdn), (deleted) =>
+      Effect.flatMap(ContactBook.deleteContact(input.msisdn), (deleted) =>
         Output.print(input.json, deleted, ({ msisdn }) => [`deleted ${msisdn}`]))
     )
 ).pipe(Command.withDescription("Delete a contact"))
 
-const statusMove = (name: string, description: string, useCase: typeof Contacts.optOut) =>
+const statusMove = (name: string, description: string, useCase: typeof ContactBook.optOut) =>
   Command.make(
     name,
     { ...Common.flags, msisdn },
@@ -137,7 +137,7 @@ export const command = Command.make("contacts").pipe(
     add,
     edit,
     rm,
-    statusMove("opt-out", "Opt a contact out (CANCELLED): it receives nothing more", Contacts.optOut),
-    statusMove("resubscribe", "Explicitly resubscribe an opted-out contact (CANCELLED → SUBSCRIBED)", Contacts.resubscribe)
+    statusMove("opt-out", "Opt a contact out (CANCELLED): it receives nothing more", ContactBook.optOut),
+    statusMove("resubscribe", "Explicitly resubscribe an opted-out contact (CANCELLED → SUBSCRIBED)", ContactBook.resubscribe)
   ])
 )

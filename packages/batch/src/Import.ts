@@ -2,7 +2,7 @@
  * The contact import job: the bytes of a CSV file in, contacts upserted by msisdn in one store transaction, and a
  * summary accounting for every row (created, updated, unchanged or rejected; rejected rows go to a file).
  */
-import { Contacts, ContactStore, FileFailure, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
+import { ContactBook, ContactStore, FileFailure, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
 import { Clock, Data, Effect, Result, type Scope } from "effect"
 import * as Columns from "./internal/columns.ts"
 import * as ContactRows from "./internal/contactRows.ts"
@@ -189,7 +189,7 @@ export const run = Effect.fn("Import.run")(
     const seen = MsisdnSet.make()
     const blankErases = options.blankErases ?? false
 
-    const count = (outcomes: ReadonlyArray<Contacts.Outcome>) => {
+    const count = (outcomes: ReadonlyArray<ContactBook.Outcome>) => {
       for (const outcome of outcomes) {
         tally[outcome.kind]++
         if (!outcome.optedOut) continue
@@ -199,8 +199,8 @@ export const run = Effect.fn("Import.run")(
     }
 
     const importBatch = Effect.fnUntraced(function*(rows: ReadonlyArray<CsvRecords.Row>) {
-      const firsts: Array<Contacts.Candidate> = []
-      const repeats: Array<Contacts.Candidate> = []
+      const firsts: Array<ContactBook.Candidate> = []
+      const repeats: Array<ContactBook.Candidate> = []
       const rejected: Array<RejectsFile.Rejected> = []
       for (const row of rows) {
         const read = ContactRows.read(row.fields, context)
@@ -219,9 +219,9 @@ export const run = Effect.fn("Import.run")(
       tally.rejected += rejected.length
       tally.duplicates += repeats.length
       if (rejects !== undefined) yield* rejects.write(rejected)
-      if (firsts.length > 0) count(yield* Contacts.upsertContacts(firsts, { blankErases }))
+      if (firsts.length > 0) count(yield* ContactBook.upsertContacts(firsts, { blankErases }))
       // Later rows of a number only add tags: a blank name never erases what its first row set.
-      if (repeats.length > 0) count(yield* Contacts.upsertContacts(repeats, { blankErases: false }))
+      if (repeats.length > 0) count(yield* ContactBook.upsertContacts(repeats, { blankErases: false }))
       if (options.onProgress !== undefined) {
         const now = yield* Clock.currentTimeMillis
         yield* options.onProgress({ read: tally.read, rejected: tally.rejected, elapsed_ms: now - started })

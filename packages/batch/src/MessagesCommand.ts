@@ -2,7 +2,7 @@
  * `smsbook send`, `smsbook receive` and `smsbook messages list`: individual sends handed to the
  * carrier, inbound SMS with their keywords, and the message list with the filters of `GET /messages`.
  */
-import { HttpDate, type Message, Messages } from "@smsbook/core"
+import { HttpDate, type Message, Messaging } from "@smsbook/core"
 import { DateTime, Effect, Option, Result } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Common from "./Common.ts"
@@ -32,7 +32,7 @@ const send = Command.make(
     Common.withStore(
       input,
       Effect.gen(function*() {
-        const sent = yield* Messages.sendNow({
+        const sent = yield* Messaging.sendNow({
           msisdn: input.to,
           message: input.message,
           ...(Option.isSome(input.id) ? { id: input.id.value } : {})
@@ -54,7 +54,7 @@ const receive = Command.make(
     Common.withStore(
       input,
       Effect.gen(function*() {
-        const received = yield* Messages.receiveMessage(input.from, input.message)
+        const received = yield* Messaging.receiveMessage(input.from, input.message)
         yield* Output.print(input.json, received, (r) => [
           describeMessage(r.message),
           ...(r.contact === undefined ? [] : [`  ${r.action}: ${describeContact(r.contact)}`])
@@ -116,7 +116,7 @@ const list = Command.make(
     Common.withStore(
       input,
       Effect.gen(function*() {
-        const messages = yield* Messages.listMessages({
+        const messages = yield* Messaging.listMessages({
           ...(yield* filterParameters(input)),
           ...(Option.isSome(input.limit) ? { Limit: input.limit.value } : {}),
           ...(Option.isSome(input.start) ? { start: input.start.value } : {})

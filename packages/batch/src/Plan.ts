@@ -3,7 +3,7 @@
  * UCS-2, `sent_count`, and every recipient — written for review and sealed by content hashes, so
  * `broadcast --plan FILE` sends exactly what was reviewed or refuses.
  */
-import { Account, Contact, InvalidParameter, Messages, MissingTags, NoRecipients, PlanMismatch, Sms } from "@smsbook/core"
+import { Account, Contact, InvalidParameter, Messaging, MissingTags, NoRecipients, PlanMismatch, Sms } from "@smsbook/core"
 import { Effect, Schema, Stream } from "effect"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
@@ -44,7 +44,7 @@ export interface Summary extends Header {
 const audienceHasher = () => {
   const hash = createHash("sha256")
   return {
-    add: (msisdn: string, role: Messages.Role) => hash.update(`${msisdn} ${role}\n`),
+    add: (msisdn: string, role: Messaging.Role) => hash.update(`${msisdn} ${role}\n`),
     digest: () => hash.digest("hex")
   }
 }
@@ -67,7 +67,7 @@ export interface Request {
  */
 export const resolve = Effect.fnUntraced(function*<E = never>(
   request: Request,
-  onBatch: (members: ReadonlyArray<readonly [string, Messages.Role]>) => Effect.Effect<void, E> = () => Effect.void
+  onBatch: (members: ReadonlyArray<readonly [string, Messaging.Role]>) => Effect.Effect<void, E> = () => Effect.void
 ) {
   const account = yield* Account.Account
   const tags = Contact.normalizeTags(request.tags)
@@ -77,7 +77,7 @@ export const resolve = Effect.fnUntraced(function*<E = never>(
   const hasher = audienceHasher()
   let recipients = 0
   let monitors = 0
-  yield* Messages.audience(tags).pipe(
+  yield* Messaging.audience(tags).pipe(
     Stream.grouped(5000),
     Stream.runForEach((batch) => {
       for (const member of batch) {

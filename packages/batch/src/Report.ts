@@ -2,7 +2,7 @@
  * The message report: every message matching the filters of `GET /messages`, streamed as
  * spreadsheet-safe CSV or as a JSON array, with an optional summary per day × status × direction.
  */
-import { Account, CreatedOn, Message, Messages, MessageStore } from "@smsbook/core"
+import { Account, CreatedOn, Message, Messaging, MessageStore } from "@smsbook/core"
 import { stringify } from "csv-stringify/sync"
 import { Effect, Stream } from "effect"
 import * as files from "./internal/files.ts"
@@ -52,7 +52,7 @@ export const write = Effect.fnUntraced(function*(filter: MessageStore.Filter, fo
     // A chunk of the store's stream (one keyset page) at a time: no per-row effect on the hot path.
     yield* store.stream(filter).pipe(
       Stream.runForEachArray((page) => {
-        const batch = page.map((stored) => Messages.toWire(stored, zone))
+        const batch = page.map((stored) => Messaging.toWire(stored, zone))
         for (const message of batch) {
           const day = message.created_on.slice(0, 10)
           const key = `${day} ${message.status} ${message.direction}`

@@ -2,7 +2,7 @@
  * Laws of the contact import, over generated files in every dialect: each row accounted for once, rejects at their
  * physical lines, re-runs unchanged, dry runs that predict real runs, opt-outs kept; and the sample files' summaries.
  */
-import { Contacts, ContactStore, FileFailure, InvalidField, InvalidParameter } from "@smsbook/core"
+import { ContactBook, ContactStore, FileFailure, InvalidField, InvalidParameter } from "@smsbook/core"
 import { MemoryStore } from "@smsbook/core/testing"
 import { parse } from "csv-parse/sync"
 import { stringify } from "csv-stringify/sync"
@@ -334,8 +334,8 @@ describe("Import laws", () => {
           const [summary, contacts] = await run(Effect.gen(function*() {
             yield* importBytes(earlier.bytes, optionsFor(earlier))
             for (const msisdn of optedOut) {
-              yield* Contacts.createContact(msisdn, {}).pipe(Effect.ignore)
-              yield* Contacts.optOut(msisdn)
+              yield* ContactBook.createContact(msisdn, {}).pipe(Effect.ignore)
+              yield* ContactBook.optOut(msisdn)
             }
             const summary = yield* importBytes(file.bytes, { ...optionsFor(file), blankErases })
             return [summary, yield* allContacts] as const

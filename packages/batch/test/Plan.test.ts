@@ -3,7 +3,7 @@
  * JSON that verifies as written, and any edit of it — or any change of the audience since — is refused.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Account, Contacts, MemoryStore, Sms } from "@smsbook/core"
+import { Account, ContactBook, MemoryStore, Sms } from "@smsbook/core"
 import { Effect, Layer, Schema } from "effect"
 import * as fc from "fast-check"
 import { createHash } from "node:crypto"
@@ -43,9 +43,9 @@ const seed = (people: ReadonlyArray<Person>, from = 0) =>
   Effect.forEach(people, (person, index) =>
     Effect.gen(function*() {
       const msisdn = msisdnOf(from + index)
-      yield* Contacts.createContact(msisdn, { first_name: `P${from + index}` })
-      yield* Contacts.editContact(msisdn, { tags: [...person.tags], monitoring: person.monitoring })
-      if (person.optedOut) yield* Contacts.optOut(msisdn)
+      yield* ContactBook.createContact(msisdn, { first_name: `P${from + index}` })
+      yield* ContactBook.editContact(msisdn, { tags: [...person.tags], monitoring: person.monitoring })
+      if (person.optedOut) yield* ContactBook.optOut(msisdn)
     }), { discard: true })
 
 /**
@@ -351,8 +351,8 @@ describe("Plan.write and Plan.verify", () => {
       yield* seed(book)
       const changes = [
         seed([{ tags: [], monitoring: true, optedOut: false }], 60),
-        Contacts.optOut(msisdnOf(0)),
-        Contacts.editContact(msisdnOf(1), { tags: ["sport"] })
+        ContactBook.optOut(msisdnOf(0)),
+        ContactBook.editContact(msisdnOf(1), { tags: ["sport"] })
       ]
       for (const change of changes) {
         const file = tempFile("stale.json")
@@ -370,7 +370,7 @@ describe("Plan.write and Plan.verify", () => {
       const file = tempFile("unaffected.json")
       const written = yield* Plan.write({ tags: ["news"], message: "Hello" }, file)
       yield* seed([{ tags: ["other"], monitoring: false, optedOut: false }, { tags: ["news"], monitoring: true, optedOut: true }], 70)
-      yield* Contacts.editContact(msisdnOf(0), { first_name: "Renamed" })
+      yield* ContactBook.editContact(msisdnOf(0), { first_name: "Renamed" })
       expect((yield* Plan.verify(file, { allowEmpty: false })).plan_sha256).toBe(written.plan_sha256)
     }).pipe(Effect.provide(layer)))
 

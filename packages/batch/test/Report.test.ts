@@ -3,7 +3,7 @@
  * cell is ever a formula, and the summary per day × status × direction adds up to the rows.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Account, Contacts, MemoryStore, type Message, Messages, type MessageStore, Sms } from "@smsbook/core"
+import { Account, ContactBook, MemoryStore, type Message, Messaging, type MessageStore, Sms } from "@smsbook/core"
 import { parse } from "csv-parse/sync"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
@@ -54,7 +54,7 @@ const readRawCells = (file: string): ReadonlyArray<ReadonlyArray<string>> =>
   parse(fs.readFileSync(file, "utf8"), { record_delimiter: "\n" }) as ReadonlyArray<ReadonlyArray<string>>
 
 /** Everything `GET /messages` lists for `params` (one page is enough for these books). */
-const listed = (params: Readonly<Record<string, string>> = {}) => Messages.listMessages({ Limit: "1000", ...params })
+const listed = (params: Readonly<Record<string, string>> = {}) => Messaging.listMessages({ Limit: "1000", ...params })
 
 /** The summary computed from the listed messages, by the rule: one line per day (account zone) × status × direction. */
 const summaryOf = (messages: ReadonlyArray<Message.Message>): ReadonlyArray<Report.SummaryRow> => {
@@ -77,7 +77,7 @@ const summaryOf = (messages: ReadonlyArray<Message.Message>): ReadonlyArray<Repo
 }
 
 const contact = (msisdn: string, tags: ReadonlyArray<string>, monitoring = false) =>
-  Effect.andThen(Contacts.createContact(msisdn, {}), Contacts.editContact(msisdn, { tags: [...tags], monitoring }))
+  Effect.andThen(ContactBook.createContact(msisdn, {}), ContactBook.editContact(msisdn, { tags: [...tags], monitoring }))
 
 const saleText = "Sale ☺ ".repeat(12)
 
@@ -91,14 +91,14 @@ const seedBook = Effect.gen(function*() {
   yield* contact(first, ["news"])
   yield* contact(second, ["NEWS"])
   yield* contact(third, [], true)
-  const hello = yield* Messages.sendToContact({ msisdn: first, message: "Hello, \"friend\"" })
-  yield* Messages.deliverMessage(hello.message_id ?? "")
-  yield* Messages.sendToContact({ msisdn: second, message: "=HYPERLINK(\"http://evil\",\"x\")", id: "promo-1" })
+  const hello = yield* Messaging.sendToContact({ msisdn: first, message: "Hello, \"friend\"" })
+  yield* Messaging.deliverMessage(hello.message_id ?? "")
+  yield* Messaging.sendToContact({ msisdn: second, message: "=HYPERLINK(\"http://evil\",\"x\")", id: "promo-1" })
   yield* TestClock.adjust("2 hours")
-  yield* Messages.receiveMessage(first, "-5 off? @shop")
+  yield* Messaging.receiveMessage(first, "-5 off? @shop")
   yield* TestClock.adjust("1 day")
-  yield* Messages.broadcast({ tags: ["news"], message: saleText }, { allowEmpty: false })
-  yield* Messages.receiveMessage(msisdnOf(9), "STOP")
+  yield* Messaging.broadcast({ tags: ["news"], message: saleText }, { allowEmpty: false })
+  yield* Messaging.receiveMessage(msisdnOf(9), "STOP")
 })
 
 describe("Report.write csv", () => {
@@ -150,7 +150,7 @@ describe("Report.write csv", () => {
   it.effect("days are those of the account's time zone", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(Date.UTC(2024, 2, 10, 2, 30, 0))
-      yield* Messages.receiveMessage(first, "late")
+      yield* Messaging.receiveMessage(first, "late")
       const file = tempFile("zone.csv")
       const result = yield* Report.write({}, "csv", file)
       expect(result.summary.map((row) => row.day)).toStrictEqual(["2024-03-09"])
@@ -188,8 +188,8 @@ describe("Report.write csv", () => {
   it.effect("a text with a bare carriage return stays one row for a reader that ends lines at CR (as spreadsheets do)", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(Date.UTC(2024, 2, 9, 10, 0, 0))
-      yield* Messages.receiveMessage(first, "first line\rsecond line")
-      yield* Messages.receiveMessage(second, "\rstarts with CR")
+      yield* Messaging.receiveMessage(first, "first line\rsecond line")
+      yield* Messaging.receiveMessage(second, "\rstarts with CR")
       const file = tempFile("cr.csv")
       yield* Report.write({}, "csv", file)
       const messages = yield* listed()
@@ -254,10 +254,10 @@ const play = (steps: ReadonlyArray<Step>) =>
     for (const s of steps) {
       if (s.kind === "wait") yield* TestClock.adjust(`${s.hours} hours`)
       else if (s.kind === "send") {
-        const sent = yield* Messages.sendToContact({ msisdn: msisdnOf(s.to), message: s.text })
-        if (s.deliver) yield* Messages.deliverMessage(sent.message_id ?? "")
-      } else if (s.kind === "receive") yield* Messages.receiveMessage(msisdnOf(s.from), s.text)
-      else yield* Messages.broadcast({ tags: [s.tag], message: s.text }, { allowEmpty: true })
+        const sent = yield* Messaging.sendToContact({ msisdn: msisdnOf(s.to), message: s.text })
+        if (s.deliver) yield* Messaging.deliverMessage(sent.message_id ?? "")
+      } else if (s.kind === "receive") yield* Messaging.receiveMessage(msisdnOf(s.from), s.text)
+      else yield* Messaging.broadcast({ tags: [s.tag], message: s.text }, { allowEmpty: true })
     }
   }).pipe(
     // A generated inbound text may be an opt-out keyword; a later send to that number is then refused, as it should be.

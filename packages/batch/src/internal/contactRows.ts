@@ -2,7 +2,7 @@
  * One record of a contact file read into an import candidate, or the reason it is refused: the number
  * normalised (with the row's country or the default one), names trimmed, tags split and added to.
  */
-import { type Contacts, type Errors, Msisdn } from "@smsbook/core"
+import { type ContactBook, type Errors, Msisdn } from "@smsbook/core"
 import { Result } from "effect"
 import type * as Columns from "./columns.ts"
 import * as spreadsheet from "./spreadsheet.ts"
@@ -16,7 +16,7 @@ export type Reason =
   | "bad-encoding"
 
 export type Read =
-  | { readonly _tag: "Candidate"; readonly candidate: Contacts.Candidate; readonly rule: Msisdn.Rule }
+  | { readonly _tag: "Candidate"; readonly candidate: ContactBook.Candidate; readonly rule: Msisdn.Rule }
   | { readonly _tag: "Reject"; readonly reason: Reason; readonly message: string }
   | { readonly _tag: "Blank" }
 

@@ -10,12 +10,12 @@ import * as fc from "fast-check"
 import * as Account from "../Account.ts"
 import * as Carrier from "../Carrier.ts"
 import type * as Contact from "../Contact.ts"
-import * as Contacts from "../Contacts.ts"
+import * as ContactBook from "../ContactBook.ts"
 import type { SmsbookError } from "../Errors.ts"
 import * as ContactStore from "../ContactStore.ts"
 import * as HttpDate from "../HttpDate.ts"
 import type * as Message from "../Message.ts"
-import * as Messages from "../Messages.ts"
+import * as Messaging from "../Messaging.ts"
 import * as MessageStore from "../MessageStore.ts"
 import * as Msisdn from "../Msisdn.ts"
 import * as Sms from "../Sms.ts"
@@ -73,8 +73,8 @@ export const contactValue = (n: number, fields: Partial<Omit<Contact.Contact, "m
 /** An import row for number `n`. */
 export const candidate = (
   n: number,
-  fields: Partial<Pick<Contacts.Candidate, "first_name" | "last_name" | "tags">> = {}
-): Contacts.Candidate => {
+  fields: Partial<Pick<ContactBook.Candidate, "first_name" | "last_name" | "tags">> = {}
+): ContactBook.Candidate => {
   const number = msisdn(n)
   return { msisdn: number, ...Msisdn.split(number), first_name: "", last_name: "", tags: [], ...fields }
 }
@@ -178,8 +178,8 @@ const httpDate = (offset: number): string => HttpDate.format(DateTime.makeUnsafe
 const fullContacts = (list: ReadonlyArray<Contact.Contact | Contact.ShortContact>): ReadonlyArray<Contact.Contact> =>
   list.filter((contact): contact is Contact.Contact => "profile_uid" in contact)
 
-const allContacts = Effect.map(Contacts.listContacts({ Limit: "1000" }), fullContacts)
-const allMessages = Messages.listMessages({ Limit: "1000" })
+const allContacts = Effect.map(ContactBook.listContacts({ Limit: "1000" }), fullContacts)
+const allMessages = Messaging.listMessages({ Limit: "1000" })
 
 const partsOf = (messageId: string) =>
   Effect.map(Effect.flatMap(Carrier.Outbox, (outbox) => outbox.parts), (parts) =>
@@ -250,12 +250,12 @@ const applyOp = Effect.fnUntraced(function*(model: Map<string, Contact.Contact>,
   switch (op.op) {
     case "create": {
       if (known !== undefined) {
-        expect(yield* refused(Contacts.createContact(key, { first_name: op.first, last_name: op.last }), "ContactExists")).toMatchObject({
+        expect(yield* refused(ContactBook.createContact(key, { first_name: op.first, last_name: op.last }), "ContactExists")).toMatchObject({
           msisdn: key
         })
         return
       }
-      const created = yield* Contacts.createContact(key, { first_name: op.first, last_name: op.last })
+      const created = yield* ContactBook.createContact(key, { first_name: op.first, last_name: op.last })
       expect(created).toMatchObject({
         msisdn: key,
         first_name: op.first.trim(),
@@ -271,7 +271,7 @@ const applyOp = Effect.fnUntraced(function*(model: Map<string, Contact.Contact>,
     }
     case "edit": {
       if (known === undefined) {
-        expect(yield* refused(Contacts.editContact(key, editBody(op)), "ContactNotFound")).toMatchObject({ msisdn: key })
+        expect(yield* refused(ContactBook.editContact(key, editBody(op)), "ContactNotFound")).toMatchObject({ msisdn: key })
         return
       }
       const first_name = op.first ?? known.first_name
@@ -284,16 +284,16 @@ const applyOp = Effect.fnUntraced(function*(model: Map<string, Contact.Contact>,
         tags: op.tags === undefined ? known.tags : modelTags(op.tags),
         monitoring: op.monitoring ?? known.monitoring
       }
-      expect(yield* Contacts.editContact(key, editBody(op))).toEqual(expected)
+      expect(yield* ContactBook.editContact(key, editBody(op))).toEqual(expected)
       model.set(key, expected)
       return
     }
     case "delete": {
       if (known === undefined) {
-        expect(yield* refused(Contacts.deleteContact(key), "ContactNotFound")).toMatchObject({ msisdn: key })
+        expect(yield* refused(ContactBook.deleteContact(key), "ContactNotFound")).toMatchObject({ msisdn: key })
         return
       }
-      expect(yield* Contacts.deleteContact(key)).toEqual({ msisdn: key, deleted: true })
+      expect(yield* ContactBook.deleteContact(key)).toEqual({ msisdn: key, deleted: true })
       model.delete(key)
       return
     }
@@ -395,7 +395,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
     describe("POST /contacts/:msisdn (4.6)", () => {
       test("creates the contact the interface describes: API, no tags, not monitoring, SUBSCRIBED, names and keys filled", () =>
         Effect.gen(function*() {
-          const created = yield* Contacts.createContact(msisdn(123456), { first_name: " Ann ", last_name: "Lee" })
+          const created = yield* ContactBook.createContact(msisdn(123456), { first_name: " Ann ", last_name: "Lee" })
           expect(sortedKeys(created)).toEqual(contactKeys)
           expect(created).toMatchObject({
             msisdn: "447400123456",
@@ -410,14 +410,14 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
             monitoring: false
           })
           expect(created.profile_uid).toMatch(/^[0-9a-f]+$/)
-          expect(yield* Contacts.getContact("447400123456")).toEqual(created)
+          expect(yield* ContactBook.getContact("447400123456")).toEqual(created)
           expect(yield* allContacts).toEqual([created])
         }))
 
       test("accepts the path as a number and a body that agrees with it (msisdn in any notation, country_code with +)", () =>
         Effect.gen(function*() {
-          const a = yield* Contacts.createContact(447400000001, { msisdn: 447400000001, country_code: "44" })
-          const b = yield* Contacts.createContact("447400000002", { msisdn: "+44 7400 000002", country_code: "+44" })
+          const a = yield* ContactBook.createContact(447400000001, { msisdn: 447400000001, country_code: "44" })
+          const b = yield* ContactBook.createContact("447400000002", { msisdn: "+44 7400 000002", country_code: "+44" })
           expect([a.msisdn, b.msisdn]).toEqual([msisdn(1), msisdn(2)])
           expect(a.full_name).toBe("")
           expect(a.profile_uid).not.toBe(b.profile_uid)
@@ -425,15 +425,15 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
 
       test("full_name joins the names with one space and skips a blank one", () =>
         Effect.gen(function*() {
-          expect((yield* Contacts.createContact(msisdn(1), { first_name: "Ann" })).full_name).toBe("Ann")
-          expect((yield* Contacts.createContact(msisdn(2), { last_name: " Lee " })).full_name).toBe("Lee")
-          expect((yield* Contacts.createContact(msisdn(3), { first_name: "  ", last_name: "" })).full_name).toBe("")
+          expect((yield* ContactBook.createContact(msisdn(1), { first_name: "Ann" })).full_name).toBe("Ann")
+          expect((yield* ContactBook.createContact(msisdn(2), { last_name: " Lee " })).full_name).toBe("Lee")
+          expect((yield* ContactBook.createContact(msisdn(3), { first_name: "  ", last_name: "" })).full_name).toBe("")
         }))
 
       test("a status in the body is refused, whatever its value, and nothing is created", () =>
         Effect.gen(function*() {
           for (const status of ["SUBSCRIBED", "CANCELLED", ""]) {
-            expect(yield* refused(Contacts.createContact(msisdn(1), { first_name: "Ann", status }), "InvalidField")).toMatchObject({
+            expect(yield* refused(ContactBook.createContact(msisdn(1), { first_name: "Ann", status }), "InvalidField")).toMatchObject({
               field: "status"
             })
           }
@@ -442,10 +442,10 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
 
       test("a body msisdn or country_code that contradicts the path is refused, and nothing is created", () =>
         Effect.gen(function*() {
-          expect(yield* refused(Contacts.createContact(msisdn(1), { msisdn: msisdn(2) }), "InvalidField")).toMatchObject({
+          expect(yield* refused(ContactBook.createContact(msisdn(1), { msisdn: msisdn(2) }), "InvalidField")).toMatchObject({
             field: "msisdn"
           })
-          expect(yield* refused(Contacts.createContact(msisdn(1), { country_code: "33" }), "InvalidField")).toMatchObject({
+          expect(yield* refused(ContactBook.createContact(msisdn(1), { country_code: "33" }), "InvalidField")).toMatchObject({
             field: "country_code"
           })
           expect(yield* allContacts).toEqual([])
@@ -453,17 +453,17 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
 
       test("an existing msisdn is refused with ContactExists and the stored contact is untouched", () =>
         Effect.gen(function*() {
-          const first = yield* Contacts.createContact(msisdn(1), { first_name: "Ann" })
-          expect(yield* refused(Contacts.createContact(msisdn(1), { first_name: "Second" }), "ContactExists")).toMatchObject({
+          const first = yield* ContactBook.createContact(msisdn(1), { first_name: "Ann" })
+          expect(yield* refused(ContactBook.createContact(msisdn(1), { first_name: "Second" }), "ContactExists")).toMatchObject({
             msisdn: msisdn(1)
           })
-          expect(yield* Contacts.getContact(msisdn(1))).toEqual(first)
+          expect(yield* ContactBook.getContact(msisdn(1))).toEqual(first)
         }))
 
       test("a path that is not a phone number is refused with InvalidMsisdn", () =>
         Effect.gen(function*() {
-          yield* refused(Contacts.createContact("12", {}), "InvalidMsisdn")
-          yield* refused(Contacts.createContact("447700900123", {}), "InvalidMsisdn")
+          yield* refused(ContactBook.createContact("12", {}), "InvalidMsisdn")
+          yield* refused(ContactBook.createContact("447700900123", {}), "InvalidMsisdn")
           expect(yield* allContacts).toEqual([])
         }))
     })
@@ -472,16 +472,16 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
     describe("GET, PUT, DELETE /contacts/:msisdn (4.5, 4.7, 4.8)", () => {
       test("get reads the path in any notation; an absent contact is ContactNotFound", () =>
         Effect.gen(function*() {
-          const created = yield* Contacts.createContact(msisdn(1), { first_name: "Ann" })
-          expect(yield* Contacts.getContact("+44 7400 000001")).toEqual(created)
-          expect(yield* Contacts.getContact(447400000001)).toEqual(created)
-          expect(yield* refused(Contacts.getContact(msisdn(2)), "ContactNotFound")).toMatchObject({ msisdn: msisdn(2) })
+          const created = yield* ContactBook.createContact(msisdn(1), { first_name: "Ann" })
+          expect(yield* ContactBook.getContact("+44 7400 000001")).toEqual(created)
+          expect(yield* ContactBook.getContact(447400000001)).toEqual(created)
+          expect(yield* refused(ContactBook.getContact(msisdn(2)), "ContactNotFound")).toMatchObject({ msisdn: msisdn(2) })
         }))
 
       test("edit changes names, tags and monitoring, recomputes full_name, keeps the rest, and stores it", () =>
         Effect.gen(function*() {
-          const created = yield* Contacts.createContact(msisdn(1), { first_name: "Ann", last_name: "Lee" })
-          const edited = yield* Contacts.editContact(msisdn(1), {
+          const created = yield* ContactBook.createContact(msisdn(1), { first_name: "Ann", last_name: "Lee" })
+          const edited = yield* ContactBook.editContact(msisdn(1), {
             first_name: "Anna",
             tags: [" news ", "NEWS", "", "vip"],
             monitoring: "1"
@@ -493,15 +493,15 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
             tags: ["news", "vip"],
             monitoring: true
           })
-          expect(yield* Contacts.getContact(msisdn(1))).toEqual(edited)
-          const renamed = yield* Contacts.editContact(msisdn(1), { last_name: "" })
+          expect(yield* ContactBook.getContact(msisdn(1))).toEqual(edited)
+          const renamed = yield* ContactBook.editContact(msisdn(1), { last_name: "" })
           expect(renamed).toMatchObject({ first_name: "Anna", last_name: "", full_name: "Anna", tags: ["news", "vip"] })
-          expect(yield* Contacts.editContact(msisdn(1), {})).toEqual(renamed)
+          expect(yield* ContactBook.editContact(msisdn(1), {})).toEqual(renamed)
         }))
 
       test("edit refuses every non-editable field by name and leaves the contact untouched", () =>
         Effect.gen(function*() {
-          const created = yield* Contacts.createContact(msisdn(1), { first_name: "Ann" })
+          const created = yield* ContactBook.createContact(msisdn(1), { first_name: "Ann" })
           const fields = {
             status: "CANCELLED",
             full_name: "X Y",
@@ -512,19 +512,19 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
             profile_uid: "ff"
           }
           for (const [field, value] of Object.entries(fields)) {
-            expect(yield* refused(Contacts.editContact(msisdn(1), { first_name: "Second", [field]: value }), "InvalidField")).toMatchObject({
+            expect(yield* refused(ContactBook.editContact(msisdn(1), { first_name: "Second", [field]: value }), "InvalidField")).toMatchObject({
               field
             })
           }
-          expect(yield* refused(Contacts.editContact(msisdn(1), { monitoring: "yes" }), "InvalidField")).toMatchObject({
+          expect(yield* refused(ContactBook.editContact(msisdn(1), { monitoring: "yes" }), "InvalidField")).toMatchObject({
             field: "monitoring"
           })
-          expect(yield* Contacts.getContact(msisdn(1))).toEqual(created)
+          expect(yield* ContactBook.getContact(msisdn(1))).toEqual(created)
         }))
 
       test("edit of an absent contact is ContactNotFound and creates nothing", () =>
         Effect.gen(function*() {
-          expect(yield* refused(Contacts.editContact(msisdn(9), { first_name: "Ann" }), "ContactNotFound")).toMatchObject({
+          expect(yield* refused(ContactBook.editContact(msisdn(9), { first_name: "Ann" }), "ContactNotFound")).toMatchObject({
             msisdn: msisdn(9)
           })
           expect(yield* allContacts).toEqual([])
@@ -532,13 +532,13 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
 
       test("delete answers { msisdn, deleted: true }, removes the contact, and a second delete is ContactNotFound", () =>
         Effect.gen(function*() {
-          yield* Contacts.createContact(msisdn(1), {})
-          const kept = yield* Contacts.createContact(msisdn(2), {})
-          expect(yield* Contacts.deleteContact("+44 7400 000001")).toEqual({ msisdn: msisdn(1), deleted: true })
-          yield* refused(Contacts.getContact(msisdn(1)), "ContactNotFound")
-          expect(yield* refused(Contacts.deleteContact(msisdn(1)), "ContactNotFound")).toMatchObject({ msisdn: msisdn(1) })
+          yield* ContactBook.createContact(msisdn(1), {})
+          const kept = yield* ContactBook.createContact(msisdn(2), {})
+          expect(yield* ContactBook.deleteContact("+44 7400 000001")).toEqual({ msisdn: msisdn(1), deleted: true })
+          yield* refused(ContactBook.getContact(msisdn(1)), "ContactNotFound")
+          expect(yield* refused(ContactBook.deleteContact(msisdn(1)), "ContactNotFound")).toMatchObject({ msisdn: msisdn(1) })
           expect(yield* allContacts).toEqual([kept])
-          const again = yield* Contacts.createContact(msisdn(1), { first_name: "Back" })
+          const again = yield* ContactBook.createContact(msisdn(1), { first_name: "Back" })
           expect(again.first_name).toBe("Back")
         }))
     })
@@ -550,26 +550,26 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
       test("contacts are ordered by msisdn, whatever the order they were created in", () =>
         Effect.gen(function*() {
           const numbers = ["447400000300", "12125550123", "447400000002", "33612345678", "4915123456789", "447400000100"]
-          for (const number of numbers) yield* Contacts.createContact(number, {})
+          for (const number of numbers) yield* ContactBook.createContact(number, {})
           expect((yield* allContacts).map((c) => c.msisdn)).toEqual([...numbers].sort())
         }))
 
       test("Limit defaults to 50 and Start to 0; Limit 1000 is accepted; Start past the end gives []", () =>
         Effect.gen(function*() {
-          yield* Contacts.upsertContacts(Array.from({ length: 51 }, (_, i) => candidate(50 - i)), { blankErases: false })
+          yield* ContactBook.upsertContacts(Array.from({ length: 51 }, (_, i) => candidate(50 - i)), { blankErases: false })
           const all = yield* allContacts
           expect(all.map((c) => c.msisdn)).toEqual(Array.from({ length: 51 }, (_, i) => msisdn(i)))
-          expect(yield* Contacts.listContacts({})).toEqual(all.slice(0, 50))
-          expect(yield* Contacts.listContacts({ Start: "48" })).toEqual(all.slice(48))
-          expect(yield* Contacts.listContacts({ Start: "2", Limit: "3" })).toEqual(all.slice(2, 5))
-          expect(yield* Contacts.listContacts({ Start: "51" })).toEqual([])
-          expect(yield* Contacts.listContacts({ start: "10", limit: "1" })).toEqual(all.slice(10, 11))
-          expect(yield* Contacts.listContacts({ START: "10", LIMIT: "1" })).toEqual(all.slice(10, 11))
+          expect(yield* ContactBook.listContacts({})).toEqual(all.slice(0, 50))
+          expect(yield* ContactBook.listContacts({ Start: "48" })).toEqual(all.slice(48))
+          expect(yield* ContactBook.listContacts({ Start: "2", Limit: "3" })).toEqual(all.slice(2, 5))
+          expect(yield* ContactBook.listContacts({ Start: "51" })).toEqual([])
+          expect(yield* ContactBook.listContacts({ start: "10", limit: "1" })).toEqual(all.slice(10, 11))
+          expect(yield* ContactBook.listContacts({ START: "10", LIMIT: "1" })).toEqual(all.slice(10, 11))
         }))
 
       test("Limit over 1000, Limit 0, a negative or non-numeric Start are refused, not clamped", () =>
         Effect.gen(function*() {
-          yield* Contacts.createContact(msisdn(1), {})
+          yield* ContactBook.createContact(msisdn(1), {})
           for (const [parameter, params] of [
             ["Limit", { Limit: "1001" }],
             ["Limit", { Limit: "0" }],
@@ -577,16 +577,16 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
             ["Start", { Start: "-1" }],
             ["Start", { Start: "1.5" }]
           ] as const) {
-            expect(yield* refused(Contacts.listContacts(params), "InvalidParameter")).toMatchObject({ parameter })
+            expect(yield* refused(ContactBook.listContacts(params), "InvalidParameter")).toMatchObject({ parameter })
           }
         }))
 
       test("Query matches a case-insensitive substring of the msisdn, first, last or full name", () =>
         Effect.gen(function*() {
-          const ann = yield* Contacts.createContact(msisdn(111), { first_name: "Ann", last_name: "Lee" })
-          const second = yield* Contacts.createContact(msisdn(222), { first_name: "Second", last_name: "Stone" })
-          const carl = yield* Contacts.createContact("33612345678", { first_name: "Carl" })
-          const query = (text: string) => Effect.map(Contacts.listContacts({ Query: text }), (list) => list.map((c) => c.msisdn))
+          const ann = yield* ContactBook.createContact(msisdn(111), { first_name: "Ann", last_name: "Lee" })
+          const second = yield* ContactBook.createContact(msisdn(222), { first_name: "Second", last_name: "Stone" })
+          const carl = yield* ContactBook.createContact("33612345678", { first_name: "Carl" })
+          const query = (text: string) => Effect.map(ContactBook.listContacts({ Query: text }), (list) => list.map((c) => c.msisdn))
           expect(yield* query("ANN")).toEqual([ann.msisdn])
           expect(yield* query("stone")).toEqual([second.msisdn])
           expect(yield* query("nn Le")).toEqual([ann.msisdn])
@@ -594,15 +594,15 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
           expect(yield* query("7400000")).toEqual([ann.msisdn, second.msisdn])
           expect(yield* query("o")).toEqual([second.msisdn])
           expect(yield* query("zzz")).toEqual([])
-          expect(yield* Contacts.listContacts({ query: "second" })).toEqual([second])
+          expect(yield* ContactBook.listContacts({ query: "second" })).toEqual([second])
         }))
 
       test("Query takes % and _ literally (no wildcard)", () =>
         Effect.gen(function*() {
-          const juice = yield* Contacts.createContact(msisdn(1), { first_name: "100% Juice" })
-          const under = yield* Contacts.createContact(msisdn(2), { first_name: "Under_score" })
-          yield* Contacts.createContact(msisdn(3), { first_name: "Underxscore", last_name: "1000 Juice" })
-          const query = (text: string) => Effect.map(Contacts.listContacts({ Query: text }), (list) => list.map((c) => c.msisdn))
+          const juice = yield* ContactBook.createContact(msisdn(1), { first_name: "100% Juice" })
+          const under = yield* ContactBook.createContact(msisdn(2), { first_name: "Under_score" })
+          yield* ContactBook.createContact(msisdn(3), { first_name: "Underxscore", last_name: "1000 Juice" })
+          const query = (text: string) => Effect.map(ContactBook.listContacts({ Query: text }), (list) => list.map((c) => c.msisdn))
           expect(yield* query("%")).toEqual([juice.msisdn])
           expect(yield* query("0%")).toEqual([juice.msisdn])
           expect(yield* query("_")).toEqual([under.msisdn])
@@ -618,7 +618,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
           yield* store.insert(contactValue(3, { status: "CANCELLED", first_name: "Cat" }))
           yield* store.insert(contactValue(4, { first_name: "Sue" }))
           const status = (params: Record<string, string>) =>
-            Effect.map(Contacts.listContacts(params), (list) => list.map((c) => c.msisdn))
+            Effect.map(ContactBook.listContacts(params), (list) => list.map((c) => c.msisdn))
           expect(yield* status({ Status: "INVITED" })).toEqual([msisdn(1)])
           expect(yield* status({ Status: "confirmed" })).toEqual([msisdn(2)])
           expect(yield* status({ status: "CANCELLED" })).toEqual([msisdn(3)])
@@ -626,22 +626,22 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
           expect(yield* status({ Status: "SUSCRIBED" })).toEqual([msisdn(4)])
           expect(yield* status({ Status: "CANCELLED", Query: "ca" })).toEqual([msisdn(3)])
           expect(yield* status({ Status: "CANCELLED", Query: "sue" })).toEqual([])
-          expect(yield* refused(Contacts.listContacts({ Status: "ACTIVE" }), "InvalidParameter")).toMatchObject({ parameter: "Status" })
+          expect(yield* refused(ContactBook.listContacts({ Status: "ACTIVE" }), "InvalidParameter")).toMatchObject({ parameter: "Status" })
         }))
 
       test("shortResults true/1 gives exactly { msisdn, first_name, last_name, status }; false/0 the full contact", () =>
         Effect.gen(function*() {
-          const ann = yield* Contacts.createContact(msisdn(1), { first_name: "Ann", last_name: "Lee" })
+          const ann = yield* ContactBook.createContact(msisdn(1), { first_name: "Ann", last_name: "Lee" })
           const short = { msisdn: ann.msisdn, first_name: "Ann", last_name: "Lee", status: "SUBSCRIBED" }
           for (const value of ["1", "true", "TRUE"]) {
-            const list = yield* Contacts.listContacts({ shortResults: value })
+            const list = yield* ContactBook.listContacts({ shortResults: value })
             expect(list).toEqual([short])
             expect(list.map(sortedKeys)).toEqual([["first_name", "last_name", "msisdn", "status"]])
           }
           for (const value of ["0", "false", ""]) {
-            expect(yield* Contacts.listContacts({ shortresults: value })).toEqual([ann])
+            expect(yield* ContactBook.listContacts({ shortresults: value })).toEqual([ann])
           }
-          expect(yield* refused(Contacts.listContacts({ shortResults: "yes" }), "InvalidParameter")).toMatchObject({
+          expect(yield* refused(ContactBook.listContacts({ shortResults: "yes" }), "InvalidParameter")).toMatchObject({
             parameter: "shortResults"
           })
         }))
@@ -655,7 +655,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
             candidate(2, { first_name: "Second", tags: ["news", " News ", "vip"] }),
             candidate(1, { first_name: "Ann", last_name: "Lee" })
           ]
-          const first = yield* Contacts.upsertContacts(rows, { blankErases: false })
+          const first = yield* ContactBook.upsertContacts(rows, { blankErases: false })
           expect(first).toEqual([
             { kind: "created", msisdn: msisdn(2), optedOut: false, duplicate: false },
             { kind: "created", msisdn: msisdn(1), optedOut: false, duplicate: false }
@@ -673,20 +673,20 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
             monitoring: false
           })
           expect(stored[1]).toMatchObject({ msisdn: msisdn(2), tags: ["news", "vip"], added_from: "FILE_UPLOAD" })
-          const again = yield* Contacts.upsertContacts(rows, { blankErases: false })
+          const again = yield* ContactBook.upsertContacts(rows, { blankErases: false })
           expect(again.map((o) => o.kind)).toEqual(["unchanged", "unchanged"])
           expect(yield* allContacts).toEqual(stored)
         }))
 
       test("an existing contact is updated: names replaced, tags added, everything else kept", () =>
         Effect.gen(function*() {
-          const created = yield* Contacts.createContact(msisdn(1), { first_name: "Ann", last_name: "Lee" })
-          yield* Contacts.editContact(msisdn(1), { tags: ["news"], monitoring: true })
-          const outcomes = yield* Contacts.upsertContacts([candidate(1, { last_name: "Smith", tags: ["NEWS", "vip"] })], {
+          const created = yield* ContactBook.createContact(msisdn(1), { first_name: "Ann", last_name: "Lee" })
+          yield* ContactBook.editContact(msisdn(1), { tags: ["news"], monitoring: true })
+          const outcomes = yield* ContactBook.upsertContacts([candidate(1, { last_name: "Smith", tags: ["NEWS", "vip"] })], {
             blankErases: false
           })
           expect(outcomes).toEqual([{ kind: "updated", msisdn: msisdn(1), optedOut: false, duplicate: false }])
-          expect(yield* Contacts.getContact(msisdn(1))).toEqual({
+          expect(yield* ContactBook.getContact(msisdn(1))).toEqual({
             ...created,
             last_name: "Smith",
             full_name: "Ann Smith",
@@ -697,33 +697,33 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
 
       test("blank names keep the stored ones unless blankErases", () =>
         Effect.gen(function*() {
-          yield* Contacts.createContact(msisdn(1), { first_name: "Ann", last_name: "Lee" })
-          const kept = yield* Contacts.upsertContacts([candidate(1, { first_name: "", last_name: "" })], { blankErases: false })
+          yield* ContactBook.createContact(msisdn(1), { first_name: "Ann", last_name: "Lee" })
+          const kept = yield* ContactBook.upsertContacts([candidate(1, { first_name: "", last_name: "" })], { blankErases: false })
           expect(kept.map((o) => o.kind)).toEqual(["unchanged"])
-          expect(yield* Contacts.getContact(msisdn(1))).toMatchObject({ first_name: "Ann", last_name: "Lee" })
-          const erased = yield* Contacts.upsertContacts([candidate(1, { last_name: "" })], { blankErases: true })
+          expect(yield* ContactBook.getContact(msisdn(1))).toMatchObject({ first_name: "Ann", last_name: "Lee" })
+          const erased = yield* ContactBook.upsertContacts([candidate(1, { last_name: "" })], { blankErases: true })
           expect(erased.map((o) => o.kind)).toEqual(["updated"])
-          expect(yield* Contacts.getContact(msisdn(1))).toMatchObject({ first_name: "", last_name: "", full_name: "" })
+          expect(yield* ContactBook.getContact(msisdn(1))).toMatchObject({ first_name: "", last_name: "", full_name: "" })
         }))
 
       test("a CANCELLED contact is never resubscribed by an import", () =>
         Effect.gen(function*() {
-          yield* Contacts.createContact(msisdn(1), { first_name: "Ann" })
-          yield* Contacts.optOut(msisdn(1))
-          const outcomes = yield* Contacts.upsertContacts([candidate(1, { first_name: "Anna", tags: ["news"] })], {
+          yield* ContactBook.createContact(msisdn(1), { first_name: "Ann" })
+          yield* ContactBook.optOut(msisdn(1))
+          const outcomes = yield* ContactBook.upsertContacts([candidate(1, { first_name: "Anna", tags: ["news"] })], {
             blankErases: false
           })
           expect(outcomes).toEqual([{ kind: "updated", msisdn: msisdn(1), optedOut: true, duplicate: false }])
-          expect(yield* Contacts.getContact(msisdn(1))).toMatchObject({ first_name: "Anna", status: "CANCELLED", tags: ["news"] })
-          const again = yield* Contacts.upsertContacts([candidate(1, { first_name: "Anna" })], { blankErases: false })
+          expect(yield* ContactBook.getContact(msisdn(1))).toMatchObject({ first_name: "Anna", status: "CANCELLED", tags: ["news"] })
+          const again = yield* ContactBook.upsertContacts([candidate(1, { first_name: "Anna" })], { blankErases: false })
           expect(again).toEqual([{ kind: "unchanged", msisdn: msisdn(1), optedOut: true, duplicate: false }])
-          expect((yield* Contacts.getContact(msisdn(1))).status).toBe("CANCELLED")
+          expect((yield* ContactBook.getContact(msisdn(1))).status).toBe("CANCELLED")
         }))
 
       test("the same number twice in a batch is merged into one contact", () =>
         Effect.gen(function*() {
-          yield* Contacts.createContact(msisdn(2), { first_name: "Second" })
-          const outcomes = yield* Contacts.upsertContacts([
+          yield* ContactBook.createContact(msisdn(2), { first_name: "Second" })
+          const outcomes = yield* ContactBook.upsertContacts([
             candidate(1, { first_name: "Ann", tags: ["a"] }),
             candidate(2, { first_name: "Rob" }),
             candidate(1, { first_name: "Anna", tags: ["b"] }),
@@ -749,7 +749,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
     describe("POST /messages/send_to_contact (4.2)", () => {
       test("answers READY, type 1, sent_count 0, error_count 0, total_recipients 1, total_monitors 0, with message_id, msisdn, country, created_by", () =>
         Effect.gen(function*() {
-          const sent = yield* Messages.sendToContact({ msisdn: msisdn(1), message: "Hello there" })
+          const sent = yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "Hello there" })
           expect(sortedKeys(sent)).toEqual(individualKeys)
           expect(sent).toMatchObject({
             short_code: settings.short_code,
@@ -774,7 +774,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
 
       test("reads the table's misdn and a numeric id, which comes back as text", () =>
         Effect.gen(function*() {
-          const sent = yield* Messages.sendToContact({ misdn: 447400000001, message: "Hi", id: 12345 })
+          const sent = yield* Messaging.sendToContact({ misdn: 447400000001, message: "Hi", id: 12345 })
           expect(sortedKeys(sent)).toEqual(withKey(individualKeys, "id"))
           expect(sent).toMatchObject({ msisdn: msisdn(1), id: "12345" })
           expect(yield* allMessages).toEqual([sent])
@@ -782,7 +782,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
 
       test("created_on is rendered in the account's time zone", () =>
         Effect.gen(function*() {
-          const sent = yield* Messages.sendToContact({ msisdn: msisdn(1), message: "Hi" })
+          const sent = yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi" })
           expect(sent.created_on).toBe("2026-11-21 19:15:00")
           expect((yield* allMessages).map((m) => m.created_on)).toEqual(["2026-11-21 19:15:00"])
         }), { ...settings, time_zone: "Asia/Tokyo" })
@@ -790,34 +790,34 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
       test("a text over the budget is MessageTooLong, the budget itself fits; nothing is created on refusal", () =>
         Effect.gen(function*() {
           const budget = Sms.budget(settings.short_name)
-          expect(yield* refused(Messages.sendToContact({ msisdn: msisdn(1), message: "x".repeat(budget + 1) }), "MessageTooLong"))
+          expect(yield* refused(Messaging.sendToContact({ msisdn: msisdn(1), message: "x".repeat(budget + 1) }), "MessageTooLong"))
             .toMatchObject({ length: budget + 1, max: budget })
           expect(yield* allMessages).toEqual([])
-          const sent = yield* Messages.sendToContact({ msisdn: msisdn(1), message: "x".repeat(budget) })
+          const sent = yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "x".repeat(budget) })
           expect(sent.message).toBe("x".repeat(budget))
         }))
 
       test("an id over 40 characters is ExternalIdTooLong, 40 fit; nothing is created on refusal", () =>
         Effect.gen(function*() {
-          expect(yield* refused(Messages.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "i".repeat(41) }), "ExternalIdTooLong"))
+          expect(yield* refused(Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "i".repeat(41) }), "ExternalIdTooLong"))
             .toMatchObject({ length: 41, max: 40 })
           expect(yield* allMessages).toEqual([])
-          expect((yield* Messages.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "i".repeat(40) })).id).toBe("i".repeat(40))
+          expect((yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "i".repeat(40) })).id).toBe("i".repeat(40))
         }))
 
       test("a number that is not a phone number is InvalidMsisdn; a number not in the book may be sent to", () =>
         Effect.gen(function*() {
-          yield* refused(Messages.sendToContact({ msisdn: "12", message: "Hi" }), "InvalidMsisdn")
-          yield* refused(Messages.sendToContact({ message: "Hi" }), "InvalidField")
+          yield* refused(Messaging.sendToContact({ msisdn: "12", message: "Hi" }), "InvalidMsisdn")
+          yield* refused(Messaging.sendToContact({ message: "Hi" }), "InvalidField")
           expect(yield* allMessages).toEqual([])
-          expect((yield* Messages.sendToContact({ msisdn: "+1 212 555 0123", message: "Hi" })).msisdn).toBe("12125550123")
+          expect((yield* Messaging.sendToContact({ msisdn: "+1 212 555 0123", message: "Hi" })).msisdn).toBe("12125550123")
         }))
 
       test("an opted-out (CANCELLED) contact is refused with RecipientOptedOut and nothing is created", () =>
         Effect.gen(function*() {
-          yield* Contacts.createContact(msisdn(1), {})
-          yield* Contacts.optOut(msisdn(1))
-          expect(yield* refused(Messages.sendToContact({ msisdn: msisdn(1), message: "Hi" }), "RecipientOptedOut")).toMatchObject({
+          yield* ContactBook.createContact(msisdn(1), {})
+          yield* ContactBook.optOut(msisdn(1))
+          expect(yield* refused(Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi" }), "RecipientOptedOut")).toMatchObject({
             msisdn: msisdn(1)
           })
           expect(yield* allMessages).toEqual([])
@@ -825,8 +825,8 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
 
       test("delivery hands every part of the prefixed text to the carrier once: SENT, sent_count = parts", () =>
         Effect.gen(function*() {
-          const sent = yield* Messages.sendToContact({ msisdn: msisdn(1), message: twoPartText })
-          const delivered = yield* Messages.deliverMessage(sent.message_id ?? "")
+          const sent = yield* Messaging.sendToContact({ msisdn: msisdn(1), message: twoPartText })
+          const delivered = yield* Messaging.deliverMessage(sent.message_id ?? "")
           expect(delivered).toEqual({ ...sent, status: "SENT", sent_count: 2 })
           const parts = yield* partsOf(sent.message_id ?? "")
           expect(parts.map((p) => [p.msisdn, p.part, p.parts, p.short_code])).toEqual([
@@ -834,7 +834,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
             [msisdn(1), 2, 2, settings.short_code]
           ])
           expect(textsByMsisdn(parts).get(msisdn(1))).toBe(Sms.prefix(settings.short_name, twoPartText))
-          expect(yield* refused(Messages.deliverMessage(sent.message_id ?? ""), "IllegalTransition")).toMatchObject({
+          expect(yield* refused(Messaging.deliverMessage(sent.message_id ?? ""), "IllegalTransition")).toMatchObject({
             from: "SENT",
             to: "SENT"
           })
@@ -847,7 +847,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
     describe("POST /messages/send (4.3) and the processing of a group message", () => {
       test("answers PENDING, type 2, zero counts, not billable nor scheduled, and omits message_id, msisdn, country, created_by", () =>
         Effect.gen(function*() {
-          const { message_id, response } = yield* Messages.sendToGroups({ tags: ["News"], message: "Big news" })
+          const { message_id, response } = yield* Messaging.sendToGroups({ tags: ["News"], message: "Big news" })
           expect(sortedKeys(response)).toEqual(groupResponseKeys)
           expect(response).toEqual({
             short_code: settings.short_code,
@@ -865,25 +865,25 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
           })
           const listed = yield* allMessages
           expect(listed).toEqual([{ ...response, message_id, created_by: settings.user }])
-          const withId = yield* Messages.sendToGroups({ tags: ["News"], message: "More", id: 77 })
+          const withId = yield* Messaging.sendToGroups({ tags: ["News"], message: "More", id: 77 })
           expect(sortedKeys(withId.response)).toEqual(withKey(groupResponseKeys, "id"))
           expect(withId.response.id).toBe("77")
         }))
 
       test("without tags (absent, empty, blank) it is refused with MissingTags and nothing is created", () =>
         Effect.gen(function*() {
-          yield* Contacts.createContact(msisdn(1), {})
-          yield* refused(Messages.sendToGroups({ message: "Hi" }), "MissingTags")
-          yield* refused(Messages.sendToGroups({ tags: [], message: "Hi" }), "MissingTags")
-          yield* refused(Messages.sendToGroups({ tags: [" ", ""], message: "Hi" }), "MissingTags")
+          yield* ContactBook.createContact(msisdn(1), {})
+          yield* refused(Messaging.sendToGroups({ message: "Hi" }), "MissingTags")
+          yield* refused(Messaging.sendToGroups({ tags: [], message: "Hi" }), "MissingTags")
+          yield* refused(Messaging.sendToGroups({ tags: [" ", ""], message: "Hi" }), "MissingTags")
           expect(yield* allMessages).toEqual([])
         }))
 
       test("a text over the budget or an id over 40 characters is refused and nothing is created", () =>
         Effect.gen(function*() {
           const budget = Sms.budget(settings.short_name)
-          yield* refused(Messages.sendToGroups({ tags: ["a"], message: "x".repeat(budget + 1) }), "MessageTooLong")
-          yield* refused(Messages.sendToGroups({ tags: ["a"], message: "Hi", id: "i".repeat(41) }), "ExternalIdTooLong")
+          yield* refused(Messaging.sendToGroups({ tags: ["a"], message: "x".repeat(budget + 1) }), "MessageTooLong")
+          yield* refused(Messaging.sendToGroups({ tags: ["a"], message: "Hi", id: "i".repeat(41) }), "ExternalIdTooLong")
           expect(yield* allMessages).toEqual([])
         }))
 
@@ -891,13 +891,13 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
         Effect.gen(function*() {
           const store = yield* MessageStore.MessageStore
           const carrier = yield* Carrier.Carrier
-          yield* Contacts.createContact(msisdn(1), {})
-          yield* Contacts.editContact(msisdn(1), { tags: ["news"] })
-          const { message_id } = yield* Messages.sendToGroups({ tags: ["news"], message: "Big news" })
+          yield* ContactBook.createContact(msisdn(1), {})
+          yield* ContactBook.editContact(msisdn(1), { tags: ["news"] })
+          const { message_id } = yield* Messaging.sendToGroups({ tags: ["news"], message: "Big news" })
           expect(Option.map(yield* store.get(message_id), (m) => m.status)).toEqual(Option.some("PENDING"))
           const moves: Array<string> = []
           const seenWhileHandingOver: Array<string> = []
-          const { message } = yield* Messages.processGroupMessage(message_id).pipe(
+          const { message } = yield* Messaging.processGroupMessage(message_id).pipe(
             Effect.provideService(MessageStore.MessageStore, {
               ...store,
               update: (m) => Effect.andThen(Effect.sync(() => moves.push(m.status)), store.update(m))
@@ -929,8 +929,8 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
           yield* contacts.insert(contactValue(8, { monitoring: true, status: "INVITED" }))
           yield* contacts.insert(contactValue(9, { monitoring: true, status: "CANCELLED" }))
           yield* contacts.insert(contactValue(10, { tags: ["newsletter"] }))
-          const { message_id } = yield* Messages.sendToGroups({ tags: ["news", "Sport"], message: twoPartText })
-          const { handedOver, message } = yield* Messages.processGroupMessage(message_id)
+          const { message_id } = yield* Messaging.sendToGroups({ tags: ["news", "Sport"], message: twoPartText })
+          const { handedOver, message } = yield* Messaging.processGroupMessage(message_id)
           const segments = Sms.analyzePrefixed(settings.short_name, twoPartText).segments
           expect(segments).toBe(2)
           expect(message).toMatchObject({
@@ -957,21 +957,21 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
       test("processing twice, or a resumed run, hands nobody anything twice and keeps the counts", () =>
         Effect.gen(function*() {
           const store = yield* MessageStore.MessageStore
-          yield* Contacts.upsertContacts([1, 2, 3, 4].map((n) => candidate(n, { tags: ["club"] })), { blankErases: false })
-          const { message_id } = yield* Messages.sendToGroups({ tags: ["club"], message: "Meeting tonight" })
+          yield* ContactBook.upsertContacts([1, 2, 3, 4].map((n) => candidate(n, { tags: ["club"] })), { blankErases: false })
+          const { message_id } = yield* Messaging.sendToGroups({ tags: ["club"], message: "Meeting tonight" })
           // A crashed run: two members were handed the message, then the process died while PROCESSING.
           const pending = Option.getOrThrow(yield* store.get(message_id))
           yield* store.update({ ...pending, status: "PROCESSING" })
           expect(yield* store.recordDeliveries(message_id, [msisdn(2), msisdn(4)])).toEqual([msisdn(2), msisdn(4)])
-          const resumed = yield* Messages.processGroupMessage(message_id)
+          const resumed = yield* Messaging.processGroupMessage(message_id)
           expect(resumed.handedOver).toBe(2)
           expect(resumed.message).toMatchObject({ status: "SENT", total_recipients: 4, sent_count: 4 })
           expect((yield* partsOf(message_id)).map((p) => p.msisdn).sort()).toEqual([msisdn(1), msisdn(3)])
-          const twice = yield* Messages.processGroupMessage(message_id)
+          const twice = yield* Messaging.processGroupMessage(message_id)
           expect(twice).toEqual({ message: resumed.message, handedOver: 0 })
           // Sent, then found PROCESSING again (a stale worker): still nobody gets it twice.
           yield* store.update({ ...resumed.message, status: "PROCESSING" })
-          const again = yield* Messages.processGroupMessage(message_id)
+          const again = yield* Messaging.processGroupMessage(message_id)
           expect(again.handedOver).toBe(0)
           expect(again.message).toEqual(resumed.message)
           expect(yield* partsOf(message_id)).toHaveLength(2)
@@ -980,10 +980,10 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
 
       test("concurrent processing of one message hands each member every part exactly once", () =>
         Effect.gen(function*() {
-          yield* Contacts.upsertContacts(Array.from({ length: 12 }, (_, n) => candidate(n, { tags: ["all"] })), { blankErases: false })
-          const { message_id } = yield* Messages.sendToGroups({ tags: ["all"], message: twoPartText })
+          yield* ContactBook.upsertContacts(Array.from({ length: 12 }, (_, n) => candidate(n, { tags: ["all"] })), { blankErases: false })
+          const { message_id } = yield* Messaging.sendToGroups({ tags: ["all"], message: twoPartText })
           const runs = yield* Effect.all(
-            Array.from({ length: racers }, () => Messages.processGroupMessage(message_id)),
+            Array.from({ length: racers }, () => Messaging.processGroupMessage(message_id)),
             { concurrency: "unbounded" }
           )
           expect(runs.reduce((sum, r) => sum + r.handedOver, 0)).toBe(12)
@@ -997,9 +997,9 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
 
       test("a group with nobody to reach completes with zero counts and hands nothing over", () =>
         Effect.gen(function*() {
-          yield* Contacts.createContact(msisdn(1), {})
-          const { message_id } = yield* Messages.sendToGroups({ tags: ["ghosts"], message: "Boo" })
-          const { handedOver, message } = yield* Messages.processGroupMessage(message_id)
+          yield* ContactBook.createContact(msisdn(1), {})
+          const { message_id } = yield* Messaging.sendToGroups({ tags: ["ghosts"], message: "Boo" })
+          const { handedOver, message } = yield* Messaging.processGroupMessage(message_id)
           expect(handedOver).toBe(0)
           expect(message).toMatchObject({ status: "SENT", total_recipients: 0, total_monitors: 0, sent_count: 0 })
           expect(yield* partsOf(message_id)).toEqual([])
@@ -1007,9 +1007,9 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
 
       test("an individual message is not processed as a group; an unknown message_id is refused", () =>
         Effect.gen(function*() {
-          const sent = yield* Messages.sendToContact({ msisdn: msisdn(1), message: "Hi" })
-          yield* refused(Messages.processGroupMessage(sent.message_id ?? ""), "IllegalTransition")
-          expect(yield* refused(Messages.processGroupMessage("ffff"), "MessageNotFound")).toMatchObject({
+          const sent = yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi" })
+          yield* refused(Messaging.processGroupMessage(sent.message_id ?? ""), "IllegalTransition")
+          expect(yield* refused(Messaging.processGroupMessage("ffff"), "MessageNotFound")).toMatchObject({
             message_id: "ffff"
           })
         }))
@@ -1019,8 +1019,8 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
     describe("broadcast (a group send carried through to SENT)", () => {
       test("sends and processes: SENT, every member handed the message once", () =>
         Effect.gen(function*() {
-          yield* Contacts.upsertContacts([1, 2, 3].map((n) => candidate(n, { tags: ["club"] })), { blankErases: false })
-          const { handedOver, message, resumed } = yield* Messages.broadcast({ tags: ["CLUB"], message: "Tonight" }, { allowEmpty: false })
+          yield* ContactBook.upsertContacts([1, 2, 3].map((n) => candidate(n, { tags: ["club"] })), { blankErases: false })
+          const { handedOver, message, resumed } = yield* Messaging.broadcast({ tags: ["CLUB"], message: "Tonight" }, { allowEmpty: false })
           expect(resumed).toBe(false)
           expect(handedOver).toBe(3)
           expect(message).toMatchObject({ status: "SENT", type: 2, total_recipients: 3, sent_count: 3, tags: ["CLUB"] })
@@ -1030,17 +1030,17 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
 
       test("nobody to reach (monitors alone do not count) is NoRecipients and creates nothing, unless allowEmpty", () =>
         Effect.gen(function*() {
-          yield* Contacts.createContact(msisdn(1), {})
-          yield* Contacts.editContact(msisdn(1), { monitoring: true })
-          yield* Contacts.createContact(msisdn(2), {})
-          yield* Contacts.editContact(msisdn(2), { tags: ["ghosts"] })
-          yield* Contacts.optOut(msisdn(2))
-          expect(yield* refused(Messages.broadcast({ tags: ["ghosts"], message: "Boo" }, { allowEmpty: false }), "NoRecipients"))
+          yield* ContactBook.createContact(msisdn(1), {})
+          yield* ContactBook.editContact(msisdn(1), { monitoring: true })
+          yield* ContactBook.createContact(msisdn(2), {})
+          yield* ContactBook.editContact(msisdn(2), { tags: ["ghosts"] })
+          yield* ContactBook.optOut(msisdn(2))
+          expect(yield* refused(Messaging.broadcast({ tags: ["ghosts"], message: "Boo" }, { allowEmpty: false }), "NoRecipients"))
             .toMatchObject({ tags: ["ghosts"] })
           expect(yield* allMessages).toEqual([])
-          yield* refused(Messages.broadcast({ message: "Boo" }, { allowEmpty: false }), "MissingTags")
+          yield* refused(Messaging.broadcast({ message: "Boo" }, { allowEmpty: false }), "MissingTags")
           expect(yield* allMessages).toEqual([])
-          const { message } = yield* Messages.broadcast({ tags: ["ghosts"], message: "Boo" }, { allowEmpty: true })
+          const { message } = yield* Messaging.broadcast({ tags: ["ghosts"], message: "Boo" }, { allowEmpty: true })
           expect(message).toMatchObject({ status: "SENT", total_recipients: 0, total_monitors: 1, sent_count: 1 })
           expect((yield* partsOf(message.message_id)).map((p) => p.msisdn)).toEqual([msisdn(1)])
         }))
@@ -1048,19 +1048,19 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
       test("the id of an unfinished group message resumes it (same text and tags), nobody twice; a finished one is DuplicateSend", () =>
         Effect.gen(function*() {
           const store = yield* MessageStore.MessageStore
-          yield* Contacts.upsertContacts([1, 2, 3].map((n) => candidate(n, { tags: ["club"] })), { blankErases: false })
+          yield* ContactBook.upsertContacts([1, 2, 3].map((n) => candidate(n, { tags: ["club"] })), { blankErases: false })
           // An interrupted run: created, one member handed the message, then the process died.
-          const { message_id } = yield* Messages.sendToGroups({ tags: ["club"], message: "Tonight", id: "weekly" })
+          const { message_id } = yield* Messaging.sendToGroups({ tags: ["club"], message: "Tonight", id: "weekly" })
           yield* store.update({ ...Option.getOrThrow(yield* store.get(message_id)), status: "PROCESSING" })
           yield* store.recordDeliveries(message_id, [msisdn(2)])
           yield* TestClock.adjust("1 minute")
-          expect(yield* refused(Messages.broadcast({ tags: ["club"], message: "Changed", id: "weekly" }, { allowEmpty: false }), "InvalidField"))
+          expect(yield* refused(Messaging.broadcast({ tags: ["club"], message: "Changed", id: "weekly" }, { allowEmpty: false }), "InvalidField"))
             .toMatchObject({ field: "id" })
-          const resumed = yield* Messages.broadcast({ tags: ["club"], message: "Tonight", id: "weekly" }, { allowEmpty: false })
+          const resumed = yield* Messaging.broadcast({ tags: ["club"], message: "Tonight", id: "weekly" }, { allowEmpty: false })
           expect(resumed).toMatchObject({ resumed: true, handedOver: 2 })
           expect(resumed.message).toMatchObject({ message_id, status: "SENT", total_recipients: 3, sent_count: 3 })
           expect((yield* partsOf(message_id)).map((p) => p.msisdn).sort()).toEqual([msisdn(1), msisdn(3)])
-          yield* refused(Messages.broadcast({ tags: ["club"], message: "Tonight", id: "weekly" }, { allowEmpty: false }), "DuplicateSend")
+          yield* refused(Messaging.broadcast({ tags: ["club"], message: "Tonight", id: "weekly" }, { allowEmpty: false }), "DuplicateSend")
           expect(yield* allMessages).toHaveLength(1)
         }))
     })
@@ -1069,12 +1069,12 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
     describe("GET /messages (4.1)", () => {
       test("messages are ordered by creation, then message_id", () =>
         Effect.gen(function*() {
-          const a = yield* Messages.sendToContact({ msisdn: msisdn(1), message: "a" })
-          const b = yield* Messages.sendToContact({ msisdn: msisdn(2), message: "b" })
+          const a = yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "a" })
+          const b = yield* Messaging.sendToContact({ msisdn: msisdn(2), message: "b" })
           yield* TestClock.setTime(epoch - 60_000)
-          const early = yield* Messages.receiveMessage(msisdn(3), "early")
+          const early = yield* Messaging.receiveMessage(msisdn(3), "early")
           yield* TestClock.setTime(epoch + 1)
-          const c = (yield* Messages.sendToGroups({ tags: ["x"], message: "c" })).message_id
+          const c = (yield* Messaging.sendToGroups({ tags: ["x"], message: "c" })).message_id
           const listed = yield* allMessages
           const sameInstant = [a.message_id, b.message_id].sort()
           expect(listed.map((m) => m.message_id)).toEqual([early.message.message_id, ...sameInstant, c])
@@ -1083,54 +1083,54 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
       test("Limit defaults to 200; start offsets; Limit 1000 is the most, over it is refused", () =>
         Effect.gen(function*() {
           yield* Effect.forEach(Array.from({ length: 201 }, (_, i) => i), (i) =>
-            Effect.andThen(TestClock.setTime(epoch + i * 1000), Messages.receiveMessage(msisdn(i % 7), `m${i}`)))
+            Effect.andThen(TestClock.setTime(epoch + i * 1000), Messaging.receiveMessage(msisdn(i % 7), `m${i}`)))
           const all = yield* allMessages
           expect(all.map((m) => m.message)).toEqual(Array.from({ length: 201 }, (_, i) => `m${i}`))
-          expect(yield* Messages.listMessages({})).toEqual(all.slice(0, 200))
-          expect(yield* Messages.listMessages({ start: "199" })).toEqual(all.slice(199))
-          expect(yield* Messages.listMessages({ Start: "5", limit: "2" })).toEqual(all.slice(5, 7))
-          expect(yield* Messages.listMessages({ start: "201" })).toEqual([])
-          expect(yield* refused(Messages.listMessages({ Limit: "1001" }), "InvalidParameter")).toMatchObject({ parameter: "Limit" })
-          expect(yield* refused(Messages.listMessages({ start: "-1" }), "InvalidParameter")).toMatchObject({ parameter: "start" })
+          expect(yield* Messaging.listMessages({})).toEqual(all.slice(0, 200))
+          expect(yield* Messaging.listMessages({ start: "199" })).toEqual(all.slice(199))
+          expect(yield* Messaging.listMessages({ Start: "5", limit: "2" })).toEqual(all.slice(5, 7))
+          expect(yield* Messaging.listMessages({ start: "201" })).toEqual([])
+          expect(yield* refused(Messaging.listMessages({ Limit: "1001" }), "InvalidParameter")).toMatchObject({ parameter: "Limit" })
+          expect(yield* refused(Messaging.listMessages({ start: "-1" }), "InvalidParameter")).toMatchObject({ parameter: "start" })
         }))
 
       test("direction selects MT, MO or ALL (the default), in any case; anything else is refused", () =>
         Effect.gen(function*() {
-          const mt = yield* Messages.sendToContact({ msisdn: msisdn(1), message: "out" })
-          const group = yield* Messages.sendToGroups({ tags: ["x"], message: "out to group" })
+          const mt = yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "out" })
+          const group = yield* Messaging.sendToGroups({ tags: ["x"], message: "out to group" })
           yield* TestClock.adjust(1)
-          const mo = yield* Messages.receiveMessage(msisdn(1), "in")
-          const ids = (params: Record<string, string>) => Effect.map(Messages.listMessages(params), (list) => list.map((m) => m.message_id))
+          const mo = yield* Messaging.receiveMessage(msisdn(1), "in")
+          const ids = (params: Record<string, string>) => Effect.map(Messaging.listMessages(params), (list) => list.map((m) => m.message_id))
           expect((yield* ids({ direction: "MT" })).sort()).toEqual([mt.message_id, group.message_id].sort())
           expect(yield* ids({ direction: "mo" })).toEqual([mo.message.message_id])
           expect(yield* ids({ Direction: "ALL" })).toHaveLength(3)
           expect(yield* ids({})).toHaveLength(3)
-          expect(yield* refused(Messages.listMessages({ direction: "IN" }), "InvalidParameter")).toMatchObject({ parameter: "direction" })
+          expect(yield* refused(Messaging.listMessages({ direction: "IN" }), "InvalidParameter")).toMatchObject({ parameter: "direction" })
         }))
 
       test("misdn (or msisdn) selects the messages of one number, both directions; a bad number is refused", () =>
         Effect.gen(function*() {
-          const out = yield* Messages.sendToContact({ msisdn: msisdn(1), message: "out" })
-          yield* Messages.sendToContact({ msisdn: msisdn(2), message: "other" })
-          yield* Messages.sendToGroups({ tags: ["x"], message: "group" })
+          const out = yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "out" })
+          yield* Messaging.sendToContact({ msisdn: msisdn(2), message: "other" })
+          yield* Messaging.sendToGroups({ tags: ["x"], message: "group" })
           yield* TestClock.adjust(1)
-          const back = yield* Messages.receiveMessage(msisdn(1), "reply")
+          const back = yield* Messaging.receiveMessage(msisdn(1), "reply")
           const expected = [out.message_id, back.message.message_id]
-          const ids = (params: Record<string, string>) => Effect.map(Messages.listMessages(params), (list) => list.map((m) => m.message_id))
+          const ids = (params: Record<string, string>) => Effect.map(Messaging.listMessages(params), (list) => list.map((m) => m.message_id))
           expect(yield* ids({ misdn: msisdn(1) })).toEqual(expected)
           expect(yield* ids({ msisdn: "+44 7400 000001" })).toEqual(expected)
           expect(yield* ids({ misdn: msisdn(1), direction: "MO" })).toEqual([back.message.message_id])
           expect(yield* ids({ misdn: msisdn(3) })).toEqual([])
-          expect(yield* refused(Messages.listMessages({ misdn: "12" }), "InvalidParameter")).toMatchObject({ parameter: "misdn" })
+          expect(yield* refused(Messaging.listMessages({ misdn: "12" }), "InvalidParameter")).toMatchObject({ parameter: "misdn" })
         }))
 
       test("group_short_name selects the group messages sent to that tag, in any case", () =>
         Effect.gen(function*() {
-          const news = yield* Messages.sendToGroups({ tags: ["News", "Sport"], message: "both" })
-          const sport = yield* Messages.sendToGroups({ tags: ["sport"], message: "sport" })
-          yield* Messages.sendToContact({ msisdn: msisdn(1), message: "individual" })
+          const news = yield* Messaging.sendToGroups({ tags: ["News", "Sport"], message: "both" })
+          const sport = yield* Messaging.sendToGroups({ tags: ["sport"], message: "sport" })
+          yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "individual" })
           const ids = (tag: string) =>
-            Effect.map(Messages.listMessages({ group_short_name: tag }), (list) => list.map((m) => m.message_id).sort())
+            Effect.map(Messaging.listMessages({ group_short_name: tag }), (list) => list.map((m) => m.message_id).sort())
           expect(yield* ids("news")).toEqual([news.message_id])
           expect(yield* ids("SPORT")).toEqual([news.message_id, sport.message_id].sort())
           expect(yield* ids("spor")).toEqual([])
@@ -1140,11 +1140,11 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
       test("start_date and end_date are HTTP-dates, inclusive to the second, each optional (an absent bound is open)", () =>
         Effect.gen(function*() {
           const at = (offset: number, text: string) =>
-            Effect.andThen(TestClock.setTime(epoch + offset), Messages.receiveMessage(msisdn(1), text))
+            Effect.andThen(TestClock.setTime(epoch + offset), Messaging.receiveMessage(msisdn(1), text))
           yield* at(0, "t0")
           yield* at(3_600_999, "t1")
           yield* at(7_200_000, "t2")
-          const texts = (params: Record<string, string>) => Effect.map(Messages.listMessages(params), (list) => list.map((m) => m.message))
+          const texts = (params: Record<string, string>) => Effect.map(Messaging.listMessages(params), (list) => list.map((m) => m.message))
           const hour = httpDate(3_600_000)
           expect(hour).toBe("Sat, 21 Nov 2026 11:15:00 GMT")
           expect(yield* texts({ start_date: hour })).toEqual(["t1", "t2"])
@@ -1156,23 +1156,23 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
           expect(yield* texts({ end_date: "Sat Nov 21 11:15:00 2026" })).toEqual(["t0", "t1"])
           expect(yield* texts({ START_DATE: "Sat, 21 Nov 2026 12:15:00 +0100" })).toEqual(["t1", "t2"])
           expect(yield* texts({ start_date: "", end_date: "" })).toEqual(["t0", "t1", "t2"])
-          expect(yield* refused(Messages.listMessages({ start_date: "2026-11-21" }), "InvalidParameter")).toMatchObject({
+          expect(yield* refused(Messaging.listMessages({ start_date: "2026-11-21" }), "InvalidParameter")).toMatchObject({
             parameter: "start_date"
           })
-          expect(yield* refused(Messages.listMessages({ end_date: "Sun, 21 Nov 2026 11:15:00 GMT" }), "InvalidParameter"))
+          expect(yield* refused(Messaging.listMessages({ end_date: "Sun, 21 Nov 2026 11:15:00 GMT" }), "InvalidParameter"))
             .toMatchObject({ parameter: "end_date" })
-          expect(yield* refused(Messages.listMessages({ start_date: httpDate(1000), end_date: httpDate(0) }), "InvalidParameter"))
+          expect(yield* refused(Messaging.listMessages({ start_date: httpDate(1000), end_date: httpDate(0) }), "InvalidParameter"))
             .toMatchObject({ parameter: "start_date" })
         }))
 
       test("filters combine", () =>
         Effect.gen(function*() {
-          yield* Messages.sendToContact({ msisdn: msisdn(1), message: "early out" })
+          yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "early out" })
           yield* TestClock.setTime(epoch + 10_000)
-          yield* Messages.receiveMessage(msisdn(1), "late in")
-          yield* Messages.sendToContact({ msisdn: msisdn(1), message: "late out" })
-          yield* Messages.sendToContact({ msisdn: msisdn(2), message: "late other" })
-          const listed = yield* Messages.listMessages({ start_date: httpDate(10_000), misdn: msisdn(1), direction: "MT" })
+          yield* Messaging.receiveMessage(msisdn(1), "late in")
+          yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "late out" })
+          yield* Messaging.sendToContact({ msisdn: msisdn(2), message: "late other" })
+          const listed = yield* Messaging.listMessages({ start_date: httpDate(10_000), misdn: msisdn(1), direction: "MT" })
           expect(listed.map((m) => m.message)).toEqual(["late out"])
         }))
     })
@@ -1181,38 +1181,38 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
     describe("anti-spam", () => {
       test("the same id within the spam period is DuplicateSend naming the first message, and nothing is created", () =>
         Effect.gen(function*() {
-          const first = yield* Messages.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "promo-1" })
+          const first = yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "promo-1" })
           yield* TestClock.adjust("1 hour")
-          const error = yield* refused(Messages.sendToContact({ msisdn: msisdn(2), message: "Hi again", id: "promo-1" }), "DuplicateSend")
+          const error = yield* refused(Messaging.sendToContact({ msisdn: msisdn(2), message: "Hi again", id: "promo-1" }), "DuplicateSend")
           expect(error).toMatchObject({ id: "promo-1", message_id: first.message_id, created_at: new Date(epoch).toISOString() })
-          yield* refused(Messages.sendToGroups({ tags: ["all"], message: "Hi all", id: "promo-1" }), "DuplicateSend")
+          yield* refused(Messaging.sendToGroups({ tags: ["all"], message: "Hi all", id: "promo-1" }), "DuplicateSend")
           expect(yield* allMessages).toEqual([first])
         }))
 
       test("ids are shared by individual and group sends; a numeric id equals its text", () =>
         Effect.gen(function*() {
-          const group = yield* Messages.sendToGroups({ tags: ["all"], message: "Hi", id: 42 })
-          expect(yield* refused(Messages.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "42" }), "DuplicateSend")).toMatchObject({
+          const group = yield* Messaging.sendToGroups({ tags: ["all"], message: "Hi", id: 42 })
+          expect(yield* refused(Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "42" }), "DuplicateSend")).toMatchObject({
             message_id: group.message_id
           })
-          yield* Messages.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "43" })
-          yield* Messages.sendToContact({ msisdn: msisdn(1), message: "Hi" })
-          yield* Messages.sendToContact({ msisdn: msisdn(1), message: "Hi" })
+          yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "43" })
+          yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi" })
+          yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi" })
           expect(yield* allMessages).toHaveLength(4)
         }))
 
       test("the period is measured on the clock: refused up to and at its end, allowed once it has passed", () =>
         Effect.gen(function*() {
           const period = settings.spam_period_seconds * 1000
-          yield* Messages.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "daily" })
+          yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "daily" })
           yield* TestClock.setTime(epoch + period - 1)
-          yield* refused(Messages.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "daily" }), "DuplicateSend")
+          yield* refused(Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "daily" }), "DuplicateSend")
           yield* TestClock.setTime(epoch + period)
-          yield* refused(Messages.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "daily" }), "DuplicateSend")
+          yield* refused(Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "daily" }), "DuplicateSend")
           yield* TestClock.setTime(epoch + period + 1)
-          const later = yield* Messages.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "daily" })
+          const later = yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "daily" })
           yield* TestClock.adjust("1 hour")
-          expect(yield* refused(Messages.sendToGroups({ tags: ["a"], message: "Hi", id: "daily" }), "DuplicateSend")).toMatchObject({
+          expect(yield* refused(Messaging.sendToGroups({ tags: ["a"], message: "Hi", id: "daily" }), "DuplicateSend")).toMatchObject({
             message_id: later.message_id
           })
           expect(yield* allMessages).toHaveLength(2)
@@ -1220,18 +1220,18 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
 
       test("with a spam period of 0 the same id is refused only at the same instant", () =>
         Effect.gen(function*() {
-          yield* Messages.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "x" })
-          yield* refused(Messages.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "x" }), "DuplicateSend")
+          yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "x" })
+          yield* refused(Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "x" }), "DuplicateSend")
           yield* TestClock.adjust(1)
-          yield* Messages.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "x" })
+          yield* Messaging.sendToContact({ msisdn: msisdn(1), message: "Hi", id: "x" })
         }), { ...settings, spam_period_seconds: 0 })
 
       test("concurrent sends with the same id: exactly one succeeds, the others are DuplicateSend", () =>
         Effect.gen(function*() {
           const send = (i: number): Effect.Effect<unknown, SmsbookError, Env> =>
             i % 2 === 0
-              ? Messages.sendToContact({ msisdn: msisdn(i), message: `Hi ${i}`, id: "race" })
-              : Messages.sendToGroups({ tags: ["all"], message: `Hi ${i}`, id: "race" })
+              ? Messaging.sendToContact({ msisdn: msisdn(i), message: `Hi ${i}`, id: "race" })
+              : Messaging.sendToGroups({ tags: ["all"], message: `Hi ${i}`, id: "race" })
           const sends = Array.from({ length: racers }, (_, i) => Effect.result(send(i)))
           const results = yield* Effect.all(sends, { concurrency: "unbounded" })
           expect(results.filter(Result.isSuccess)).toHaveLength(1)
@@ -1245,8 +1245,8 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
     describe("opt-out and inbound messages", () => {
       test("an inbound SMS is recorded as MO and listed; a text that is not only a keyword changes nothing", () =>
         Effect.gen(function*() {
-          const ann = yield* Contacts.createContact(msisdn(1), { first_name: "Ann" })
-          const { action, message } = yield* Messages.receiveMessage("+44 7400 000001", "Please STOP sending")
+          const ann = yield* ContactBook.createContact(msisdn(1), { first_name: "Ann" })
+          const { action, message } = yield* Messaging.receiveMessage("+44 7400 000001", "Please STOP sending")
           expect(action).toBeUndefined()
           expect(message).toMatchObject({
             msisdn: msisdn(1),
@@ -1258,39 +1258,39 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
           })
           expect(message).not.toHaveProperty("created_by")
           expect(yield* allMessages).toEqual([message])
-          expect(yield* Contacts.getContact(msisdn(1))).toEqual(ann)
+          expect(yield* ContactBook.getContact(msisdn(1))).toEqual(ann)
         }))
 
       test("every opt-out keyword, in any case, alone in the text, makes the contact CANCELLED", () =>
         Effect.gen(function*() {
           const keywords = ["STOP", "stopall", " Unsubscribe ", "END", "quit", "Cancel", "OPTOUT\n"]
-          yield* Contacts.upsertContacts(keywords.map((_, i) => candidate(i)), { blankErases: false })
+          yield* ContactBook.upsertContacts(keywords.map((_, i) => candidate(i)), { blankErases: false })
           for (const [i, keyword] of keywords.entries()) {
-            const { action, contact } = yield* Messages.receiveMessage(msisdn(i), keyword)
+            const { action, contact } = yield* Messaging.receiveMessage(msisdn(i), keyword)
             expect(action).toBe("opt-out")
             expect(contact?.status).toBe("CANCELLED")
           }
-          expect((yield* Contacts.listContacts({ Status: "CANCELLED" })).map((c) => c.msisdn)).toEqual(keywords.map((_, i) => msisdn(i)))
-          expect(yield* Messages.listMessages({ direction: "MO" })).toHaveLength(keywords.length)
+          expect((yield* ContactBook.listContacts({ Status: "CANCELLED" })).map((c) => c.msisdn)).toEqual(keywords.map((_, i) => msisdn(i)))
+          expect(yield* Messaging.listMessages({ direction: "MO" })).toHaveLength(keywords.length)
         }))
 
       test("START or UNSTOP resubscribes a CANCELLED contact; an unknown number's keyword creates it from SMS in that state", () =>
         Effect.gen(function*() {
-          yield* Contacts.createContact(msisdn(1), { first_name: "Ann" })
-          yield* Messages.receiveMessage(msisdn(1), "stop")
-          expect((yield* Messages.receiveMessage(msisdn(1), "Start")).contact?.status).toBe("SUBSCRIBED")
-          expect((yield* Contacts.getContact(msisdn(1))).first_name).toBe("Ann")
-          const stranger = yield* Messages.receiveMessage(msisdn(2), "STOP")
+          yield* ContactBook.createContact(msisdn(1), { first_name: "Ann" })
+          yield* Messaging.receiveMessage(msisdn(1), "stop")
+          expect((yield* Messaging.receiveMessage(msisdn(1), "Start")).contact?.status).toBe("SUBSCRIBED")
+          expect((yield* ContactBook.getContact(msisdn(1))).first_name).toBe("Ann")
+          const stranger = yield* Messaging.receiveMessage(msisdn(2), "STOP")
           expect(stranger.contact).toMatchObject({ msisdn: msisdn(2), status: "CANCELLED", added_from: "SMS", tags: [] })
-          expect(yield* Contacts.getContact(msisdn(2))).toEqual(stranger.contact)
-          yield* Contacts.upsertContacts([candidate(2, { first_name: "Imported" })], { blankErases: false })
-          expect((yield* Contacts.getContact(msisdn(2))).status).toBe("CANCELLED")
-          expect((yield* Messages.receiveMessage(msisdn(2), "unstop")).contact?.status).toBe("SUBSCRIBED")
-          const newcomer = yield* Messages.receiveMessage(msisdn(3), "START")
+          expect(yield* ContactBook.getContact(msisdn(2))).toEqual(stranger.contact)
+          yield* ContactBook.upsertContacts([candidate(2, { first_name: "Imported" })], { blankErases: false })
+          expect((yield* ContactBook.getContact(msisdn(2))).status).toBe("CANCELLED")
+          expect((yield* Messaging.receiveMessage(msisdn(2), "unstop")).contact?.status).toBe("SUBSCRIBED")
+          const newcomer = yield* Messaging.receiveMessage(msisdn(3), "START")
           expect(newcomer.contact).toMatchObject({ status: "SUBSCRIBED", added_from: "SMS" })
-          const hello = yield* Messages.receiveMessage(msisdn(4), "hello")
+          const hello = yield* Messaging.receiveMessage(msisdn(4), "hello")
           expect(hello.contact).toBeUndefined()
-          yield* refused(Contacts.getContact(msisdn(4)), "ContactNotFound")
+          yield* refused(ContactBook.getContact(msisdn(4)), "ContactNotFound")
         }))
 
       test("a keyword the contact's status cannot follow leaves the contact as it is and the SMS is still recorded", () =>
@@ -1298,38 +1298,38 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
           const store = yield* ContactStore.ContactStore
           const invited = contactValue(1, { status: "INVITED" })
           yield* store.insert(invited)
-          const { action, contact } = yield* Messages.receiveMessage(msisdn(1), "START")
+          const { action, contact } = yield* Messaging.receiveMessage(msisdn(1), "START")
           expect(action).toBe("resubscribe")
           expect(contact).toEqual(invited)
-          expect(yield* Contacts.getContact(msisdn(1))).toEqual(invited)
+          expect(yield* ContactBook.getContact(msisdn(1))).toEqual(invited)
           expect(yield* allMessages).toHaveLength(1)
         }))
 
       test("optOut cancels (twice is a no-op), resubscribe restores; an absent contact is ContactNotFound", () =>
         Effect.gen(function*() {
-          const created = yield* Contacts.createContact(msisdn(1), {})
-          expect(yield* Contacts.optOut(msisdn(1))).toEqual({ ...created, status: "CANCELLED" })
-          expect(yield* Contacts.optOut(msisdn(1))).toEqual({ ...created, status: "CANCELLED" })
-          expect(yield* Contacts.getContact(msisdn(1))).toEqual({ ...created, status: "CANCELLED" })
-          expect(yield* Contacts.resubscribe(msisdn(1))).toEqual(created)
-          yield* refused(Contacts.optOut(msisdn(2)), "ContactNotFound")
+          const created = yield* ContactBook.createContact(msisdn(1), {})
+          expect(yield* ContactBook.optOut(msisdn(1))).toEqual({ ...created, status: "CANCELLED" })
+          expect(yield* ContactBook.optOut(msisdn(1))).toEqual({ ...created, status: "CANCELLED" })
+          expect(yield* ContactBook.getContact(msisdn(1))).toEqual({ ...created, status: "CANCELLED" })
+          expect(yield* ContactBook.resubscribe(msisdn(1))).toEqual(created)
+          yield* refused(ContactBook.optOut(msisdn(2)), "ContactNotFound")
         }))
 
       test("an opted-out contact never receives a group message, even as a monitor; after START it does again", () =>
         Effect.gen(function*() {
-          yield* Contacts.createContact(msisdn(1), {})
-          yield* Contacts.createContact(msisdn(2), {})
-          yield* Contacts.editContact(msisdn(1), { tags: ["news"], monitoring: true })
-          yield* Contacts.editContact(msisdn(2), { tags: ["news"] })
-          yield* Messages.receiveMessage(msisdn(1), "STOP")
-          const first = yield* Messages.sendToGroups({ tags: ["news"], message: "One" })
-          const one = yield* Messages.processGroupMessage(first.message_id)
+          yield* ContactBook.createContact(msisdn(1), {})
+          yield* ContactBook.createContact(msisdn(2), {})
+          yield* ContactBook.editContact(msisdn(1), { tags: ["news"], monitoring: true })
+          yield* ContactBook.editContact(msisdn(2), { tags: ["news"] })
+          yield* Messaging.receiveMessage(msisdn(1), "STOP")
+          const first = yield* Messaging.sendToGroups({ tags: ["news"], message: "One" })
+          const one = yield* Messaging.processGroupMessage(first.message_id)
           expect(one.message).toMatchObject({ total_recipients: 1, total_monitors: 0 })
           expect((yield* partsOf(first.message_id)).map((p) => p.msisdn)).toEqual([msisdn(2)])
           yield* TestClock.adjust(1)
-          yield* Messages.receiveMessage(msisdn(1), "START")
-          const second = yield* Messages.sendToGroups({ tags: ["news"], message: "Two" })
-          yield* Messages.processGroupMessage(second.message_id)
+          yield* Messaging.receiveMessage(msisdn(1), "START")
+          const second = yield* Messaging.sendToGroups({ tags: ["news"], message: "Two" })
+          yield* Messaging.processGroupMessage(second.message_id)
           expect((yield* partsOf(second.message_id)).map((p) => p.msisdn).sort()).toEqual([msisdn(1), msisdn(2)])
         }))
     })
@@ -1339,7 +1339,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
       test("parallel creates of distinct contacts all land", () =>
         Effect.gen(function*() {
           const created = yield* Effect.all(
-            Array.from({ length: racers * 4 }, (_, i) => Contacts.createContact(msisdn(i), { first_name: `n${i}` })),
+            Array.from({ length: racers * 4 }, (_, i) => ContactBook.createContact(msisdn(i), { first_name: `n${i}` })),
             { concurrency: "unbounded" }
           )
           expect(yield* allContacts).toEqual([...created].sort((a, b) => a.msisdn < b.msisdn ? -1 : 1))
@@ -1349,7 +1349,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
       test("parallel creates of one contact: exactly one wins, the others are ContactExists", () =>
         Effect.gen(function*() {
           const results = yield* Effect.all(
-            Array.from({ length: racers }, (_, i) => Effect.result(Contacts.createContact(msisdn(1), { first_name: `n${i}` }))),
+            Array.from({ length: racers }, (_, i) => Effect.result(ContactBook.createContact(msisdn(1), { first_name: `n${i}` }))),
             { concurrency: "unbounded" }
           )
           const winners = results.filter(Result.isSuccess).map((r) => r.success)
@@ -1363,12 +1363,12 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
       test("parallel edits of distinct contacts and parallel deletes all land", () =>
         Effect.gen(function*() {
           const numbers = Array.from({ length: racers * 2 }, (_, i) => i)
-          yield* Contacts.upsertContacts(numbers.map((n) => candidate(n)), { blankErases: false })
-          yield* Effect.all(numbers.map((n) => Contacts.editContact(msisdn(n), { first_name: `e${n}`, tags: [`t${n}`] })), {
+          yield* ContactBook.upsertContacts(numbers.map((n) => candidate(n)), { blankErases: false })
+          yield* Effect.all(numbers.map((n) => ContactBook.editContact(msisdn(n), { first_name: `e${n}`, tags: [`t${n}`] })), {
             concurrency: "unbounded"
           })
           expect((yield* allContacts).map((c) => [c.first_name, c.tags])).toEqual(numbers.map((n) => [`e${n}`, [`t${n}`]]))
-          yield* Effect.all(numbers.filter((n) => n % 2 === 0).map((n) => Contacts.deleteContact(msisdn(n))), {
+          yield* Effect.all(numbers.filter((n) => n % 2 === 0).map((n) => ContactBook.deleteContact(msisdn(n))), {
             concurrency: "unbounded"
           })
           expect((yield* allContacts).map((c) => c.msisdn)).toEqual(numbers.filter((n) => n % 2 === 1).map(msisdn))
@@ -1557,12 +1557,12 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
         }),
         ({ limit, numbers, query }) =>
           Effect.gen(function*() {
-            yield* Contacts.upsertContacts(numbers.map((n) => candidate(n, { first_name: n % 2 === 0 ? "x" : "y" })), { blankErases: false })
+            yield* ContactBook.upsertContacts(numbers.map((n) => candidate(n, { first_name: n % 2 === 0 ? "x" : "y" })), { blankErases: false })
             const filter = query === undefined ? {} : { Query: query }
-            const full = fullContacts(yield* Contacts.listContacts({ ...filter, Limit: "1000" }))
+            const full = fullContacts(yield* ContactBook.listContacts({ ...filter, Limit: "1000" }))
             const pages: Array<Contact.Contact> = []
             for (let start = 0;; start += limit) {
-              const page = yield* Contacts.listContacts({ ...filter, Start: String(start), Limit: String(limit) })
+              const page = yield* ContactBook.listContacts({ ...filter, Start: String(start), Limit: String(limit) })
               expect(page.length).toBeLessThanOrEqual(limit)
               pages.push(...fullContacts(page))
               if (page.length < limit) break
@@ -1585,9 +1585,9 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
           Effect.gen(function*() {
             for (const [i, gap] of gaps.entries()) {
               yield* TestClock.adjust(gap)
-              if (i % 3 === 0) yield* Messages.receiveMessage(msisdn(i), `m${i}`)
-              else if (i % 3 === 1) yield* Messages.sendToContact({ msisdn: msisdn(i), message: `m${i}` })
-              else yield* Messages.sendToGroups({ tags: ["g"], message: `m${i}` })
+              if (i % 3 === 0) yield* Messaging.receiveMessage(msisdn(i), `m${i}`)
+              else if (i % 3 === 1) yield* Messaging.sendToContact({ msisdn: msisdn(i), message: `m${i}` })
+              else yield* Messaging.sendToGroups({ tags: ["g"], message: `m${i}` })
             }
             const full = yield* allMessages
             expect(full).toHaveLength(gaps.length)
@@ -1595,7 +1595,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
             expect(ids).toEqual([...ids].sort())
             const pages: Array<Message.Message> = []
             for (let start = 0;; start += limit) {
-              const page = yield* Messages.listMessages({ start: String(start), Limit: String(limit) })
+              const page = yield* Messaging.listMessages({ start: String(start), Limit: String(limit) })
               pages.push(...page)
               if (page.length < limit) break
             }
@@ -1613,7 +1613,7 @@ export const run = (name: string, makeLayer: () => Layer.Layer<Ports, unknown>, 
             const expected = [...model.values()].sort((a, b) => a.msisdn < b.msisdn ? -1 : 1)
             expect(yield* allContacts).toEqual(expected)
             expect(yield* (yield* ContactStore.ContactStore).count).toBe(model.size)
-            for (const contact of expected) expect(yield* Contacts.getContact(contact.msisdn)).toEqual(contact)
+            for (const contact of expected) expect(yield* ContactBook.getContact(contact.msisdn)).toEqual(contact)
           })
       )
 

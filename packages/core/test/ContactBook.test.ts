@@ -2,7 +2,7 @@ import { Result } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as Contact from "../src/Contact.ts"
-import * as Contacts from "../src/Contacts.ts"
+import * as ContactBook from "../src/ContactBook.ts"
 import * as Msisdn from "../src/Msisdn.ts"
 
 const number = Result.getOrThrow(Msisdn.parse("447400000001"))
@@ -25,7 +25,7 @@ const stored: fc.Arbitrary<Contact.Contact> = fc.record({
   ...fields
 }))
 
-const row: fc.Arbitrary<Contacts.Candidate> = fc.record({
+const row: fc.Arbitrary<ContactBook.Candidate> = fc.record({
   first_name: name.map((s) => s.trim()),
   last_name: name.map((s) => s.trim()),
   tags
@@ -33,10 +33,10 @@ const row: fc.Arbitrary<Contacts.Candidate> = fc.record({
 
 const options = fc.record({ blankErases: fc.boolean() })
 
-describe("Contacts.merge (the import rule)", () => {
+describe("ContactBook.merge (the import rule)", () => {
   it("law: only names, full_name and tags change — status (CANCELLED stays CANCELLED), keys and flags are kept", () => {
     fc.assert(fc.property(stored, row, options, (s, r, o) => {
-      const merged = Contacts.merge(s, r, o)
+      const merged = ContactBook.merge(s, r, o)
       const { first_name: _f, full_name: _n, last_name: _l, tags: _t, ...kept } = merged
       const { first_name: _f2, full_name: _n2, last_name: _l2, tags: _t2, ...before } = s
       expect(kept).toEqual(before)
@@ -45,7 +45,7 @@ describe("Contacts.merge (the import rule)", () => {
 
   it("law: a name from the row replaces the stored one; a blank keeps it unless blankErases; full_name follows", () => {
     fc.assert(fc.property(stored, row, options, (s, r, o) => {
-      const merged = Contacts.merge(s, r, o)
+      const merged = ContactBook.merge(s, r, o)
       expect(merged.first_name).toBe(r.first_name !== "" || o.blankErases ? r.first_name : s.first_name)
       expect(merged.last_name).toBe(r.last_name !== "" || o.blankErases ? r.last_name : s.last_name)
       expect(merged.full_name).toBe([merged.first_name, merged.last_name].filter((n) => n !== "").join(" "))
@@ -54,7 +54,7 @@ describe("Contacts.merge (the import rule)", () => {
 
   it("law: tags are added, never removed: the stored ones first, then the row's new ones, each once in any case", () => {
     fc.assert(fc.property(stored, row, options, (s, r, o) => {
-      const merged = Contacts.merge(s, r, o)
+      const merged = ContactBook.merge(s, r, o)
       expect(merged.tags.slice(0, s.tags.length)).toEqual(s.tags)
       const lower = merged.tags.map((t) => t.toLowerCase())
       expect(new Set(lower).size).toBe(lower.length)
@@ -64,8 +64,8 @@ describe("Contacts.merge (the import rule)", () => {
 
   it("law: merging the same row again changes nothing (a re-run import is all unchanged)", () => {
     fc.assert(fc.property(stored, row, options, (s, r, o) => {
-      const once = Contacts.merge(s, r, o)
-      expect(Contact.equals(Contacts.merge(once, r, o), once)).toBe(true)
+      const once = ContactBook.merge(s, r, o)
+      expect(Contact.equals(ContactBook.merge(once, r, o), once)).toBe(true)
     }))
   })
 })

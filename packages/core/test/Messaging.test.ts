@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import * as Contact from "../src/Contact.ts"
 import * as CreatedOn from "../src/CreatedOn.ts"
 import * as Message from "../src/Message.ts"
-import * as Messages from "../src/Messages.ts"
+import * as Messaging from "../src/Messaging.ts"
 import * as Wire from "../src/Wire.ts"
 
 const optOutKeywords = ["STOP", "STOPALL", "UNSUBSCRIBE", "END", "QUIT", "CANCEL", "OPTOUT"]
@@ -18,16 +18,16 @@ const anyCase = (word: string): fc.Arbitrary<string> =>
 
 const blank = fc.string({ unit: fc.constantFrom(" ", "\t", "\n", "\r"), maxLength: 3 })
 
-describe("Messages.keywordAction", () => {
+describe("Messaging.keywordAction", () => {
   it("law: an opt-out keyword in any case, alone but for surrounding blanks, asks to opt out", () => {
     fc.assert(fc.property(fc.constantFrom(...optOutKeywords).chain(anyCase), blank, blank, (word, before, after) => {
-      expect(Messages.keywordAction(before + word + after)).toBe("opt-out")
+      expect(Messaging.keywordAction(before + word + after)).toBe("opt-out")
     }))
   })
 
   it("law: START or UNSTOP in any case, alone, asks to resubscribe", () => {
     fc.assert(fc.property(fc.constantFrom(...resubscribeKeywords).chain(anyCase), blank, blank, (word, before, after) => {
-      expect(Messages.keywordAction(before + word + after)).toBe("resubscribe")
+      expect(Messaging.keywordAction(before + word + after)).toBe("resubscribe")
     }))
   })
 
@@ -39,14 +39,14 @@ describe("Messages.keywordAction", () => {
       fc.boolean(),
       (word, extra, first) => {
         const text = first ? `${word} ${extra}` : `${extra} ${word}`
-        expect(Messages.keywordAction(text)).toBeUndefined()
+        expect(Messaging.keywordAction(text)).toBeUndefined()
       }
     ))
   })
 
   it("examples: near misses are no keyword", () => {
     for (const text of ["", "  ", "STOP.", "S T O P", "stopp", "please stop", "STOP STOP", "OPT OUT", "UN STOP"]) {
-      expect(Messages.keywordAction(text)).toBeUndefined()
+      expect(Messaging.keywordAction(text)).toBeUndefined()
     }
   })
 })
@@ -71,10 +71,10 @@ const contact = fc.record({
 
 const wanted: fc.Arbitrary<ReadonlyArray<string>> = fc.uniqueArray(fc.constantFrom("news", "sport", "other"), { minLength: 1 })
 
-describe("Messages.roleOf", () => {
+describe("Messaging.roleOf", () => {
   it("law: only SUBSCRIBED or CONFIRMED contacts are reached; a CANCELLED or INVITED one never is", () => {
     fc.assert(fc.property(wanted, contact, (tags, c) => {
-      const role = Messages.roleOf(new Set(tags))(c)
+      const role = Messaging.roleOf(new Set(tags))(c)
       if (c.status === "CANCELLED" || c.status === "INVITED") expect(role).toBeUndefined()
     }))
   })
@@ -83,14 +83,14 @@ describe("Messages.roleOf", () => {
     fc.assert(fc.property(wanted, contact.filter((c) => Contact.receivesGroupMessages(c.status)), (tags, c) => {
       const carries = c.tags.some((tag) => tags.includes(tag.toLowerCase()))
       const expected = carries ? "recipient" : c.monitoring ? "monitor" : undefined
-      expect(Messages.roleOf(new Set(tags))(c)).toBe(expected)
+      expect(Messaging.roleOf(new Set(tags))(c)).toBe(expected)
     }))
   })
 
   it("a monitor who is also a recipient is a recipient (counted once); an INVITED monitor gets nothing", () => {
     fc.assert(fc.property(contact, (c) => {
-      expect(Messages.roleOf(new Set(["news"]))({ ...c, status: "CONFIRMED", monitoring: true, tags: ["News"] })).toBe("recipient")
-      expect(Messages.roleOf(new Set(["news"]))({ ...c, status: "INVITED", monitoring: true })).toBeUndefined()
+      expect(Messaging.roleOf(new Set(["news"]))({ ...c, status: "CONFIRMED", monitoring: true, tags: ["News"] })).toBe("recipient")
+      expect(Messaging.roleOf(new Set(["news"]))({ ...c, status: "INVITED", monitoring: true })).toBeUndefined()
     }))
   })
 })
@@ -122,7 +122,7 @@ describe("Message.transition", () => {
   })
 })
 
-describe("Messages.toWire", () => {
+describe("Messaging.toWire", () => {
   const stored: Message.Stored = {
     message_id: "0001",
     short_code: "60777",
@@ -142,7 +142,7 @@ describe("Messages.toWire", () => {
   }
 
   it("optional fields are absent, never undefined or null; created_on is in the zone, to the second", () => {
-    const wire = Messages.toWire(stored, CreatedOn.utc)
+    const wire = Messaging.toWire(stored, CreatedOn.utc)
     expect(Object.keys(wire).sort()).toEqual([
       "created_on",
       "direction",
@@ -159,7 +159,7 @@ describe("Messages.toWire", () => {
       "type"
     ])
     expect(wire.created_on).toBe("2026-11-21 10:15:00")
-    expect(Messages.toWire(stored, Result.getOrThrow(CreatedOn.zone("Asia/Tokyo"))).created_on).toBe("2026-11-21 19:15:00")
+    expect(Messaging.toWire(stored, Result.getOrThrow(CreatedOn.zone("Asia/Tokyo"))).created_on).toBe("2026-11-21 19:15:00")
   })
 
   it("law: the wire shape of any stored message reads back unchanged with the interface's Message schema", () => {
@@ -175,7 +175,7 @@ describe("Messages.toWire", () => {
         created_at: fc.integer({ min: 0, max: 4_000_000_000_000 })
       }),
       ({ id, msisdn, ...fields }) => {
-        const wire = Messages.toWire({
+        const wire = Messaging.toWire({
           ...stored,
           ...fields,
           ...(id === undefined ? {} : { id }),

@@ -20,7 +20,7 @@ const find = Effect.fnUntraced(function*(msisdn: string) {
 })
 
 /** `GET /contacts`: a page, in full or reduced (`shortResults`) form. */
-export const listContacts = Effect.fn("Contacts.listContacts")(function*(params: Query.Params) {
+export const listContacts = Effect.fn("ContactBook.listContacts")(function*(params: Query.Params) {
   const query = yield* Effect.fromResult(Query.contacts(params))
   const store = yield* ContactStore
   const contacts = yield* store.list(query)
@@ -28,7 +28,7 @@ export const listContacts = Effect.fn("Contacts.listContacts")(function*(params:
 })
 
 /** `GET /contacts/:msisdn`. */
-export const getContact = Effect.fn("Contacts.getContact")(function*(msisdn: string | number) {
+export const getContact = Effect.fn("ContactBook.getContact")(function*(msisdn: string | number) {
   return yield* find(yield* keyOf(msisdn))
 })
 
@@ -59,7 +59,7 @@ const newContact = Effect.fnUntraced(function*(
  * `POST /contacts/:msisdn`: the path names the contact; a body `msisdn` or `country_code` must agree
  * with it, a body `status` is refused. Created with `added_from` API.
  */
-export const createContact = Effect.fn("Contacts.createContact")(function*(path: string | number, body: unknown) {
+export const createContact = Effect.fn("ContactBook.createContact")(function*(path: string | number, body: unknown) {
   const msisdn = yield* keyOf(path)
   const request = yield* Effect.fromResult(Contact.decodeCreateBody(body))
   // The body's msisdn is read as tolerantly as the path's: `+44 7400 123456` names 447400123456.
@@ -82,7 +82,7 @@ export const createContact = Effect.fn("Contacts.createContact")(function*(path:
 })
 
 /** `PUT /contacts/:msisdn`: changes first_name, last_name, tags, monitoring; returns the full contact. */
-export const editContact = Effect.fn("Contacts.editContact")(function*(path: string | number, body: unknown) {
+export const editContact = Effect.fn("ContactBook.editContact")(function*(path: string | number, body: unknown) {
   const msisdn = yield* keyOf(path)
   const edit = yield* Effect.fromResult(Contact.decodeEditBody(body))
   const store = yield* ContactStore
@@ -94,7 +94,7 @@ export const editContact = Effect.fn("Contacts.editContact")(function*(path: str
 })
 
 /** `DELETE /contacts/:msisdn`. */
-export const deleteContact = Effect.fn("Contacts.deleteContact")(function*(path: string | number) {
+export const deleteContact = Effect.fn("ContactBook.deleteContact")(function*(path: string | number) {
   const msisdn = yield* keyOf(path)
   const store = yield* ContactStore
   yield* store.remove(msisdn)
@@ -102,7 +102,7 @@ export const deleteContact = Effect.fn("Contacts.deleteContact")(function*(path:
 })
 
 const move = (move: Contact.Move) =>
-  Effect.fn(`Contacts.${move}`)(function*(path: string | number) {
+  Effect.fn(`ContactBook.${move}`)(function*(path: string | number) {
     const msisdn = yield* keyOf(path)
     const store = yield* ContactStore
     return yield* store.transaction(Effect.gen(function*() {
@@ -173,7 +173,7 @@ export const merge = (stored: Contact.Contact, row: Candidate, options: UpsertOp
  * batch is merged). New contacts are SUBSCRIBED with `added_from` FILE_UPLOAD. One read and one
  * write for the whole batch.
  */
-export const upsertContacts = Effect.fn("Contacts.upsertContacts")(function*(
+export const upsertContacts = Effect.fn("ContactBook.upsertContacts")(function*(
   rows: ReadonlyArray<Candidate>,
   options: UpsertOptions
 ) {

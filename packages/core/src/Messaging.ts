@@ -6,7 +6,7 @@ import { Clock, Effect, Option, Result, Stream } from "effect"
 import { Account } from "./Account.ts"
 import { Carrier, type Part } from "./Carrier.ts"
 import * as Contact from "./Contact.ts"
-import * as Contacts from "./Contacts.ts"
+import * as ContactBook from "./ContactBook.ts"
 import { ContactStore } from "./ContactStore.ts"
 import * as CreatedOn from "./CreatedOn.ts"
 import { IllegalTransition, InvalidField, MessageNotFound, MissingTags, NoRecipients, RecipientOptedOut } from "./Errors.ts"
@@ -43,7 +43,7 @@ export const toWire = (stored: Message.Stored, timeZone: CreatedOn.Zone): Messag
 const accountZone = Effect.flatMap(Effect.service(Account), (account) => Effect.fromResult(CreatedOn.zone(account.time_zone)))
 
 /** `GET /messages`. */
-export const listMessages = Effect.fn("Messages.listMessages")(function*(params: Query.Params) {
+export const listMessages = Effect.fn("Messaging.listMessages")(function*(params: Query.Params) {
   const page = yield* Effect.fromResult(Query.messages(params))
   const zone = yield* accountZone
   const store = yield* MessageStore
@@ -80,7 +80,7 @@ const outgoing = Effect.fnUntraced(function*(text: string, rawId: string | undef
  * `POST /messages/send_to_contact`: records an individual message, READY, to one number. An
  * opted-out contact is refused; the same `id` within the spam period is refused and nothing is created.
  */
-export const sendToContact = Effect.fn("Messages.sendToContact")(function*(body: unknown) {
+export const sendToContact = Effect.fn("Messaging.sendToContact")(function*(body: unknown) {
   const request = yield* Effect.fromResult(Message.decodeSendToContactBody(body))
   const msisdn = yield* Effect.fromResult(Msisdn.parse(request.msisdn))
   const { antiSpam, base, zone } = yield* outgoing(request.message, request.id)
@@ -108,7 +108,7 @@ export const sendToContact = Effect.fn("Messages.sendToContact")(function*(body:
  * An individual send carried through to SENT in one transaction: `sendToContact` then
  * `deliverMessage`, so a failed hand-over leaves no READY message behind and its `id` unused.
  */
-export const sendNow = Effect.fn("Messages.sendNow")(function*(body: unknown) {
+export const sendNow = Effect.fn("Messaging.sendNow")(function*(body: unknown) {
   const store = yield* MessageStore
   return yield* store.transaction(
     Effect.flatMap(sendToContact(body), (accepted) => deliverMessage(accepted.message_id ?? ""))
@@ -125,7 +125,7 @@ export interface Accepted {
  * `POST /messages/send`: records a group message, PENDING, for the contacts of the tags. Without
  * tags it is refused (`MissingTags`): a send never silently goes to everybody.
  */
-export const sendToGroups = Effect.fn("Messages.sendToGroups")(function*(body: unknown) {
+export const sendToGroups = Effect.fn("Messaging.sendToGroups")(function*(body: unknown) {
   const request = yield* Effect.fromResult(Message.decodeSendToGroupsBody(body))
   const tags = Contact.normalizeTags(request.tags ?? [])
   if (tags.length === 0) return yield* new MissingTags()
@@ -207,7 +207,7 @@ const find = Effect.fnUntraced(function*(messageId: string) {
  * skips whoever already got it), then READY with the counts and SENT. A message interrupted while
  * PROCESSING resumes where it stopped.
  */
-export const processGroupMessage = Effect.fn("Messages.processGroupMessage")(function*(messageId: string) {
+export const processGroupMessage = Effect.fn("Messaging.processGroupMessage")(function*(messageId: string) {
   const store = yield* MessageStore
   const carrier = yield* Carrier
   const account = yield* Account
@@ -261,7 +261,7 @@ export const processGroupMessage = Effect.fn("Messages.processGroupMessage")(fun
 })
 
 /** Hands an individual READY message to the carrier: SENT, with `sent_count` its parts. */
-export const deliverMessage = Effect.fn("Messages.deliverMessage")(function*(messageId: string) {
+export const deliverMessage = Effect.fn("Messaging.deliverMessage")(function*(messageId: string) {
   const store = yield* MessageStore
   const carrier = yield* Carrier
   const account = yield* Account
@@ -296,7 +296,7 @@ export const keywordAction = (text: string): "opt-out" | "resubscribe" | undefin
  * makes the sender CANCELLED, START/UNSTOP resubscribes (a CANCELLED or SUBSCRIBED contact; others stay). A keyword from a number not in the book
  * creates the contact (`added_from` SMS) in the state it asked for, so a later import cannot subscribe it.
  */
-export const receiveMessage = Effect.fn("Messages.receiveMessage")(function*(from: string, text: string) {
+export const receiveMessage = Effect.fn("Messaging.receiveMessage")(function*(from: string, text: string) {
   const msisdn = yield* Effect.fromResult(Msisdn.parse(from))
   const account = yield* Account
   const zone = yield* accountZone
@@ -330,10 +330,10 @@ export const receiveMessage = Effect.fn("Messages.receiveMessage")(function*(fro
     // A keyword whose move the contact's status does not allow (START from INVITED) leaves the contact
     // as it is; the inbound message is recorded all the same.
     const contact = Option.isSome(existing)
-      ? yield* (action === "opt-out" ? Contacts.optOut(msisdn) : Contacts.resubscribe(msisdn)).pipe(
+      ? yield* (action === "opt-out" ? ContactBook.optOut(msisdn) : ContactBook.resubscribe(msisdn)).pipe(
         Effect.catchTag("IllegalTransition", () => Effect.succeed(existing.value))
       )
-      : yield* Contacts.fromInbound(msisdn, action === "opt-out" ? "CANCELLED" : "SUBSCRIBED").pipe(
+      : yield* ContactBook.fromInbound(msisdn, action === "opt-out" ? "CANCELLED" : "SUBSCRIBED").pipe(
         Effect.tap((contact) => contacts.insert(contact))
       )
     return { message: toWire(stored, zone), action, contact }
@@ -362,7 +362,7 @@ export interface Broadcast {
  * receives it twice — provided the text and tags are the same. A send that would reach nobody is
  * refused (`NoRecipients`) unless `allowEmpty`, before anything is created.
  */
-export const broadcast = Effect.fn("Messages.broadcast")(function*(
+export const broadcast = Effect.fn("Messaging.broadcast")(function*(
   body: unknown,
   options: { readonly allowEmpty: boolean }
 ) {
