@@ -7,7 +7,7 @@ import { stringify } from "csv-stringify/sync"
 import { Effect, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as Files from "./files.ts"
-import * as spreadsheet from "./spreadsheet.ts"
+import * as spreadsheet from "./csv/spreadsheet.ts"
 
 export interface Rejected {
   /** The physical line of the row in the input (the header is line 1, or 2 after a `sep=` line). */

@@ -6,9 +6,9 @@ import { InvalidField, InvalidParameter, type Message, Messaging } from "@smsboo
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as fs from "node:fs"
-import * as Common from "./Common.ts"
-import * as Output from "./Output.ts"
-import * as Plan from "./Plan.ts"
+import * as Common from "../GlobalFlags.ts"
+import * as Output from "../Output.ts"
+import * as Plan from "../jobs/BroadcastPlan.ts"
 
 
 /** The summary of a send, as `--json` prints it. */

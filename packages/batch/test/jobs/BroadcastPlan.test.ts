@@ -11,8 +11,8 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll } from "vitest"
-import { isSmsbookError } from "../src/Output.ts"
-import * as Plan from "../src/Plan.ts"
+import { isSmsbookError } from "../../src/Output.ts"
+import * as Plan from "../../src/jobs/BroadcastPlan.ts"
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-plan-test-"))
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }))

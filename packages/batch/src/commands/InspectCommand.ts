@@ -5,8 +5,8 @@
 import { Sms } from "@smsbook/core"
 import { Effect } from "effect"
 import { Argument, Command } from "effect/cli"
-import * as Common from "./Common.ts"
-import * as Output from "./Output.ts"
+import * as Common from "../GlobalFlags.ts"
+import * as Output from "../Output.ts"
 
 export interface Inspection {
   readonly short_name: string

@@ -8,7 +8,7 @@ import { createRequire } from "node:module"
 import * as path from "node:path"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as PhoneRegexCache from "../src/internal/phoneRegexCache.ts"
+import * as PhoneRegexCache from "../../src/internal/phoneRegexCache.ts"
 
 const library = path.dirname(createRequire(import.meta.url).resolve("libphonenumber-js/package.json"))
 const shipped = path.join(library, "es6/helpers/matchesEntirely.js")
@@ -39,7 +39,7 @@ describe("phone regex cache", () => {
 
   it("is what a process that registers it loads", () => {
     const script = [
-      `import * as Cache from ${JSON.stringify(path.resolve(import.meta.dirname, "../src/internal/phoneRegexCache.ts"))}`,
+      `import * as Cache from ${JSON.stringify(path.resolve(import.meta.dirname, "../../src/internal/phoneRegexCache.ts"))}`,
       "Cache.register()",
       `const helper = await import(${JSON.stringify(shipped)})`,
       "console.log(String(helper.default).includes('compiled.get'))"

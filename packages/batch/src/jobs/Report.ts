@@ -5,8 +5,8 @@
 import { Account, CreatedOn, Message, Messaging, MessageStore } from "@smsbook/core"
 import { stringify } from "csv-stringify/sync"
 import { Effect, Stream } from "effect"
-import * as files from "./internal/files.ts"
-import * as spreadsheet from "./internal/spreadsheet.ts"
+import * as files from "../internal/files.ts"
+import * as spreadsheet from "../internal/csv/spreadsheet.ts"
 
 /** The CSV columns: the message fields of the interface, in its order (`sent_from` is never filled). */
 export const columns: ReadonlyArray<string> = Object.keys(Message.Message.fields).filter((field) => field !== "sent_from")

@@ -14,19 +14,19 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import * as Import from "../src/Import.ts"
-import * as ContactRows from "../src/internal/contactRows.ts"
-import * as spreadsheet from "../src/internal/spreadsheet.ts"
-import * as Columns from "../src/internal/columns.ts"
-import * as CsvDialect from "../src/internal/csvDialect.ts"
-import * as MsisdnSet from "../src/internal/msisdnSet.ts"
+import * as Import from "../../src/jobs/Import.ts"
+import * as ContactRows from "../../src/internal/contactRows.ts"
+import * as spreadsheet from "../../src/internal/csv/spreadsheet.ts"
+import * as Columns from "../../src/internal/csv/columns.ts"
+import * as CsvDialect from "../../src/internal/csv/dialect.ts"
+import * as MsisdnSet from "../../src/internal/msisdnSet.ts"
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-import-test-"))
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }))
 let files = 0
 const tempFile = (name: string) => path.join(temporary, `${++files}-${name}`)
 
-const samples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../samples")
+const samples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../samples")
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

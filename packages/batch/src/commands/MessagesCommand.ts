@@ -5,9 +5,9 @@
 import { HttpDate, type Message, Messaging } from "@smsbook/core"
 import { DateTime, Effect, Option, Result } from "effect"
 import { Command, Flag } from "effect/cli"
-import * as Common from "./Common.ts"
+import * as Common from "../GlobalFlags.ts"
 import { describeContact } from "./ContactsCommand.ts"
-import * as Output from "./Output.ts"
+import * as Output from "../Output.ts"
 
 
 export const describeMessage = (message: Message.Message): string =>

@@ -6,10 +6,10 @@ import { InvalidParameter } from "@smsbook/core"
 import { Clock, Console, Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as fs from "node:fs"
-import * as Common from "./Common.ts"
-import * as Import from "./Import.ts"
-import * as CsvDialect from "./internal/csvDialect.ts"
-import * as Output from "./Output.ts"
+import * as Common from "../GlobalFlags.ts"
+import * as Import from "../jobs/Import.ts"
+import * as CsvDialect from "../internal/csv/dialect.ts"
+import * as Output from "../Output.ts"
 
 const optionalText = (name: string, description: string) =>
   Flag.String(name).pipe(Flag.withDescription(description), Flag.optional)

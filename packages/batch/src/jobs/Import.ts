@@ -4,11 +4,11 @@
  */
 import { ContactBook, ContactStore, FileFailure, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
 import { Clock, Data, Effect, Result, type Scope } from "effect"
-import * as Columns from "./internal/columns.ts"
-import * as ContactRows from "./internal/contactRows.ts"
-import * as CsvRecords from "./internal/csvRecords.ts"
-import * as MsisdnSet from "./internal/msisdnSet.ts"
-import * as RejectsFile from "./internal/rejectsFile.ts"
+import * as Columns from "../internal/csv/columns.ts"
+import * as ContactRows from "../internal/contactRows.ts"
+import * as CsvRecords from "../internal/csv/records.ts"
+import * as MsisdnSet from "../internal/msisdnSet.ts"
+import * as RejectsFile from "../internal/rejectsFile.ts"
 
 /** `--max-rejects`: a number of rows, or a percentage of the rows read. */
 export type MaxRejects =

@@ -13,11 +13,11 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import * as ImportCommand from "../src/ImportCommand.ts"
-import * as Output from "../src/Output.ts"
+import * as ImportCommand from "../../src/commands/ImportCommand.ts"
+import * as Output from "../../src/Output.ts"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const repo = path.resolve(here, "../../..")
+const repo = path.resolve(here, "../../../..")
 const samples = path.join(repo, "samples")
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-import-command-"))
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }))
@@ -175,7 +175,7 @@ const entry = (() => {
       `import { NodeServices } from ${JSON.stringify(url("node_modules/@effect/platform-node/dist/index.js"))}`,
       `import { Cause, Effect, Exit } from ${JSON.stringify(url("node_modules/effect/dist/index.js"))}`,
       `import { CliError, Command } from ${JSON.stringify(url("node_modules/effect/dist/cli/index.js"))}`,
-      `import * as ImportCommand from ${JSON.stringify(url("packages/batch/src/ImportCommand.ts"))}`,
+      `import * as ImportCommand from ${JSON.stringify(url("packages/batch/src/commands/ImportCommand.ts"))}`,
       `import * as Output from ${JSON.stringify(url("packages/batch/src/Output.ts"))}`,
       `const root = Command.make("smsbook").pipe(Command.withSubcommands([ImportCommand.command]))`,
       `const exit = await Effect.runPromise(Effect.exit(Effect.provide(Command.runWith(root, { version: "0" })(process.argv.slice(2)), NodeServices.layer)))`,

@@ -7,7 +7,7 @@ import { Account, Contact, InvalidParameter, Messaging, MissingTags, NoRecipient
 import { Effect, Schema, Stream } from "effect"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
-import * as files from "./internal/files.ts"
+import * as files from "../internal/files.ts"
 
 /** Everything of a plan but its audience list and hashes. */
 export const Header = Schema.Struct({

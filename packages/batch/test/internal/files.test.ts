@@ -10,7 +10,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import * as files from "../src/internal/files.ts"
+import * as files from "../../src/internal/files.ts"
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-files-test-"))
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }))

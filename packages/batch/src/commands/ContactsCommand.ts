@@ -5,8 +5,8 @@
 import { Contact, ContactBook, ContactStore } from "@smsbook/core"
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
-import * as Common from "./Common.ts"
-import * as Output from "./Output.ts"
+import * as Common from "../GlobalFlags.ts"
+import * as Output from "../Output.ts"
 
 const msisdn = Argument.String("msisdn").pipe(Argument.withDescription("Country code + number, e.g. 447400123456"))
 const tagList = Common.optionalText("tags", "Comma-separated tags, e.g. news,vip")

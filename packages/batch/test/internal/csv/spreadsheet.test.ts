@@ -6,7 +6,7 @@ import { parse } from "csv-parse/sync"
 import { stringify } from "csv-stringify/sync"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as spreadsheet from "../src/internal/spreadsheet.ts"
+import * as spreadsheet from "../../../src/internal/csv/spreadsheet.ts"
 
 const formulaStarts = ["=", "+", "-", "@", "\t", "\r"] as const
 

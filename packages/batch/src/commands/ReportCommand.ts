@@ -5,10 +5,10 @@
 import { Query } from "@smsbook/core"
 import { Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
-import * as Common from "./Common.ts"
+import * as Common from "../GlobalFlags.ts"
 import { filterFlags, filterParameters } from "./MessagesCommand.ts"
-import * as Output from "./Output.ts"
-import * as Report from "./Report.ts"
+import * as Output from "../Output.ts"
+import * as Report from "../jobs/Report.ts"
 
 const summaryLines = (result: Report.Result): ReadonlyArray<string> => [
   `${result.rows} messages`,

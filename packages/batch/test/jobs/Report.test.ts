@@ -12,7 +12,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll } from "vitest"
-import * as Report from "../src/Report.ts"
+import * as Report from "../../src/jobs/Report.ts"
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-report-test-"))
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }))
