@@ -2,9 +2,10 @@
  * Where a command's account settings and store come from: flags first, then the environment
  * (`SMSBOOK_*`), then `smsbook.json` in the working directory, then the defaults.
  */
-import { Account, InvalidSettings } from "@smsbook/core"
+import { Account } from "@smsbook/core"
 import { Effect, Option, Result } from "effect"
 import * as fs from "node:fs"
+import { InvalidSettings } from "./CliErrors.ts"
 
 /** The settings a command line may give; absent means "not said here". */
 export interface Given {
@@ -106,9 +107,12 @@ export const resolve = (
       return value === undefined ? [] : [[key, value]]
     })
   )
-  return Result.map(
+  return Result.mapBoth(
     Account.make({ ...overrides, ...(spamSeconds === undefined ? {} : { spam_period_seconds: spamSeconds }) }),
-    (account) => ({ store: pick(layers, "store") ?? defaultStore, account })
+    {
+      onFailure: ({ field, value, reason }) => new InvalidSettings({ setting: field, value, reason }),
+      onSuccess: (account) => ({ store: pick(layers, "store") ?? defaultStore, account })
+    }
   )
 }
 

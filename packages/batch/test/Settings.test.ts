@@ -2,10 +2,11 @@
  * Laws of where settings come from: flags over environment over `smsbook.json` over defaults, blanks
  * skipped, a short name never guessed, and every value checked before a command runs.
  */
-import { Account, InvalidSettings } from "@smsbook/core"
+import { Account } from "@smsbook/core"
 import { Result } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { InvalidSettings } from "../src/CliErrors.ts"
 import * as Settings from "../src/Settings.ts"
 
 const keys = ["store", "short_name", "short_code", "user", "time_zone", "spam_period_seconds"] as const

@@ -25,23 +25,19 @@ export {
   ContactNotFound,
   DuplicateSend,
   ExternalIdTooLong,
-  FileFailure,
   IllegalTransition,
   InvalidCreatedOn,
   InvalidField,
   InvalidHttpDate,
   InvalidMsisdn,
   InvalidParameter,
-  InvalidSettings,
   InvalidStoreUrl,
   MessageNotFound,
   MessageTooLong,
   MissingTags,
   NoRecipients,
-  PlanMismatch,
   RecipientOptedOut,
   StoreFailure,
-  StoreUnavailable,
-  TooManyRejects
+  StoreUnavailable
 } from "./Errors.ts"
 export type { SmsbookError } from "./Errors.ts"

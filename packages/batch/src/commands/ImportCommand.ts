@@ -6,6 +6,7 @@ import { InvalidParameter } from "@smsbook/core"
 import { Clock, Console, Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as fs from "node:fs"
+import * as CliErrors from "../CliErrors.ts"
 import * as Common from "../GlobalFlags.ts"
 import * as Import from "../jobs/Import.ts"
 import * as CsvDialect from "../internal/csv/dialect.ts"
@@ -179,7 +180,7 @@ export const command = Command.make("import", flags, (input) =>
     ).pipe(Effect.ensuring(progress.clear))
     yield* Output.print(input.json, summary, (value) => describe(input.file, value))
     if (summary.max_rejects_exceeded && Option.isSome(maxRejects)) {
-      return yield* new Output.TooManyRejects({
+      return yield* new CliErrors.TooManyRejects({
         rejected: summary.rejected,
         allowed: Import.formatMaxRejects(maxRejects.value)
       })

@@ -3,10 +3,11 @@
  * UCS-2, `sent_count`, and every recipient — written for review and sealed by content hashes, so
  * `broadcast --plan FILE` sends exactly what was reviewed or refuses.
  */
-import { Account, Contact, InvalidParameter, Messaging, MissingTags, NoRecipients, PlanMismatch, Sms } from "@smsbook/core"
+import { Account, Contact, InvalidParameter, Messaging, MissingTags, NoRecipients, Sms } from "@smsbook/core"
 import { Effect, Schema, Stream } from "effect"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
+import { PlanMismatch } from "../CliErrors.ts"
 import * as files from "../internal/files.ts"
 
 /** Everything of a plan but its audience list and hashes. */

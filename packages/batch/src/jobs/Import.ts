@@ -2,8 +2,9 @@
  * The contact import job: the bytes of a CSV file in, contacts upserted by msisdn in one store transaction, and a
  * summary accounting for every row (created, updated, unchanged or rejected; rejected rows go to a file).
  */
-import { ContactBook, ContactStore, FileFailure, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
+import { ContactBook, ContactStore, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
 import { Clock, Data, Effect, Result, type Scope } from "effect"
+import { FileFailure } from "../CliErrors.ts"
 import * as Columns from "../internal/csv/columns.ts"
 import * as ContactRows from "../internal/contactRows.ts"
 import * as CsvRecords from "../internal/csv/records.ts"

@@ -13,6 +13,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
+import * as CliErrors from "../../src/CliErrors.ts"
 import * as ImportCommand from "../../src/commands/ImportCommand.ts"
 import * as Output from "../../src/Output.ts"
 
@@ -115,7 +116,7 @@ describe("smsbook import", () => {
       path.join(samples, "bad-rows.csv"), "--default-country", "GB", "--store", url, "--max-rejects", "50%", "--rejects", rejects, "--json"
     ])
     expect(ran.code).toBe(Output.ExitCode.tooManyRejects)
-    expect(ran.error).toBeInstanceOf(Output.TooManyRejects)
+    expect(ran.error).toBeInstanceOf(CliErrors.TooManyRejects)
     expect(JSON.parse(ran.stdout)).toMatchObject({ rejected: 10, max_rejects_exceeded: true, committed: false, rejects_file: rejects })
     expect(await contactsOf(url)).toEqual([])
   })
@@ -175,7 +176,8 @@ const entry = (() => {
       `import { NodeServices } from ${JSON.stringify(url("node_modules/@effect/platform-node/dist/index.js"))}`,
       `import { Cause, Effect, Exit } from ${JSON.stringify(url("node_modules/effect/dist/index.js"))}`,
       `import { CliError, Command } from ${JSON.stringify(url("node_modules/effect/dist/cli/index.js"))}`,
-      `import * as ImportCommand from ${JSON.stringify(url("packages/batch/src/commands/ImportCommand.ts"))}`,
+      `import * as CliErrors from "../../src/CliErrors.ts"
+import * as ImportCommand from ${JSON.stringify(url("packages/batch/src/commands/ImportCommand.ts"))}`,
       `import * as Output from ${JSON.stringify(url("packages/batch/src/Output.ts"))}`,
       `const root = Command.make("smsbook").pipe(Command.withSubcommands([ImportCommand.command]))`,
       `const exit = await Effect.runPromise(Effect.exit(Effect.provide(Command.runWith(root, { version: "0" })(process.argv.slice(2)), NodeServices.layer)))`,

@@ -2,7 +2,6 @@
  * Output files written whole or not at all: what a run leaves at the path for every sequence of writes, success
  * or failure; unwritable places refused before any write, as typed failures; litter of killed runs cleared.
  */
-import { FileFailure } from "@smsbook/core"
 import { Effect, Exit } from "effect"
 import * as fc from "fast-check"
 import { spawnSync } from "node:child_process"
@@ -10,6 +9,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { FileFailure } from "../../src/CliErrors.ts"
 import * as files from "../../src/internal/files.ts"
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-files-test-"))

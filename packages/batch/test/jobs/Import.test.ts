@@ -2,7 +2,7 @@
  * Laws of the contact import, over generated files in every dialect: each row accounted for once, rejects at their
  * physical lines, re-runs unchanged, dry runs that predict real runs, opt-outs kept; and the sample files' summaries.
  */
-import { ContactBook, ContactStore, FileFailure, InvalidField, InvalidParameter } from "@smsbook/core"
+import { ContactBook, ContactStore, InvalidField, InvalidParameter } from "@smsbook/core"
 import { MemoryStore } from "@smsbook/core/testing"
 import { parse } from "csv-parse/sync"
 import { stringify } from "csv-stringify/sync"
@@ -14,6 +14,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
+import { FileFailure } from "../../src/CliErrors.ts"
 import * as Import from "../../src/jobs/Import.ts"
 import * as ContactRows from "../../src/internal/contactRows.ts"
 import * as spreadsheet from "../../src/internal/csv/spreadsheet.ts"
