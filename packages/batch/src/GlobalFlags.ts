@@ -1,6 +1,6 @@
 /**
- * The flags every command shares (`--store`, `--json`, account settings) and the environment they
- * build: the account and the store's ports, as one layer.
+ * The flags every command shares (`--store`, `--json`, account settings, text and list flags) and
+ * the environment they build: the account and the store's ports, as one layer.
  */
 import { Account } from "@smsbook/core"
 // The store module alone: the package root would load the PostgreSQL driver for every command.

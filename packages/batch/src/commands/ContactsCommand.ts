@@ -2,84 +2,72 @@
  * `smsbook contacts list|get|add|edit|rm|opt-out|resubscribe`: the contact book, one use case per
  * subcommand, printed as the interface's wire shape with `--json`.
  */
-import { Contact, ContactBook, ContactStore } from "@smsbook/core"
+import { Contact, ContactBook } from "@smsbook/core"
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
-import * as Common from "../GlobalFlags.ts"
+import * as Format from "../Format.ts"
+import * as GlobalFlags from "../GlobalFlags.ts"
+import * as Contacts from "../jobs/Contacts.ts"
 import * as Output from "../Output.ts"
 
 const msisdn = Argument.String("msisdn").pipe(Argument.withDescription("Country code + number, e.g. 447400123456"))
-const tagList = Common.optionalText("tags", "Comma-separated tags, e.g. news,vip")
+const tagList = GlobalFlags.optionalText("tags", "Comma-separated tags, e.g. news,vip")
 
 /** Only the flags that were given, so absent ones leave stored values alone. */
 const present = <A>(entries: ReadonlyArray<readonly [string, Option.Option<A>]>): Record<string, A> =>
   Object.fromEntries(entries.flatMap(([key, value]) => Option.isSome(value) ? [[key, value.value]] : []))
 
-export const describeContact = (contact: Contact.Contact | Contact.ShortContact): string => {
-  const name = [contact.first_name, contact.last_name].filter((part) => part !== "").join(" ")
-  const base = `${contact.msisdn}  ${contact.status.padEnd(10)}  ${name === "" ? "-" : name}`
-  return "tags" in contact
-    ? `${base}${contact.tags.length === 0 ? "" : `  [${contact.tags.join(", ")}]`}${contact.monitoring ? "  (monitoring)" : ""}`
-    : base
-}
-
 const printContact = (json: boolean) => (contact: Contact.Contact) =>
-  Output.print(json, contact, (c) => [describeContact(c), `  added from ${c.added_from}, profile ${c.profile_uid}`])
+  Output.print(json, contact, Format.contactDetail)
 
 const list = Command.make(
   "list",
   {
-    ...Common.flags,
-    query: Common.optionalText("query", "Only contacts whose msisdn or names contain this text"),
+    ...GlobalFlags.flags,
+    query: GlobalFlags.optionalText("query", "Only contacts whose msisdn or names contain this text"),
     status: Flag.Literals("status", Contact.statuses).pipe(Flag.withDescription("Only contacts in this status"), Flag.optional),
-    limit: Common.optionalText("limit", "Records to return (default 50, at most 1000)"),
-    start: Common.optionalText("start", "Offset of the first record (default 0)"),
+    limit: GlobalFlags.optionalText("limit", "Records to return (default 50, at most 1000)"),
+    start: GlobalFlags.optionalText("start", "Offset of the first record (default 0)"),
     short: Flag.Boolean("short").pipe(Flag.withDescription("Reduced form: msisdn, names, status"), Flag.withDefault(false))
   },
   (input) =>
-    Common.withStore(
+    GlobalFlags.withStore(
       input,
       Effect.gen(function*() {
         const contacts = yield* ContactBook.listContacts({
           ...present([["Query", input.query], ["Status", input.status], ["Limit", input.limit], ["Start", input.start]]),
           shortResults: input.short ? "1" : "0"
         })
-        yield* Output.print(input.json, contacts, (all) => all.length === 0 ? ["no contacts"] : all.map(describeContact))
+        yield* Output.print(input.json, contacts, (all) => all.length === 0 ? ["no contacts"] : all.map(Format.contact))
       })
     )
 ).pipe(Command.withDescription("List contacts, filtered by text or status"))
 
 const get = Command.make(
   "get",
-  { ...Common.flags, msisdn },
-  (input) => Common.withStore(input, Effect.flatMap(ContactBook.getContact(input.msisdn), printContact(input.json)))
+  { ...GlobalFlags.flags, msisdn },
+  (input) => GlobalFlags.withStore(input, Effect.flatMap(ContactBook.getContact(input.msisdn), printContact(input.json)))
 ).pipe(Command.withDescription("Show one contact"))
 
 const add = Command.make(
   "add",
   {
-    ...Common.flags,
+    ...GlobalFlags.flags,
     msisdn,
-    firstName: Common.optionalText("first-name", "First name"),
-    lastName: Common.optionalText("last-name", "Last name"),
-    countryCode: Common.optionalText("country-code", "Country calling code; must agree with the msisdn"),
+    firstName: GlobalFlags.optionalText("first-name", "First name"),
+    lastName: GlobalFlags.optionalText("last-name", "Last name"),
+    countryCode: GlobalFlags.optionalText("country-code", "Country calling code; must agree with the msisdn"),
     tags: tagList
   },
   (input) =>
-    Common.withStore(
+    GlobalFlags.withStore(
       input,
       Effect.gen(function*() {
-        const store = yield* ContactStore.ContactStore
-        // The interface creates a contact without tags; with --tags the edit lands in the same transaction.
-        const contact = yield* store.transaction(Effect.gen(function*() {
-          const created = yield* ContactBook.createContact(
-            input.msisdn,
-            present([["first_name", input.firstName], ["last_name", input.lastName], ["country_code", input.countryCode]])
-          )
-          return Option.isSome(input.tags)
-            ? yield* ContactBook.editContact(created.msisdn, { tags: Common.splitList(input.tags.value) })
-            : created
-        }))
+        const contact = yield* Contacts.add(
+          input.msisdn,
+          present([["first_name", input.firstName], ["last_name", input.lastName], ["country_code", input.countryCode]]),
+          Option.isSome(input.tags) ? GlobalFlags.splitList(input.tags.value) : undefined
+        )
         yield* printContact(input.json)(contact)
       })
     )
@@ -88,23 +76,23 @@ const add = Command.make(
 const edit = Command.make(
   "edit",
   {
-    ...Common.flags,
+    ...GlobalFlags.flags,
     msisdn,
-    firstName: Common.optionalText("first-name", "First name"),
-    lastName: Common.optionalText("last-name", "Last name"),
-    tags: Common.optionalText("tags", "Comma-separated tags; replaces the contact's tags"),
+    firstName: GlobalFlags.optionalText("first-name", "First name"),
+    lastName: GlobalFlags.optionalText("last-name", "Last name"),
+    tags: GlobalFlags.optionalText("tags", "Comma-separated tags; replaces the contact's tags"),
     monitoring: Flag.Literals("monitoring", ["true", "false"]).pipe(
       Flag.withDescription("Whether the contact gets a copy of every group send"),
       Flag.optional
     )
   },
   (input) =>
-    Common.withStore(
+    GlobalFlags.withStore(
       input,
       Effect.flatMap(
         ContactBook.editContact(input.msisdn, {
           ...present([["first_name", input.firstName], ["last_name", input.lastName], ["monitoring", input.monitoring]]),
-          ...(Option.isSome(input.tags) ? { tags: Common.splitList(input.tags.value) } : {})
+          ...(Option.isSome(input.tags) ? { tags: GlobalFlags.splitList(input.tags.value) } : {})
         }),
         printContact(input.json)
       )
@@ -113,9 +101,9 @@ const edit = Command.make(
 
 const rm = Command.make(
   "rm",
-  { ...Common.flags, msisdn },
+  { ...GlobalFlags.flags, msisdn },
   (input) =>
-    Common.withStore(
+    GlobalFlags.withStore(
       input,
       Effect.flatMap(ContactBook.deleteContact(input.msisdn), (deleted) =>
         Output.print(input.json, deleted, ({ msisdn }) => [`deleted ${msisdn}`]))
@@ -125,8 +113,8 @@ const rm = Command.make(
 const statusMove = (name: string, description: string, useCase: typeof ContactBook.optOut) =>
   Command.make(
     name,
-    { ...Common.flags, msisdn },
-    (input) => Common.withStore(input, Effect.flatMap(useCase(input.msisdn), printContact(input.json)))
+    { ...GlobalFlags.flags, msisdn },
+    (input) => GlobalFlags.withStore(input, Effect.flatMap(useCase(input.msisdn), printContact(input.json)))
   ).pipe(Command.withDescription(description))
 
 export const command = Command.make("contacts").pipe(

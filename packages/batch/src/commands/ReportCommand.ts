@@ -2,30 +2,19 @@
  * `smsbook report`: the messages matching the filters of `GET /messages`, as CSV or JSON, streamed
  * to a file or stdout, with `--summary` per day × status × direction.
  */
-import { Query } from "@smsbook/core"
 import { Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
-import * as Common from "../GlobalFlags.ts"
-import { filterFlags, filterParameters } from "./MessagesCommand.ts"
-import * as Output from "../Output.ts"
+import * as Format from "../Format.ts"
+import * as GlobalFlags from "../GlobalFlags.ts"
 import * as Report from "../jobs/Report.ts"
-
-const summaryLines = (result: Report.Result): ReadonlyArray<string> => [
-  `${result.rows} messages`,
-  ...(result.summary.length === 0 ? [] : [
-    ["day       ", "dir", "status    ", "messages", "sms", "recipients", "monitors", "errors"].join("  "),
-    ...result.summary.map((row) =>
-      [row.day, row.direction.padEnd(3), row.status.padEnd(10), String(row.messages).padStart(8), String(row.sms).padStart(3),
-        String(row.recipients).padStart(10), String(row.monitors).padStart(8), String(row.errors).padStart(6)].join("  ")
-    )
-  ])
-]
+import * as MessageFilter from "../MessageFilter.ts"
+import * as Output from "../Output.ts"
 
 export const command = Command.make(
   "report",
   {
-    ...Common.flags,
-    ...filterFlags,
+    ...GlobalFlags.flags,
+    ...MessageFilter.flags,
     format: Flag.Literals("format", ["csv", "json"]).pipe(Flag.withDescription("Output format"), Flag.withDefault("csv")),
     out: Flag.String("out").pipe(Flag.withDescription("Output file, or - for stdout"), Flag.withDefault("-")),
     summary: Flag.Boolean("summary").pipe(
@@ -34,16 +23,14 @@ export const command = Command.make(
     )
   },
   (input) =>
-    Common.withStore(
+    GlobalFlags.withStore(
       input,
       Effect.gen(function*() {
-        // The filters are checked exactly as GET /messages checks them; paging does not apply to a report.
-        const { limit: _, start: __, ...filter } = yield* Effect.fromResult(Query.messages(yield* filterParameters(input)))
-        const result = yield* Report.write(filter, input.format, input.out)
+        const result = yield* Report.write(yield* MessageFilter.filter(input), input.format, input.out)
         // The report owns stdout when written there: the summary then goes to stderr.
         const toStdout = input.out !== "-"
         if (input.summary || toStdout) {
-          const lines = input.summary ? summaryLines(result) : [`${result.rows} messages written to ${input.out}`]
+          const lines = input.summary ? Format.reportSummary(result) : [`${result.rows} messages written to ${input.out}`]
           if (toStdout) yield* Output.print(input.json, input.summary ? result : { rows: result.rows, out: input.out }, () => lines)
           else yield* Effect.forEach(lines, (line) => Console.error(line), { discard: true })
         }
