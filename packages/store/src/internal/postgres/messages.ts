@@ -2,11 +2,11 @@
  * The message port on PostgreSQL: messages with their lower-cased tags, the anti-spam check made
  * atomic across connections by a row lock, keyset-paged streams, and the deliveries ledger.
  */
-import { type Context, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import type { SqlClient, Statement } from "effect/sql"
 import { DuplicateSend, type Message, MessageStore } from "@smsbook/core"
-import { decodeCount, decodeMessages, decodeMsisdns, decodeSpam, lower, messageColumns, toStored } from "./postgresRows.ts"
-import { attempt, keyset, transaction } from "./postgresSql.ts"
+import { attempt, keyset, transaction } from "./connection.ts"
+import { decodeCount, decodeMessages, decodeMsisdns, decodeSpam, lower, messageColumns, toStored } from "./rows.ts"
 
 interface Cursor {
   readonly created_at: number
@@ -14,7 +14,7 @@ interface Cursor {
 }
 
 /** Builds the message port over `sql`; `pageSize` rows per stream page. */
-export const make = (sql: SqlClient.SqlClient, pageSize: number): Context.Service.Shape<typeof MessageStore.MessageStore> => {
+export const make = (sql: SqlClient.SqlClient, pageSize: number): MessageStore.MessageStore["Service"] => {
   const columns = sql.literal(messageColumns)
 
   // The reference store sets the message whether or not its message_id exists: insert and update are both upserts.

@@ -3,8 +3,9 @@
  * and applied at open in one transaction, so a file is always at one whole version.
  */
 import type { DatabaseSync } from "node:sqlite"
-import { Result } from "effect"
-import { reasonOf } from "./internal/sqliteConnection.ts"
+import { Effect, Result } from "effect"
+import { StoreUnavailable } from "@smsbook/core"
+import { type Database, reasonOf } from "./connection.ts"
 
 /** One step of the schema: applied once, in order, never edited after release (append a new one). */
 export interface Migration {
@@ -160,3 +161,12 @@ export const migrate = (db: DatabaseSync, steps: ReadonlyArray<Migration> = migr
     return Result.fail({ reason: step + reasonOf(error) })
   }
 }
+
+/** Migrates the store's file at open; a file that cannot be brought up to date is `StoreUnavailable`. */
+export const run = (db: Database, path: string): Effect.Effect<Migrated, StoreUnavailable> =>
+  Effect.suspend(() => {
+    const migrated = migrate(db.connection.db)
+    return Result.isSuccess(migrated)
+      ? Effect.succeed(migrated.success)
+      : Effect.fail(new StoreUnavailable({ url: path, reason: migrated.failure.reason }))
+  })

@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { type Carrier, Contact, Message } from "@smsbook/core"
-import { NumberFromInt8, rowsDecoder } from "./postgresSql.ts"
+import { NumberFromInt8, rowsDecoder } from "./connection.ts"
 
 /** The columns a contact is read from, in `ContactRow` order. */
 export const contactColumns =

@@ -48,6 +48,12 @@ export const messageColumns = [
 /** Columns of `outbox` (without `seq`), in the order of `partParams`. */
 export const partColumns = ["message_id", "msisdn", "short_code", "part", "parts", "text"] as const
 
+/** `?, ?, …` for `count` values. */
+export const placeholders = (count: number): string => Array.from({ length: count }, () => "?").join(", ")
+
+/** `a = ?, b = ?, …` for an UPDATE of `columns`. */
+export const assignments = (columns: ReadonlyArray<string>): string => columns.map((column) => `${column} = ?`).join(", ")
+
 /**
  * The keys under which tags are matched: lower-cased by JavaScript (as the memory store does),
  * each once. SQLite's `lower` only folds ASCII, so folding happens here, never in SQL.

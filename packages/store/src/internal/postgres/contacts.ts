@@ -2,7 +2,7 @@
  * The contact port on PostgreSQL: set-based upserts per batch (`unnest` arrays, one statement per
  * table), keyset-paged audiences, and case-insensitive search on JavaScript-lowered columns.
  */
-import { type Context, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql"
 import { type Contact, ContactExists, ContactNotFound, ContactStore } from "@smsbook/core"
 import {
@@ -14,11 +14,11 @@ import {
   lastByKey,
   lower,
   tagPairs
-} from "./postgresRows.ts"
-import { attempt, keyset, transaction } from "./postgresSql.ts"
+} from "./rows.ts"
+import { attempt, keyset, transaction } from "./connection.ts"
 
 /** Builds the contact port over `sql`; `pageSize` rows per audience page. */
-export const make = (sql: SqlClient.SqlClient, pageSize: number): Context.Service.Shape<typeof ContactStore.ContactStore> => {
+export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.ContactStore["Service"] => {
   const columns = sql.literal(contactColumns)
 
   // The batch as a relation `v`, one array parameter per column: the statement text never changes
