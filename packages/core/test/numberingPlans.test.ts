@@ -4,10 +4,10 @@ import {
   getCountries,
   getCountryCallingCode,
   getExampleNumber,
-  Metadata,
   ParseError,
   parsePhoneNumberWithError
 } from "libphonenumber-js/max"
+import metadata from "libphonenumber-js/max/metadata"
 import examples from "libphonenumber-js/mobile/examples"
 import { describe, expect, it } from "vitest"
 import * as NumberingPlans from "../src/internal/numberingPlans.ts"
@@ -81,16 +81,12 @@ const examplesOfEveryRegion: ReadonlyArray<Example> = getCountries().flatMap((re
   return example === undefined ? [] : [{ region, callingCode: example.countryCallingCode, national: example.nationalNumber }]
 })
 
-const plan = new Metadata()
 /** A region's trunk prefix and a literal international prefix (its preferred one, or its pattern when that is literal). */
 const prefixesOf = (region: CountryCode): { readonly trunk: string | undefined; readonly idd: string | undefined } => {
-  plan.selectNumberingPlan(region)
-  const numbering = plan.numberingPlan
-  const idd = numbering?.defaultIDDPrefix() ?? numbering?.IDDPrefix()
-  return {
-    trunk: numbering?.nationalPrefix(),
-    idd: idd !== undefined && /^[0-9]+$/.test(idd) ? idd : undefined
-  }
+  // The metadata's array layout: [1] international prefix pattern, [5] trunk prefix, [12] preferred international prefix.
+  const plan: ReadonlyArray<unknown> = metadata.countries[region] ?? []
+  const literal = (value: unknown) => typeof value === "string" && /^[0-9]+$/.test(value) ? value : undefined
+  return { trunk: literal(plan[5]), idd: literal(plan[12]) ?? literal(plan[1]) }
 }
 
 const digit = fc.integer({ min: 0, max: 9 }).map(String)
