@@ -160,15 +160,12 @@ const contactsJobs = async (config: Config, runs: Runs, dir: string, rows: numbe
   if (profileDir === undefined) {
     runs.data.push(
       `Contacts file: ${Results.count(stats.rows)} rows, ${(stats.bytes / 1e6).toFixed(1)} MB, generated in ` +
-        `${((performance.now() - started) / 1000).toFixed(1)} s (seed 20261121): ${Results.count(stats.valid)} distinct valid GB ` +
-        `mobiles (70 % \`447400123456\`, 15 % \`+44 7400 123456\`, 15 % \`07400 123456\`; prefixes 4474xx), ` +
-        `${Results.count(stats.duplicates)} repeats of the previous row's number, ${Results.count(badRows)} bad rows ` +
-        `(${Object.entries(stats.bad).map(([kind, n]) => `${Results.count(n)} ${kind}`).join(", ")}); names with quotes, commas and ` +
-        "accents; tags `all` on every row, `news` on ~30 %, `VIP` on ~5 %."
+        `${((performance.now() - started) / 1000).toFixed(1)} s (seed 20261121): ${ContactsFile.describe(stats)}; names with quotes, ` +
+        "commas, accents and Cyrillic; tags `all` on every row, `news` on ~30 %, `VIP` on ~5 %."
     )
   }
   const store = `sqlite:${db}`
-  const importArgs = ["import", file, "--default-country", "GB", "--store", store, "--rejects", rejects, "--json"]
+  const importArgs = ["import", file, "--default-country", ContactsFile.defaultCountry, "--store", store, "--rejects", rejects, "--json"]
   const profiles: Array<{ readonly job: string; readonly file: string }> = []
   const profileOf = (job: Jobs.Name) => profiling !== undefined && profiling.jobs.includes(job) ? profiling.dir : undefined
 
@@ -195,6 +192,27 @@ const contactsJobs = async (config: Config, runs: Runs, dir: string, rows: numbe
     parseRowsPerCpuSecond = Jobs.rowsPerCpuSecond(measured)
     runs.measured.push(measured)
   }
+  if (config.jobs.includes("numbers") && profileDir === undefined) {
+    const limit = Math.min(rows, 200_000)
+    log(`number checks, libphonenumber-js against the compiled plans, over ${Results.count(limit)} numbers…`)
+    const run = await Child.run(script("NumberCheck.ts"), [file, String(limit)], { cwd: dir })
+    const json = jsonOf(run.stdout)
+    const failed = failure(run, json)
+    const library = num(json, "libraryMicros") ?? 0
+    const compiled = num(json, "compiledMicros") ?? 0
+    runs.data.push(
+      failed !== undefined
+        ? `Number checks: failed (${failed})`
+        : `Number checks (\`node scripts/bench/NumberCheck.ts contacts.csv ${limit}\`: the file's first ${Results.count(num(json, "numbers") ?? 0)} ` +
+          "numbers read with the row's country cell, else the default; both alternated in one process, best of 3 rounds): " +
+          `libphonenumber-js \`parsePhoneNumber\` + \`isValid\` (max) ${library.toFixed(2)} µs per number, core's compiled numbering ` +
+          `plans (internal/numberingPlans.ts, library fallback for ${Results.count(num(json, "fallbacks") ?? 0)} numbers it does not ` +
+          `answer) ${compiled.toFixed(2)} µs: **${(library / compiled).toFixed(1)}× faster**; answers differ on ` +
+          `${Results.count(num(json, "disagreements") ?? 0)} numbers; ${num(json, "regionsCompiled") ?? 0} regions compiled.`
+    )
+    if (failed === undefined) runs.checks.push(`number checks: the compiled plans agree with libphonenumber-js on every number: ${num(json, "disagreements") === 0 ? "yes" : "**NO**"}`)
+  }
+
   const speed = parseRowsPerSecond > 0
     ? {
       speedTarget: {
@@ -239,9 +257,11 @@ const contactsJobs = async (config: Config, runs: Runs, dir: string, rows: numbe
         const sum = parts.reduce((a, b) => a + b, 0)
         runs.checks.push(`${title}: read (${Results.count(read)}) = rows in the file (${Results.count(rows)}): ${read === rows ? "yes" : "**NO**"}; ` +
           `= created + updated + unchanged + rejected (${Results.count(sum)}): ${sum === read ? "yes" : "**NO**"}; ` +
-          `rejected = bad rows written (${Results.count(badRows)}): ${parts[3] === badRows ? "yes" : "**NO**"}`)
+          `rejected = bad rows written (${Results.count(badRows)}): ${parts[3] === badRows ? "yes" : `**NO** (${Results.count(parts[3] ?? 0)})`}`)
         if (job === "import") {
-          runs.checks.push(`import: created = distinct valid numbers (${Results.count(stats.valid)}): ${parts[0] === stats.valid ? "yes" : "**NO**"}`)
+          // The valid rows are those the number-reading policy (libphonenumber's one valid reading) must keep.
+          runs.checks.push(`import: created = distinct valid numbers (${Results.count(stats.valid)}): ${parts[0] === stats.valid ? "yes" : "**NO**"} ` +
+            `(created ${Results.count(parts[0] ?? 0)}, ${(100 * (parts[0] ?? 0) / stats.valid).toFixed(2)} % of them)`)
         } else {
           runs.checks.push(`re-import: nothing created or updated: ${parts[0] === 0 && parts[1] === 0 ? "yes" : "**NO**"}`)
         }

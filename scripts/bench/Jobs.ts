@@ -4,12 +4,13 @@
  */
 
 /** The jobs `--jobs` can name, in the order they run. */
-export const names = ["parse", "import", "reimport", "broadcast", "report"] as const
+export const names = ["parse", "numbers", "import", "reimport", "broadcast", "report"] as const
 export type Name = (typeof names)[number]
 
 /** What a job needs run before it (the import is judged against the parse, the re-import needs the import…). */
 export const needs: { readonly [N in Name]: ReadonlyArray<Name> } = {
   parse: [],
+  numbers: [],
   import: ["parse"],
   reimport: ["import"],
   broadcast: ["import"],
