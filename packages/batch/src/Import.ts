@@ -182,7 +182,7 @@ export const run = Effect.fn("Import.run")(
     const rules: { [R in Msisdn.Rule]: number } = {
       "international": 0,
       "national": 0,
-      "trunk-zero-dropped": 0,
+      "trunk-prefix-dropped": 0,
       "calling-code-digits": 0
     }
     const reasons: { [R in ContactRows.Reason]?: number } = {}

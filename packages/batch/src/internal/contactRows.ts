@@ -73,7 +73,9 @@ const problemMessages: { readonly [P in Exclude<Errors.MsisdnProblem, "empty">]:
   "invalid": "not an assigned number range",
   "too-short": "too few digits for a phone number of its country",
   "too-long": "too many digits for a phone number of its country",
-  "not-a-number": "not a phone number (letters, an extension or other characters)"
+  "not-a-number": "not a phone number (other characters, or words without a number)",
+  "letter-in-number": "a letter among the digits (O written for 0?): one or two letters are no vanity number",
+  "bad-country": "the country cell is not a country (an ISO code, a name or a calling code) and the number has no +country code"
 }
 
 /** `unknown-country` of a number written with `+` or `00`: its country code is the problem, not a missing one. */
