@@ -593,6 +593,31 @@ describe("sample files", () => {
     expect(contacts.find((contact) => contact.last_name === "Brontë")?.tags).toEqual(["clients", "vip"])
   })
 
+  it("world.csv: every written form kept, only the deliberately bad rows rejected, then all unchanged", async () => {
+    const [first, second] = await run(Effect.gen(function*() {
+      const first = yield* importBytes(sample("world.csv"))
+      return [first, yield* importBytes(sample("world.csv"))] as const
+    }))
+    expect(first).toMatchObject({
+      read: 32,
+      created: 28,
+      rejected: 4,
+      reasons: { "scientific-notation": 1, "not-a-number": 1, "letter-in-number": 1, "lost-leading-zero": 1 },
+      notes: {
+        "trunk-prefix-added": 3,
+        "country-ignored": 1,
+        "extension-dropped": 1,
+        "letters-converted": 1,
+        "phone-from-fallback-column": 2,
+        "ambiguous": 0
+      },
+      columns: { msisdn: "Mobile Phone", country: "Country" },
+      fallback_columns: ["Phone"],
+      unknown_columns: ["Note"]
+    })
+    expect(second).toMatchObject({ read: 32, unchanged: 28, rejected: 4, created: 0, updated: 0 })
+  })
+
   it("bad-rows.csv: one row of every kind of problem, each rejected with its reason and line", async () => {
     const rejectsPath = tempFile("bad-rows.rejects.csv")
     const summary = await run(importBytes(sample("bad-rows.csv"), { rejectsPath }))
