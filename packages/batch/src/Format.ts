@@ -76,6 +76,14 @@ export const importSummary = (file: string, summary: Import.Summary): ReadonlyAr
   ]
   const rules = counts(summary.rules)
   if (rules !== "") lines.push(`  numbers read as: ${rules}`)
+  const notes = counts(summary.notes)
+  if (notes !== "") lines.push(`  notes: ${notes}`)
+  const fields = Object.entries(summary.columns).map(([field, column]) =>
+    field === "msisdn" && summary.fallback_columns.length > 0
+      ? `${field} ← ${column} (then ${summary.fallback_columns.join(", ")})`
+      : `${field} ← ${column}`
+  )
+  lines.push(`  columns: ${fields.join(", ")}`)
   if (summary.duplicates > 0) lines.push(`  ${plural(summary.duplicates, "row")} repeated an earlier number: merged (tags added)`)
   if (summary.opted_out > 0) {
     const shown = summary.opted_out_msisdns.join(", ")

@@ -8,11 +8,13 @@ import { Schema } from "effect"
 export const MsisdnProblem = Schema.Literals([
   "empty",
   "not-a-number",
+  "letter-in-number",
   "scientific-notation",
   "lost-leading-zero",
   "too-short",
   "too-long",
   "unknown-country",
+  "bad-country",
   "invalid"
 ])
 export type MsisdnProblem = typeof MsisdnProblem.Type

@@ -148,9 +148,12 @@ const resolveTwoDigitYear = (yy: number, fields: Omit<Fields, "year">, now: Date
 // parsing
 // ---------------------------------------------------------------------------------------------
 
-/** IMF-fixdate, RFC 850 and RFC 2822 (`D, d M Y H:i:s T`): weekday, comma, date with spaces or dashes. */
+/**
+ * IMF-fixdate, RFC 850 and RFC 2822 (`D, d M Y H:i:s T`): weekday, comma, date with spaces or with dashes on both
+ * sides of the month. One kind of separator for both, so a sign before the year (`21 Nov -2026`) is no separator.
+ */
 const COMMA_FORM =
-  /^([A-Za-z]+)\s*,\s*(\d{1,2})(?:\s*-\s*|\s+)([A-Za-z]+)(?:\s*-\s*|\s+)(\d+)\s+(\d{2}):(\d{2}):(\d{2})(?:\s*(\S+))?$/
+  /^([A-Za-z]+)\s*,\s*(\d{1,2})(?:\s*-\s*([A-Za-z]+)\s*-\s*|\s+([A-Za-z]+)\s+)(\d+)\s+(\d{2}):(\d{2}):(\d{2})(?:\s*(\S+))?$/
 
 /** asctime: `Sun Nov  6 08:49:37 1994` (a zone after the year is tolerated). */
 const ASCTIME_FORM = /^([A-Za-z]+)\s+([A-Za-z]+)\s+(\d{1,2})\s+(\d{2}):(\d{2}):(\d{2})\s+(\d+)(?:\s+(\S+))?$/
@@ -176,8 +179,8 @@ interface Raw {
 const matchShape = (text: string): Raw | undefined => {
   const comma = COMMA_FORM.exec(text)
   if (comma !== null) {
-    const [, weekday = "", day = "", month = "", year = "", hour = "", minute = "", second = "", zone] = comma
-    return { weekday, day, month, year, hour, minute, second, zone, form: "comma" }
+    const [, weekday = "", day = "", dashed, spaced, year = "", hour = "", minute = "", second = "", zone] = comma
+    return { weekday, day, month: dashed ?? spaced ?? "", year, hour, minute, second, zone, form: "comma" }
   }
   const asctime = ASCTIME_FORM.exec(text)
   if (asctime !== null) {

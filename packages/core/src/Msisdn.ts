@@ -12,7 +12,9 @@ import parsePhoneNumber, {
   validatePhoneNumberLength
 } from "libphonenumber-js/max"
 import metadata from "libphonenumber-js/max/metadata"
+import * as Country from "./Country.ts"
 import { InvalidField, InvalidMsisdn, type MsisdnProblem } from "./Errors.ts"
+import * as Written from "./internal/written.ts"
 import * as Wire from "./Wire.ts"
 
 /**
@@ -42,28 +44,50 @@ export type Msisdn = typeof Msisdn.Type
 export const isMsisdn = (text: string): text is Msisdn => pattern.test(text)
 
 /**
- * Which documented reading of the input produced the number, so an import can count them:
- * - `international`: written with `+` or `00` (or another country's international prefix, e.g. `011` from the US);
- * - `national`: national digits read with the default country (with its trunk prefix, e.g. `07400 123456`, or
- *   where the country writes none, e.g. `212 555 0123` in the US);
- * - `trunk-zero-dropped`: a trunk `0` written after the calling code was removed (`+44 (0)7400 123456`,
- *   `4407400123456`);
- * - `calling-code-digits`: bare digits starting with the default country's calling code, read as international
+ * Which reading of the input produced the number, so an import can count them:
+ * - `international`: written with `+`, `00` or the country's own international prefix (`011` from the US), or bare
+ *   digits that are only valid as an international number;
+ * - `national`: national digits read with the row's country or the default one (`07400 123456`, `212 555 0123`);
+ * - `trunk-prefix-dropped`: a trunk prefix written after the calling code was removed (`+44 (0)7400 123456`,
+ *   `1 1 201 555 0123`, `+7 8 912…`, `36 06 20…`);
+ * - `calling-code-digits`: bare digits starting with the country's calling code, read as international
  *   (`447400123456` with GB).
  */
-export type Rule = "international" | "national" | "trunk-zero-dropped" | "calling-code-digits"
+export type Rule = "international" | "national" | "trunk-prefix-dropped" | "calling-code-digits"
 
-/** A parsed number: the MSISDN, its two parts as the interface names them, and the reading that was applied. */
+/**
+ * Repairs and doubts a reading went through, each counted by an import:
+ * - `trunk-prefix-added`: a national number written without its trunk prefix (`7400 123456` with GB); the digits
+ *   still name one number, but a spreadsheet may have dropped the `0`;
+ * - `ambiguous`: the international and the national reading are both valid and name different numbers; the
+ *   documented preference chose (digits starting with the calling code are international);
+ * - `country-ignored`: the row's country cell could not be read or named another calling code than the number's own;
+ * - `extension-dropped`: an extension (`ext. 123`) was removed: an SMS cannot dial one;
+ * - `letters-converted`: vanity letters were read on the keypad (`1-800-FLOWERS`).
+ */
+export const notes = ["trunk-prefix-added", "ambiguous", "country-ignored", "extension-dropped", "letters-converted"] as const
+export type Note = (typeof notes)[number]
+
+/** A parsed number: the MSISDN, its two parts as the interface names them, the reading applied and its notes. */
 export interface Normalized {
   readonly msisdn: Msisdn
   readonly country_code: string
   readonly phone_number: string
   readonly rule: Rule
+  readonly notes: ReadonlyArray<Note>
 }
 
 export interface Options {
-  /** The country of national numbers: ISO 3166 alpha-2 (`"GB"`, any case) or a calling code (`"44"`, `"+44"`). */
+  /**
+   * The country of national numbers when the row has none: anything {@link Country.lookup} reads (`"GB"`, `"GBR"`,
+   * `"United Kingdom"`, `"44"`, `"+44"`).
+   */
   readonly defaultCountry?: string | undefined
+  /**
+   * The row's own country cell, read like `defaultCountry`. It replaces the default for national numbers; one that
+   * cannot be read refuses a national number (`bad-country`) but never a number carrying its calling code.
+   */
+  readonly country?: string | undefined
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -81,37 +105,44 @@ const callingCodes: ReadonlySet<string> = new Set([
  * after 3 digits: every code ITU has left spare is 3 digits long.
  */
 export const split = (m: Msisdn): { readonly country_code: string; readonly phone_number: string } => {
+  const code = codeOf(m)
+  return code === undefined
+    ? { country_code: m.slice(0, 3), phone_number: m.slice(3) }
+    : { country_code: code, phone_number: m.slice(code.length) }
+}
+
+/** The calling code digits start with, if any. */
+const codeOf = (digits: string): string | undefined => {
   for (let length = 1; length <= 3; length++) {
-    const code = m.slice(0, length)
-    if (callingCodes.has(code)) return { country_code: code, phone_number: m.slice(length) }
+    const code = digits.slice(0, length)
+    if (callingCodes.has(code)) return code
   }
-  return { country_code: m.slice(0, 3), phone_number: m.slice(3) }
+  return undefined
 }
 
 const callingCodePattern = /^\+?([1-9][0-9]{0,2})$/
 
 /**
- * The calling code of a country, for the import's country column: an ISO 3166 alpha-2 code in any case (`"gb"` →
- * `"44"`), or a calling code given directly (`"44"`, `"+44"`, kept only if the metadata knows it). Surrounding
- * whitespace is ignored.
+ * The calling code of a country cell: a calling code given directly (`"44"`, `"+44"`, `"800"`, kept only if the
+ * metadata knows it), or anything {@link Country.lookup} reads (`"gb"`, `"GBR"`, `"United Kingdom"`, `"UK"`).
  */
 export const callingCode = (country: string): Result.Result<string, InvalidField> => {
   const text = country.trim()
-  const direct = callingCodePattern.exec(text)
-  if (direct !== null) {
+  const direct = callingCodePattern.exec(text.replace(/\s+/g, ""))
+  if (direct !== null && /^\+?[0-9]+$/.test(text)) {
     const code = direct[1] ?? ""
     return callingCodes.has(code)
       ? Result.succeed(code)
       : Result.fail(new InvalidField({ field: "country", value: country, reason: "no country has this calling code" }))
   }
-  const upper = text.toUpperCase()
-  return isSupportedCountry(upper)
-    ? Result.succeed(getCountryCallingCode(upper))
+  const found = text === "" ? undefined : Country.lookup(text)
+  return found !== undefined
+    ? Result.succeed(getCountryCallingCode(found))
     : Result.fail(
       new InvalidField({
         field: "country",
         value: country,
-        reason: "not an ISO 3166 alpha-2 country code nor a calling code"
+        reason: "not a country: neither an ISO 3166 code (GB, GBR), a country name (United Kingdom) nor a calling code (44)"
       })
     )
 }
@@ -123,7 +154,7 @@ export const callingCode = (country: string): Result.Result<string, InvalidField
  */
 export const regionFor = (code: string): Result.Result<CountryCode, InvalidField> => {
   const digits = code.trim().replace(/^\+/, "")
-  const main = callingCodes.has(digits) ? metadata.country_calling_codes[digits]?.[0] : undefined
+  const main = callingCodes.has(digits) ? Country.ofCallingCode(digits) : undefined
   if (main !== undefined) return Result.succeed(main)
   return Result.fail(
     new InvalidField({
@@ -136,84 +167,56 @@ export const regionFor = (code: string): Result.Result<CountryCode, InvalidField
   )
 }
 
-interface Country {
+/** What the readings need of a country, from the metadata, built once per country. */
+interface Region {
+  readonly country: CountryCode
   readonly callingCode: string
+  /** The national (trunk) prefix: `0`, NANP `1`, RU/KZ `8`, HU `06`; none in Italy, Spain… */
+  readonly trunk: string | undefined
+  /** The country's international prefix (`00`, `011`, `810`…), anchored. */
+  readonly idd: RegExp
   readonly parseOptions: { readonly extract: false; readonly defaultCountry: CountryCode }
 }
 
-/** Resolved default countries by the text the caller gave; only successes are kept, so it stays small. */
-const countries = new Map<string, Country>()
+const plans = new Metadata()
 
-const resolveCountry = (text: string): Country | undefined => {
-  const cached = countries.get(text)
+/** The national prefix in the minified "max" metadata: the 6th entry of a country's plan. */
+const trunkOf = (country: CountryCode): string | undefined => {
+  const plan: ReadonlyArray<unknown> | undefined = metadata.countries[country]
+  const trunk = plan?.[5]
+  return typeof trunk === "string" && /^[0-9]+$/.test(trunk) ? trunk : undefined
+}
+
+const regions = new Map<CountryCode, Region>()
+
+const regionOf = (country: CountryCode): Region => {
+  const cached = regions.get(country)
   if (cached !== undefined) return cached
-  const upper = text.trim().toUpperCase()
-  const region = isSupportedCountry(upper) ? upper : Result.getOrUndefined(regionFor(upper))
-  if (region === undefined) return undefined
-  const country: Country = {
-    callingCode: getCountryCallingCode(region),
-    parseOptions: { extract: false, defaultCountry: region }
+  plans.selectNumberingPlan(country)
+  const region: Region = {
+    country,
+    callingCode: getCountryCallingCode(country),
+    trunk: trunkOf(country),
+    idd: new RegExp(`^(?:${plans.numberingPlan?.IDDPrefix() ?? "00"})`),
+    parseOptions: { extract: false, defaultCountry: country }
   }
-  countries.set(text, country)
-  return country
+  regions.set(country, region)
+  return region
 }
 
-// ---------------------------------------------------------------------------------------------
-// Cheap clean-up before libphonenumber
+/** Trunk prefixes of the countries sharing a calling code (`"7"` → `["8"]`, `"36"` → `["06"]`). */
+const trunksByCode = new Map<string, ReadonlyArray<string>>()
 
-/**
- * More digits (after `+` or `00`) cannot be a number: 15, a trunk `0`, or a 3-digit international prefix such as
- * `011` before 15. Refused before parsing, so a long text costs nothing.
- */
-const maxInputDigits = 18
-
-const isSeparator = (c: number): boolean =>
-  c === 32 || c === 46 || c === 45 || c === 40 || c === 41 || c === 47 || c === 9 || c === 160 ||
-  (c >= 0x2000 && c <= 0x200a) || (c >= 0x2010 && c <= 0x2015) || c === 0x202f || c === 0x205f ||
-  c === 0x2212 || c === 0x3000
-
-/** `4.47E+11`, `4,47E+11`, `4.47e11`: a spreadsheet showed the number in scientific notation and lost digits. */
-const scientific = /^[+-]?[0-9]+(?:[.,][0-9]+)?[eE][+-]?[0-9]+$/
-
-/** `447400123456.0`: a spreadsheet or a script stored the number as a decimal. */
-const decimal = /^[0-9]{6,}\.0+$/
-
-interface Cleaned {
-  /** The digits, without the `+` or `00`. */
-  readonly digits: string
-  /** How the number was written: with `+` or `00` the digits start with the calling code. */
-  readonly prefix: "+" | "00" | ""
-}
-
-/**
- * Keeps the digits of a text, or says why it is not a phone number. Accepts an optional `tel:` prefix, one `+`
- * before the first digit, and separators (whitespace, `.`, `-`, `(`, `)`, `/`, Unicode dashes) anywhere.
- */
-const clean = (input: string): Cleaned | MsisdnProblem => {
-  const text = input.trim()
-  if (text === "") return "empty"
-  let start = 0
-  if (
-    text.length >= 4 && (text.charCodeAt(0) | 32) === 116 && (text.charCodeAt(1) | 32) === 101 &&
-    (text.charCodeAt(2) | 32) === 108 && text.charCodeAt(3) === 58
-  ) start = 4
-  let digits = ""
-  let plus = false
-  let dot = false
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c >= 48 && c <= 57) digits += text[i]
-    else if (c === 43 && !plus && digits === "") plus = true
-    else if (isSeparator(c)) dot ||= c === 46
-    else return scientific.test(text) ? "scientific-notation" : "not-a-number"
+const trunksOf = (code: string): ReadonlyArray<string> => {
+  let trunks = trunksByCode.get(code)
+  if (trunks === undefined) {
+    const countries: ReadonlyArray<string> = metadata.country_calling_codes[code] ?? []
+    trunks = [
+      ...new Set(countries.flatMap((country) => isSupportedCountry(country) ? [trunkOf(country) ?? ""] : []))
+    ].filter((trunk) => trunk !== "")
+    trunksByCode.set(code, trunks)
   }
-  if (digits === "") return plus ? "too-short" : "empty"
-  if (dot && decimal.test(text)) return "not-a-number"
-  const prefix = plus ? "+" : digits.startsWith("00") ? "00" : ""
-  const number = prefix === "00" ? digits.slice(2) : digits
-  if (number === "") return "too-short"
-  if (number.length > maxInputDigits) return "too-long"
-  return { digits: number, prefix }
+  return trunks
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,6 +225,8 @@ const clean = (input: string): Cleaned | MsisdnProblem => {
 const internationalOptions: { readonly extract: false } = { extract: false }
 
 type Reading = Normalized | MsisdnProblem
+
+const isNumber = (reading: Reading): reading is Normalized => typeof reading !== "string"
 
 const fromLength = (text: string, options: { readonly defaultCountry?: CountryCode }): MsisdnProblem => {
   switch (validatePhoneNumberLength(text, options)) {
@@ -236,8 +241,6 @@ const fromLength = (text: string, options: { readonly defaultCountry?: CountryCo
       return "invalid"
   }
 }
-
-const plans = new Metadata()
 
 /**
  * Why a parsed number is not valid, by the possible lengths of its country (of the main country of its calling code
@@ -265,93 +268,108 @@ const problemOf = (
     : "invalid"
 }
 
-const accept = (number: PhoneNumber, rule: Rule): Reading => {
+const none: ReadonlyArray<Note> = []
+const trunkAdded: ReadonlyArray<Note> = ["trunk-prefix-added"]
+
+const accept = (number: PhoneNumber, rule: Rule, notes: ReadonlyArray<Note> = none): Reading => {
   const msisdn = number.number.slice(1)
   if (!isMsisdn(msisdn)) return msisdn.length > maxLength ? "too-long" : "invalid"
-  return { msisdn, country_code: number.countryCallingCode, phone_number: number.nationalNumber, rule }
+  return { msisdn, country_code: number.countryCallingCode, phone_number: number.nationalNumber, rule, notes }
 }
 
+const isValid = (number: PhoneNumber | undefined): number is PhoneNumber => number !== undefined && number.isValid()
+
 /**
- * Digits that start with a calling code. libphonenumber also removes a trunk prefix written after the code; only a
- * single `0` is taken as one (`+44 (0)7400…`), anything else it would remove (`+7 8 912…`) is refused as invalid.
+ * Digits that start with a calling code. Valid as written, they are kept; otherwise, when a trunk prefix of a
+ * country of that code follows it (`44 0…`, `1 1…`, `7 8…`, `36 06…`), the rest is read as a national number of the
+ * code's main country, and kept if that is valid.
  */
 const readInternational = (digits: string, rule: Rule): Reading => {
+  if (digits === "") return "too-short"
   if (digits.charCodeAt(0) === 48) return "unknown-country"
   const text = "+" + digits
   const number = parsePhoneNumber(text, internationalOptions)
-  if (number === undefined || !number.isValid()) return problemOf(number, text, {})
-  const code = number.countryCallingCode
-  if (number.number === text) return accept(number, rule)
-  return digits === code + "0" + number.nationalNumber ? accept(number, "trunk-zero-dropped") : "invalid"
+  if (isValid(number) && number.number === text) return accept(number, rule)
+  const code = codeOf(digits)
+  if (code !== undefined) {
+    const rest = digits.slice(code.length)
+    const main = Country.ofCallingCode(code)
+    if (main !== undefined && trunksOf(code).some((trunk) => rest.startsWith(trunk))) {
+      // The rest as the main country of the code reads it nationally: its trunk prefix (and carrier or mobile
+      // tokens the metadata knows, such as Argentina's `15`) removed, any country of the code recognised.
+      const repaired = parsePhoneNumber(rest, regionOf(main).parseOptions)
+      if (isValid(repaired) && repaired.countryCallingCode === code && repaired.nationalNumber !== rest) {
+        return accept(repaired, "trunk-prefix-dropped")
+      }
+    }
+  }
+  return isValid(number) ? "invalid" : problemOf(number, text, {})
 }
 
-/** The first digit of the number as its country writes it nationally (`0` for `07400 123456`). */
-const nationalFirstDigit = (number: PhoneNumber): string => {
-  const national = number.formatNational()
-  for (let i = 0; i < national.length; i++) {
-    const c = national.charCodeAt(i)
-    if (c >= 48 && c <= 57) return national[i] ?? ""
-  }
-  return ""
+/** Whether the country writes this number nationally with its trunk prefix (`07400 123456`, `8 912 …`). */
+const writesTrunk = (number: PhoneNumber, trunk: string): boolean => {
+  const national = number.formatNational().replace(/[^0-9]/g, "")
+  return national !== number.nationalNumber && national.startsWith(trunk)
 }
 
-/** Bare digits with a default country; the order of the readings is documented on {@link normalize}. */
-const readNational = (digits: string, country: Country): Reading => {
-  const options = country.parseOptions
-  const national = (number: PhoneNumber): Reading =>
-    accept(number, number.countryCallingCode === country.callingCode ? "national" : "international")
-  if (digits.charCodeAt(0) === 48) {
-    const number = parsePhoneNumber(digits, options)
-    return number !== undefined && number.isValid() ? national(number) : problemOf(number, digits, options)
-  }
-  if (digits.startsWith(country.callingCode)) {
-    const reading = readInternational(digits, "calling-code-digits")
-    if (typeof reading !== "string") return reading
-  }
+/**
+ * Digits read as a national number of the region. A trunk prefix the digits lack is added when that makes them a
+ * valid number of the region and is noted; a leading `0` that is part of the number itself (Italian fixed lines)
+ * is not a trunk prefix, so its absence is `lost-leading-zero`.
+ */
+const readNational = (digits: string, region: Region): Reading => {
+  const options = region.parseOptions
   const number = parsePhoneNumber(digits, options)
-  if (number !== undefined && number.isValid()) {
-    return number.countryCallingCode === country.callingCode && nationalFirstDigit(number) === "0"
-      ? "lost-leading-zero"
-      : national(number)
+  const { trunk } = region
+  if (isValid(number)) {
+    // libphonenumber removed the region's international prefix: the digits carry their own calling code.
+    if (number.countryCallingCode !== region.callingCode) return accept(number, "international")
+    const added = trunk !== undefined && number.nationalNumber === digits && writesTrunk(number, trunk)
+    return accept(number, "national", added ? trunkAdded : none)
   }
-  const restored = parsePhoneNumber("0" + digits, options)
-  if (restored !== undefined && restored.isValid() && restored.countryCallingCode === country.callingCode) {
-    return "lost-leading-zero"
+  if (trunk !== undefined && !digits.startsWith(trunk)) {
+    const withTrunk = parsePhoneNumber(trunk + digits, options)
+    if (isValid(withTrunk) && withTrunk.countryCallingCode === region.callingCode && withTrunk.nationalNumber === digits) {
+      return accept(withTrunk, "national", trunkAdded)
+    }
+  }
+  if (trunk !== "0" && digits.charCodeAt(0) !== 48) {
+    const withZero = parsePhoneNumber("0" + digits, options)
+    if (isValid(withZero) && withZero.countryCallingCode === region.callingCode) return "lost-leading-zero"
   }
   return problemOf(number, digits, options)
 }
 
+const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized =>
+  added.length === 0 ? reading : { ...reading, notes: [...reading.notes, ...added] }
+
 /**
- * Reads a phone number as people and spreadsheets write it, and says which reading applied. Never throws.
+ * Reads a phone number as people and spreadsheets write it, and says which reading applied and what it repaired.
+ * Never throws. The policy (docs/decisions.md, "Reading phone numbers"): when libphonenumber ("max" metadata) reads
+ * the written number as one valid number, that number is kept; when it reads none, the row is refused with a reason.
  *
- * Accepted: `+44 7400 123456`, `00447400123456`, `tel:+44-7400-123456`, `(+44) 7400 123456`, `+44 (0)7400 123456`;
- * with a default country also national forms (`07400 123456` + GB) and bare digits carrying the calling code
- * (`447400123456` + GB). Separators: whitespace, `.`, `-`, `(`, `)`, `/`, Unicode dashes. ASCII digits only.
- * Validity uses the "max" metadata, so reserved ranges are refused (UK `07700 900xxx`, kept for drama), and so is
- * the old Mexican mobile form `+52 1 55…` (the `1` was abolished in 2019: one digit too many, `too-long`).
+ * 1. Characters: any Unicode decimal digit; separators (spaces, `.`, `-`, `/`, brackets, full-width forms); a
+ *    `tel:` prefix; an extension is dropped (`extension-dropped`); three or more vanity letters after three digits
+ *    are read on the keypad (`1-800-FLOWERS`), one or two letters are `letter-in-number`.
+ * 2. The country: the row's country cell if it has one, else the default country (ISO alpha-2 or alpha-3 code, a
+ *    name, a calling code).
+ * 3. `+` → international only. A trunk prefix after the calling code is dropped (`trunk-prefix-dropped`).
+ * 4. `00` or the country's own international prefix → international; only if that is no number, national
+ *    (Tajik numbers start `00`).
+ * 5. Bare digits → both readings, international and national. One valid reading is kept. Two valid readings of one
+ *    number are one number. Two valid readings of different numbers are `ambiguous`: digits starting with the
+ *    country's calling code are read as international (`calling-code-digits`: `491779486853` + DE is the mobile
+ *    +49 177 9486853, not the landline 0491 779486853, DESIGN known traps), other digits as national.
+ * 6. National: with the country's trunk prefix (`07400 123456`, `8 912 …`, `06 20 …`, `1 212 …`) or without it
+ *    (`7400 123456` + GB: `trunk-prefix-added`). A `0` that belongs to the number (Italian landlines) is never
+ *    added: `612345678` + IT is `lost-leading-zero`.
+ * 7. A country cell that cannot be read or names another calling code never loses a number that is valid with its
+ *    own calling code (`country-ignored`); beside a national number, an unreadable cell is `bad-country`.
  *
- * Rule order:
- * 1. `+` → international (a trunk `0` right after the calling code is dropped: `trunk-zero-dropped`).
- * 2. `00` → international; only if that is no number, national with the default country (Tajik numbers start `00`).
- * 3. Bare digits without a default country (absent or blank) → international.
- * 4. Bare digits starting with `0` → national (libphonenumber removes the trunk prefix, or another international
- *    prefix such as `011` in the US: then the rule is `international`).
- * 5. Bare digits starting with the default country's calling code → international first (`calling-code-digits`):
- *    `491779486853` + DE is the mobile +49 177 9486853, not the landline 0491 779486853 that a national reading
- *    also finds valid (DESIGN, known traps). The price: an Italian mobile written nationally as `390 743 4457` reads
- *    as the landline +39 0743 4457; it has to be written `+39 390…`.
- * 6. Other bare digits → national, but refused as `lost-leading-zero` (never repaired: the import reports the
- *    damaged column instead of guessing) when the country writes that number with a leading `0` the digits lack
- *    (`7400123456` + GB, `1779486853` + DE) or when only `0` + digits is valid (`612345678` + IT, from
- *    `06 1234 5678`). Countries that write no trunk prefix read normally (`212 555 0123` + US, `9123456789` + RU).
- *    Another country's number without `+` is not guessed at: it fails as a national number.
- *
- * Problems: `empty` (nothing but whitespace and separators, or a bare `tel:`); `not-a-number` (letters, an
- * extension, any other character, a decimal such as `447400123456.0`); `scientific-notation` (`4.47E+11`,
- * `4,47E+11`); `lost-leading-zero` (rule 6); `too-short`, `too-long` (by the country's possible lengths, or a `+`
- * or `00` with nothing after it); `unknown-country` (no such calling code, a national number without a default
- * country, or a default country that is neither an ISO code nor a calling code, when one is needed); `invalid`
- * (a possible length, not an assigned range).
+ * Problems: `empty`, `not-a-number` (other characters, letters without a number, a decimal such as
+ * `447400123456.0`), `letter-in-number`, `scientific-notation` (`4.47E+11`), `lost-leading-zero`, `too-short`,
+ * `too-long`, `unknown-country` (no such calling code, or a national number without any country), `bad-country`,
+ * `invalid` (a possible length, not an assigned range: UK `07700 900xxx`, the old Mexican mobile `+52 1 55…`).
  */
 export const normalize = (input: string, options?: Options): Result.Result<Normalized, InvalidMsisdn> => {
   const reading = read(input, options)
@@ -360,22 +378,56 @@ export const normalize = (input: string, options?: Options): Result.Result<Norma
     : Result.succeed(reading)
 }
 
-const read = (input: string, options: Options | undefined): Reading => {
-  const cleaned = clean(input)
-  if (typeof cleaned === "string") return cleaned
-  const defaultCountry = options?.defaultCountry
-  if (cleaned.prefix === "+" || defaultCountry === undefined || defaultCountry.trim() === "") {
-    return readInternational(cleaned.digits, "international")
-  }
-  const country = resolveCountry(defaultCountry)
-  if (cleaned.prefix === "") return country === undefined ? "unknown-country" : readNational(cleaned.digits, country)
-  const international = readInternational(cleaned.digits, "international")
-  if (typeof international !== "string" || country === undefined) return international
-  const national = readNational("00" + cleaned.digits, country)
-  return typeof national === "string" ? international : national
+const countryOf = (text: string): Region | undefined => {
+  const country = Country.lookup(text)
+  return country === undefined ? undefined : regionOf(country)
 }
 
-/** {@link normalize} without the parts and the rule: the MSISDN or why the text is not one. Never throws. */
+const readDigits = (digits: string, region: Region | undefined): Reading => {
+  if (region === undefined) return readInternational(digits.startsWith("00") ? digits.slice(2) : digits, "international")
+  const idd = digits.startsWith("00") ? ["00"] : region.idd.exec(digits)
+  if (idd !== null && idd[0] !== undefined && idd[0] !== "") {
+    const international = readInternational(digits.slice(idd[0].length), "international")
+    if (isNumber(international)) return international
+    const national = readNational(digits, region)
+    return isNumber(national) ? national : international
+  }
+  const codeFirst = digits.startsWith(region.callingCode)
+  const national = readNational(digits, region)
+  if (digits.charCodeAt(0) === 48) return national
+  const international = readInternational(digits, codeFirst ? "calling-code-digits" : "international")
+  if (isNumber(international) && isNumber(national)) {
+    if (international.msisdn === national.msisdn) return codeFirst ? international : national
+    return withNotes(codeFirst ? international : national, ["ambiguous"])
+  }
+  if (isNumber(international)) return international
+  if (isNumber(national)) return national
+  return codeFirst ? international : national
+}
+
+const read = (input: string, options: Options | undefined): Reading => {
+  const written = Written.read(input)
+  if (typeof written === "string") return written
+  const cell = options?.country?.trim() ?? ""
+  const fallback = options?.defaultCountry?.trim() ?? ""
+  const countryText = cell !== "" ? cell : fallback
+  const region = countryText === "" ? undefined : countryOf(countryText)
+  let reading: Reading
+  if (written.plus) reading = readInternational(written.digits, "international")
+  else if (countryText !== "" && region === undefined) {
+    // An unreadable country: only a number carrying its own calling code can still be read.
+    const international = readDigits(written.digits, undefined)
+    reading = isNumber(international) ? international : cell !== "" ? "bad-country" : "unknown-country"
+  } else reading = readDigits(written.digits, region)
+  if (!isNumber(reading)) return reading
+  const added: Array<Note> = []
+  if (cell !== "" && (region === undefined || region.callingCode !== reading.country_code)) added.push("country-ignored")
+  if (written.extensionDropped) added.push("extension-dropped")
+  if (written.lettersConverted) added.push("letters-converted")
+  return withNotes(reading, added)
+}
+
+/** {@link normalize} without the parts, the rule and the notes: the MSISDN or why the text is not one. */
 export const parse = (input: string, options?: Options): Result.Result<Msisdn, InvalidMsisdn> => {
   const reading = read(input, options)
   return typeof reading === "string"

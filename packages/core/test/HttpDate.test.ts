@@ -213,6 +213,31 @@ describe("HttpDate laws", () => {
     )
   })
 
+  it("a signed or malformed year is refused in every form, never read as another year", () => {
+    // Each spoils the date's own year, so the weekday still matches what a reader that drops the damage would see.
+    const malformed = fc.oneof(
+      fc.constantFrom("-", "+", "\u2212", "--", "- ").map((sign) => (year: string) => sign + year),
+      fc.constantFrom(".0", "a", "e3", ",5", "_", "\u0662", "0").map((tail) => (year: string) => year + tail),
+      fc.constant((year: string) => year.slice(1))
+    )
+    fc.assert(
+      fc.property(anySecond, malformed, (second, spoil) => {
+        const f = fieldsOf(second * 1000)
+        const year = spoil(String(f.year).padStart(4, "0"))
+        const day = `${SHORT_DAYS[f.weekday]}, ${p2(f.day)}`
+        for (
+          const text of [
+            `${day} ${MONTHS[f.month]} ${year} ${f.time} GMT`,
+            `${day}-${MONTHS[f.month]}-${year} ${f.time} GMT`,
+            `${SHORT_DAYS[f.weekday]} ${MONTHS[f.month]} ${String(f.day).padStart(2, " ")} ${f.time} ${year}`
+          ]
+        ) {
+          expect(Result.isFailure(HttpDate.parse(text))).toBe(true)
+        }
+      })
+    )
+  })
+
   it("parse never throws, whatever the text", () => {
     const noise = fc.oneof(
       fc.string(),
@@ -288,6 +313,22 @@ describe("HttpDate examples", () => {
     expect(millisOf(HttpDate.parse("Sunday, 06-Nov-94 08:49:37 GMT"))).toBe(expected)
     expect(millisOf(HttpDate.parse("Sun Nov  6 08:49:37 1994"))).toBe(expected)
     expect(HttpDate.format(utc(expected))).toBe("Sun, 06 Nov 1994 08:49:37 GMT")
+  })
+
+  it("refuses a signed year instead of dropping its sign", () => {
+    for (
+      const text of [
+        "Sat, 21 Nov -2026 10:15:00 GMT",
+        "Sat, 21 Nov +2026 10:15:00 GMT",
+        "Sat, 21-Nov--2026 10:15:00 GMT",
+        "Sat, 21 Nov - 2026 10:15:00 GMT",
+        "Sat Nov 21 10:15:00 -2026",
+        "Sat, 21 Nov 20266 10:15:00 GMT"
+      ]
+    ) {
+      expect(Result.isFailure(HttpDate.parse(text))).toBe(true)
+    }
+    expect(millisOf(HttpDate.parse("Sat, 21-Nov-2026 10:15:00 GMT"))).toBe(Date.UTC(2026, 10, 21, 10, 15))
   })
 
   it("refuses 31 April", () => {

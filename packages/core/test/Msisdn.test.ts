@@ -123,7 +123,8 @@ describe("Msisdn laws", () => {
         expect(Result.isSuccess(result) && result.success).toEqual({
           msisdn: digits,
           ...Msisdn.split(Result.getOrThrow(Msisdn.parse(digits))),
-          rule: "international"
+          rule: "international",
+          notes: []
         })
       }),
       { numRuns: 500 }
@@ -251,8 +252,8 @@ describe("Msisdn examples", () => {
     ["+44.7400.123.456", undefined, "international"],
     ["+44/7400/123456", undefined, "international"],
     ["  +44 7400 123456\t", undefined, "international"],
-    ["+44 (0)7400 123456", undefined, "trunk-zero-dropped"],
-    ["4407400123456", "GB", "trunk-zero-dropped"],
+    ["+44 (0)7400 123456", undefined, "trunk-prefix-dropped"],
+    ["4407400123456", "GB", "trunk-prefix-dropped"],
     ["07400 123456", "GB", "national"],
     ["07400 123456", "gb", "national"],
     ["07400-123-456", "44", "national"],
@@ -264,7 +265,8 @@ describe("Msisdn examples", () => {
       msisdn: gb,
       country_code: "44",
       phone_number: "7400123456",
-      rule
+      rule,
+      notes: []
     })
   })
 
@@ -276,7 +278,8 @@ describe("Msisdn examples", () => {
       msisdn: "491779486853",
       country_code: "49",
       phone_number: "1779486853",
-      rule: "calling-code-digits"
+      rule: "calling-code-digits",
+      notes: ["ambiguous"]
     })
     // With its trunk prefix the landline is still reachable.
     expect(outcome(Msisdn.parse("0491 779486853", { defaultCountry: "DE" }))).toBe("49491779486853")
@@ -306,11 +309,21 @@ describe("Msisdn examples", () => {
     expect(outcome(Msisdn.parse("8 (912) 345-67-89", { defaultCountry: "RU" }))).toBe("79123456789")
   })
 
-  it("refuses a lost leading zero instead of repairing it", () => {
-    expect(outcome(Msisdn.parse("7400123456", { defaultCountry: "GB" }))).toBe("problem:lost-leading-zero")
-    expect(outcome(Msisdn.parse("1779486853", { defaultCountry: "DE" }))).toBe("problem:lost-leading-zero")
-    expect(outcome(Msisdn.parse("612345678", { defaultCountry: "FR" }))).toBe("problem:lost-leading-zero")
-    // Italian landlines keep their 0 in international form: without it only `0` + digits is valid.
+  it("keeps a national number written without its trunk prefix, and notes it; refuses a lost 0 of the number", () => {
+    for (const [text, country, msisdn] of [
+      ["7400123456", "GB", "447400123456"],
+      ["1779486853", "DE", "491779486853"],
+      ["612345678", "FR", "33612345678"],
+      ["20 123 4567", "HU", "36201234567"]
+    ] as const) {
+      expect(Result.getOrThrow(Msisdn.normalize(text, { defaultCountry: country }))).toMatchObject({
+        msisdn,
+        rule: "national",
+        notes: ["trunk-prefix-added"]
+      })
+    }
+    // Italian landlines keep their 0 in international form: it is no trunk prefix, and without it only `0` + digits
+    // is valid.
     expect(outcome(Msisdn.parse("612345678", { defaultCountry: "IT" }))).toBe("problem:lost-leading-zero")
   })
 
@@ -328,8 +341,9 @@ describe("Msisdn examples", () => {
     // The Mexican mobile `1` was abolished in 2019: one digit too many.
     expect(outcome(Msisdn.parse("+52 1 55 1234 5678"))).toBe("problem:too-long")
     expect(outcome(Msisdn.parse("+52 55 1234 5678"))).toBe("525512345678")
-    // Only a `0` after the calling code is taken as a trunk prefix.
-    expect(outcome(Msisdn.parse("+7 8 912 345 67 89"))).toBe("problem:invalid")
+    // A trunk prefix after the calling code is only removed when what is left is valid.
+    expect(outcome(Msisdn.parse("+7 8 912 345 67 89"))).toBe("79123456789")
+    expect(outcome(Msisdn.parse("+44 8 7400 123456"))).toMatch(/^problem:/)
   })
 
   it.each([
@@ -337,8 +351,12 @@ describe("Msisdn examples", () => {
     [" \t ", "GB", "empty"],
     ["tel:", undefined, "empty"],
     ["abc", undefined, "not-a-number"],
-    ["+44 7400 12345a", undefined, "not-a-number"],
-    ["+44 7400 123456 ext 12", undefined, "not-a-number"],
+    ["+44 7400 12345a", undefined, "letter-in-number"],
+    ["O7400 123456", "GB", "letter-in-number"],
+    ["+44 7400 1234 OK", undefined, "letter-in-number"],
+    ["FLOWERS", "US", "not-a-number"],
+    ["n/a", "GB", "not-a-number"],
+    ["07400 123456", "Narnia", "unknown-country"],
     ["+44 +7400 123456", undefined, "not-a-number"],
     ["44+7400123456", undefined, "not-a-number"],
     ["--", undefined, "empty"],
@@ -368,10 +386,12 @@ describe("Msisdn examples", () => {
     })
   })
 
-  it("callingCode reads ISO codes in any case and calling codes", () => {
-    for (const text of ["GB", "gb", " Gb ", "44", "+44"]) expect(Result.getOrThrow(Msisdn.callingCode(text))).toBe("44")
+  it("callingCode reads ISO codes in any case, names and calling codes", () => {
+    for (const text of ["GB", "gb", " Gb ", "44", "+44", "GBR", "United Kingdom", "UK"]) {
+      expect(Result.getOrThrow(Msisdn.callingCode(text))).toBe("44")
+    }
     expect(Result.getOrThrow(Msisdn.callingCode("800"))).toBe("800")
-    for (const text of ["", "XX", "GBR", "999", "+0", "4 4"]) {
+    for (const text of ["", "XX", "Narnia", "999", "+0", "4 4"]) {
       const result = Msisdn.callingCode(text)
       expect(Result.isFailure(result) && result.failure)
         .toMatchObject({ _tag: "InvalidField", field: "country", value: text })

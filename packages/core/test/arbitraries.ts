@@ -3,6 +3,15 @@
  * Each section names the module it serves; append new sections, keep existing ones stable.
  */
 import * as fc from "fast-check"
+import codes from "i18n-iso-countries/codes.json" with { type: "json" }
+import {
+  type CountryCode,
+  getCountries,
+  getCountryCallingCode,
+  getExampleNumber,
+  Metadata
+} from "libphonenumber-js/max"
+import examples from "libphonenumber-js/mobile/examples"
 
 // ---------------------------------------------------------------------------------------------
 // Sms: characters chosen so the interesting segment boundaries (escape pairs, surrogate pairs,
@@ -100,3 +109,132 @@ export const shortName: fc.Arbitrary<string> = fc
     { minLength: 1, maxLength: 20 }
   )
   .map((chars) => chars.join(""))
+
+// ---------------------------------------------------------------------------------------------
+// Msisdn: the metadata's example numbers of every country, written every way people write them, in rows whose
+// country cell is empty, a code or a name. The expected reading is libphonenumber's reading of the E.164 form.
+
+/** An example number of a country: its E.164 digits (no `+`) and how its country writes it nationally. */
+export interface ExampleNumber {
+  readonly country: CountryCode
+  readonly callingCode: string
+  readonly e164: string
+  /** The national format's digits (`07400123456`), trunk prefix included where the country writes one. */
+  readonly national: string
+  /** The national number without any prefix (`7400123456`). */
+  readonly nationalNumber: string
+}
+
+export const exampleNumbers: ReadonlyArray<ExampleNumber> = getCountries().flatMap((country) => {
+  const example = getExampleNumber(country, examples)
+  if (example === undefined || !example.isValid()) return []
+  return [{
+    country,
+    callingCode: example.countryCallingCode,
+    e164: example.number.slice(1),
+    national: example.formatNational().replace(/[^0-9]/g, ""),
+    nationalNumber: example.nationalNumber
+  }]
+})
+
+/** The digits of an example written one way; `bare` marks forms whose reading may be documented as ambiguous. */
+export interface WrittenForm {
+  readonly name: string
+  readonly text: string
+  readonly bare: boolean
+}
+
+const idd = (country: CountryCode): string | undefined => {
+  const plans = new Metadata()
+  plans.selectNumberingPlan(country)
+  // A plain international prefix, else the one the metadata gives for dialling (`0011` where the prefix is a pattern).
+  const prefix = plans.numberingPlan?.IDDPrefix()
+  if (prefix !== undefined && /^[0-9]+$/.test(prefix)) return prefix
+  const preferred = plans.numberingPlan?.defaultIDDPrefix()
+  return prefix !== undefined && preferred !== undefined && new RegExp(`^(?:${prefix})$`).test(preferred)
+    ? preferred
+    : undefined
+}
+
+/** Forms written with the number's own country known (a national form needs it). */
+export const forms = (example: ExampleNumber): ReadonlyArray<WrittenForm> => {
+  const out: Array<WrittenForm> = [
+    { name: "plus", text: "+" + example.e164, bare: false },
+    { name: "00", text: "00" + example.e164, bare: false },
+    { name: "bare", text: example.e164, bare: true },
+    { name: "national", text: example.national, bare: example.national === example.nationalNumber },
+    { name: "plus-trunk", text: "+" + example.callingCode + " " + example.national, bare: false }
+  ]
+  const own = idd(example.country)
+  if (own !== undefined) out.push({ name: "idd", text: own + example.e164, bare: false })
+  if (example.national !== example.nationalNumber) {
+    out.push({ name: "national-without-trunk", text: example.nationalNumber, bare: true })
+  }
+  return out
+}
+
+/** Zero digits of scripts people type numbers in: full-width, Arabic-Indic, Persian, Devanagari, Bengali, Thai. */
+const zeros = [0xff10, 0x660, 0x6f0, 0x966, 0x9e6, 0xe50]
+
+/** The text with every ASCII digit written in another script. */
+export const inScript = (text: string, zero: number): string =>
+  text.replace(/[0-9]/g, (d) => String.fromCodePoint(zero + Number(d)))
+
+const phoneSeparator = fc.constantFrom("", "", "", " ", "-", ".", "(", ")", " (", ") ", "/", "\u00A0", "\u2013")
+
+/** A written form with separators between its characters (never inside a leading `+`), maybe in another script. */
+export const decorate = (text: string): fc.Arbitrary<string> =>
+  fc.tuple(
+    fc.array(phoneSeparator, { minLength: text.length + 1, maxLength: text.length + 1 }),
+    fc.option(fc.constantFrom(...zeros), { nil: undefined, freq: 3 })
+  ).map(([seps, zero]) => {
+    const spaced = [...text].map((char, i) => (i === 0 && char === "+" ? "" : seps[i]) + char).join("") + seps[text.length]
+    return zero === undefined ? spaced : inScript(spaced, zero)
+  })
+
+/** A country cell naming the example's country: its codes, its calling code, its English or its own name. */
+export const countryCell = (country: CountryCode): fc.Arbitrary<string> => {
+  const cells: Array<string> = [country, country.toLowerCase(), "+" + getCountryCallingCode(country)]
+  const alpha3 = codes.find(([alpha2]) => alpha2 === country)?.[1]
+  if (alpha3 !== undefined) cells.push(alpha3)
+  const english = new Intl.DisplayNames(["en"], { type: "region" }).of(country)
+  if (english !== undefined && english !== country) cells.push(english, english.toUpperCase())
+  const language = new Intl.Locale("und-" + country).maximize().language
+  const own = new Intl.DisplayNames([language], { type: "region" }).of(country)
+  if (own !== undefined && own !== country) cells.push(own)
+  return fc.constantFrom(...cells)
+}
+
+/** A row: an example number written one way, the country cell, and the import's default country. */
+export interface PolicyRow {
+  readonly example: ExampleNumber
+  readonly form: WrittenForm
+  readonly text: string
+  readonly cell: string
+  readonly defaultCountry: string | undefined
+}
+
+/**
+ * Rows whose country is known (a cell naming it, or an empty cell and the default) in every form, and rows with an
+ * empty cell and another default country, in the international forms only.
+ */
+export const policyRow: fc.Arbitrary<PolicyRow> = fc.constantFrom(...exampleNumbers).chain((example) =>
+  fc.oneof(
+    fc.tuple(fc.constantFrom(...forms(example)), fc.oneof(fc.constant(""), countryCell(example.country)))
+      .chain(([form, cell]) =>
+        decorate(form.text).map((text) => ({
+          example,
+          form,
+          text,
+          cell,
+          defaultCountry: cell === "" ? example.country : "GB"
+        }))
+      ),
+    fc.tuple(
+      fc.constantFrom(...forms(example).filter((form) => form.name === "plus" || form.name === "00" || form.name === "bare")),
+      fc.constantFrom("GB", "US", "DE", "IN", "BR", "KE")
+    ).chain(([form, defaultCountry]) =>
+      decorate(form.text).map((text) => ({ example, form, text, cell: "", defaultCountry }))
+    )
+  )
+)

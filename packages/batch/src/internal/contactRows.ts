@@ -11,12 +11,20 @@ import * as spreadsheet from "./csv/spreadsheet.ts"
 export type Reason =
   | Exclude<Errors.MsisdnProblem, "empty">
   | "missing-msisdn"
-  | "bad-country"
   | "too-many-fields"
   | "bad-encoding"
 
+/** What an accepted row went through: the number's notes, and a number taken from a fallback phone column. */
+export const notes = [...Msisdn.notes, "phone-from-fallback-column"] as const
+export type Note = (typeof notes)[number]
+
 export type Read =
-  | { readonly _tag: "Candidate"; readonly candidate: ContactBook.Candidate; readonly rule: Msisdn.Rule }
+  | {
+    readonly _tag: "Candidate"
+    readonly candidate: ContactBook.Candidate
+    readonly rule: Msisdn.Rule
+    readonly notes: ReadonlyArray<Note>
+  }
   | { readonly _tag: "Reject"; readonly reason: Reason; readonly message: string }
   | { readonly _tag: "Blank" }
 
@@ -73,7 +81,9 @@ const problemMessages: { readonly [P in Exclude<Errors.MsisdnProblem, "empty">]:
   "invalid": "not an assigned number range",
   "too-short": "too few digits for a phone number of its country",
   "too-long": "too many digits for a phone number of its country",
-  "not-a-number": "not a phone number (letters, an extension or other characters)"
+  "not-a-number": "not a phone number (other characters, or words without a number)",
+  "letter-in-number": "a letter among the digits (O written for 0?): one or two letters are no vanity number",
+  "bad-country": "the country cell is not a country (an ISO code, a name or a calling code) and the number has no +country code"
 }
 
 /** `unknown-country` of a number written with `+` or `00`: its country code is the problem, not a missing one. */
@@ -82,10 +92,11 @@ const unknownCallingCode = "no country has the calling code this number starts w
 /**
  * Reads one record. A row whose every cell is blank is `Blank` (a spacer line, not a contact). Otherwise it is a
  * `Candidate` or a `Reject` with a stable reason: `too-many-fields` (non-blank cells past the header's columns),
- * `bad-encoding` (a byte sequence that is not text in the file's encoding), `missing-msisdn`, `bad-country`, or the
- * number's problem from {@link Msisdn.normalize}; its message says what to do about this number (an
- * `unknown-country` written with `+` or `00` has a wrong calling code, not a missing one). The row's country cell
- * (ISO code or calling code) overrides the default country; it only matters for numbers written nationally.
+ * `bad-encoding` (a byte sequence that is not text in the file's encoding), `missing-msisdn`, or the number's
+ * problem from {@link Msisdn.normalize} (`bad-country` among them); its message says what to do about this number
+ * (an `unknown-country` written with `+` or `00` has a wrong calling code, not a missing one). The row's country
+ * cell (code, name or calling code) overrides the default country. Where the number's column is empty or invalid,
+ * the fallback phone columns are read in order; the primary column's problem is reported when none is valid.
  */
 export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   const { header, index } = context.columns
@@ -99,18 +110,34 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
       }
     }
   }
-  const number = cell(fields, index.msisdn)
+  const primary = cell(fields, index.msisdn)
+  let number = primary
+  for (const at of context.columns.fallbacks) {
+    if (number !== "") break
+    number = cell(fields, at)
+  }
   if (number === "") {
     return isBlankRow(fields) ? blank : reject("missing-msisdn", "no phone number in this row")
   }
   if (hasReplacementCharacter(fields)) {
     return reject("bad-encoding", "a cell is not valid text in the file's encoding: give the right one with --encoding")
   }
-  const country = cell(fields, index.country)
-  if (country !== "" && Result.isFailure(Msisdn.callingCode(country))) {
-    return reject("bad-country", `country ${JSON.stringify(country)} is neither an ISO 3166 code (GB) nor a calling code (44)`)
+  const options: Msisdn.Options = { country: cell(fields, index.country), defaultCountry: context.defaultCountry }
+  let normalized = Msisdn.normalize(number, options)
+  let fromFallback = number !== primary
+  // The number's column holds no valid number: the next phone column that does is read, and the row noted.
+  if (Result.isFailure(normalized)) {
+    for (const at of context.columns.fallbacks) {
+      const other = cell(fields, at)
+      if (other === "" || other === number) continue
+      const read = Msisdn.normalize(other, options)
+      if (Result.isSuccess(read)) {
+        normalized = read
+        fromFallback = true
+        break
+      }
+    }
   }
-  const normalized = Msisdn.normalize(number, { defaultCountry: country === "" ? context.defaultCountry : country })
   if (Result.isFailure(normalized)) {
     const problem = normalized.failure.problem
     if (problem === "empty") return reject("missing-msisdn", "no phone number in this row")
@@ -125,6 +152,7 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   return {
     _tag: "Candidate",
     rule,
+    notes: fromFallback ? [...normalized.success.notes, "phone-from-fallback-column"] : normalized.success.notes,
     candidate: {
       msisdn,
       country_code,

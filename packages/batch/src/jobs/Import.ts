@@ -89,6 +89,11 @@ export interface Summary {
   readonly opted_out_msisdns: ReadonlyArray<string>
   /** Accepted rows per reading of the number (see `Msisdn.Rule`). */
   readonly rules: { readonly [R in Msisdn.Rule]: number }
+  /**
+   * Accepted rows per note (see `Msisdn.Note`): repairs and doubts, every one counted so a file's damage stays
+   * visible (`trunk-prefix-added` may be a spreadsheet's lost zeros), `phone-from-fallback-column` too.
+   */
+  readonly notes: { readonly [N in ContactRows.Note]: number }
   /** Rejected rows per reason. */
   readonly reasons: { readonly [R in ContactRows.Reason]?: number }
   readonly rejects_file: string | null
@@ -96,6 +101,8 @@ export interface Summary {
   readonly unknown_columns: ReadonlyArray<string>
   /** Which column each field was read from. */
   readonly columns: { readonly [F in Columns.Field]?: string }
+  /** Phone columns read, in order, where the number's column is empty or invalid. */
+  readonly fallback_columns: ReadonlyArray<string>
   readonly encoding: string
   readonly delimiter: string
   readonly elapsed_ms: number
@@ -183,8 +190,16 @@ export const run = Effect.fn("Import.run")(
     const rules: { [R in Msisdn.Rule]: number } = {
       "international": 0,
       "national": 0,
-      "trunk-zero-dropped": 0,
+      "trunk-prefix-dropped": 0,
       "calling-code-digits": 0
+    }
+    const notes: { [N in ContactRows.Note]: number } = {
+      "trunk-prefix-added": 0,
+      "ambiguous": 0,
+      "country-ignored": 0,
+      "extension-dropped": 0,
+      "letters-converted": 0,
+      "phone-from-fallback-column": 0
     }
     const reasons: { [R in ContactRows.Reason]?: number } = {}
     const seen = MsisdnSet.make()
@@ -212,6 +227,7 @@ export const run = Effect.fn("Import.run")(
           continue
         }
         rules[read.rule]++
+        for (const note of read.notes) notes[note]++
         const candidate = read.candidate
         if (seen.addSeen(candidate.msisdn)) repeats.push({ ...candidate, first_name: "", last_name: "" })
         else firsts.push(candidate)
@@ -256,10 +272,12 @@ export const run = Effect.fn("Import.run")(
       ...tally,
       opted_out_msisdns: optedOut,
       rules,
+      notes,
       reasons,
       rejects_file: placed ?? null,
       unknown_columns: columns.unknown,
       columns: columnNames,
+      fallback_columns: columns.fallbacks.map((at) => columns.header[at] ?? ""),
       encoding: reader.encoding(),
       delimiter: reader.delimiter,
       elapsed_ms: elapsed,

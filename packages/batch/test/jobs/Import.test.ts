@@ -96,7 +96,7 @@ const spellings = (n: number): ReadonlyArray<string> => {
 const invalidNumbers = [
   { raw: "call me", reason: "not-a-number" },
   { raw: "4.47E+11", reason: "scientific-notation" },
-  { raw: "7400123481", reason: "lost-leading-zero" },
+  { raw: "O7400 123481", reason: "letter-in-number" },
   { raw: "0740", reason: "too-short" },
   { raw: "074001234567890", reason: "too-long" },
   { raw: "07700 900123", reason: "invalid" },
@@ -189,7 +189,15 @@ const expectation = (row: GeneratedRow, cells: ReadonlyArray<string>, line: numb
   if (cells.every((cell) => cell.trim() === "")) return { _tag: "blank" }
   const reject = (reason: string): Expected => ({ _tag: "reject", line, reason, cells })
   if (row.number.raw.trim() === "") return reject("missing-msisdn")
-  if (row.country === "XX") return reject("bad-country")
+  if (row.country === "XX") {
+    // An unreadable country cell only loses numbers that do not carry their calling code; problems of the
+    // characters are found before the country is looked at.
+    if (row.number._tag === "valid") {
+      return /^'?(?:\+|00|44)/.test(row.number.raw) ? { _tag: "accept", msisdn: row.number.msisdn } : reject("bad-country")
+    }
+    const own = ["not-a-number", "scientific-notation", "letter-in-number", "unknown-country"]
+    return reject(own.includes(row.number.reason) ? row.number.reason : "bad-country")
+  }
   return row.number._tag === "invalid" ? reject(row.number.reason) : { _tag: "accept", msisdn: row.number.msisdn }
 }
 
@@ -567,7 +575,7 @@ describe("sample files", () => {
       rejected: 0,
       duplicates: 0,
       opted_out: 0,
-      rules: { "international": 10, "national": 8, "trunk-zero-dropped": 1, "calling-code-digits": 1 },
+      rules: { "international": 10, "national": 8, "trunk-prefix-dropped": 1, "calling-code-digits": 1 },
       reasons: {}
     })
     expect(first).toMatchObject({ encoding: "utf-8", delimiter: ",", unknown_columns: [] })
@@ -585,6 +593,31 @@ describe("sample files", () => {
     expect(contacts.find((contact) => contact.last_name === "Brontë")?.tags).toEqual(["clients", "vip"])
   })
 
+  it("world.csv: every written form kept, only the deliberately bad rows rejected, then all unchanged", async () => {
+    const [first, second] = await run(Effect.gen(function*() {
+      const first = yield* importBytes(sample("world.csv"))
+      return [first, yield* importBytes(sample("world.csv"))] as const
+    }))
+    expect(first).toMatchObject({
+      read: 32,
+      created: 28,
+      rejected: 4,
+      reasons: { "scientific-notation": 1, "not-a-number": 1, "letter-in-number": 1, "lost-leading-zero": 1 },
+      notes: {
+        "trunk-prefix-added": 3,
+        "country-ignored": 1,
+        "extension-dropped": 1,
+        "letters-converted": 1,
+        "phone-from-fallback-column": 2,
+        "ambiguous": 0
+      },
+      columns: { msisdn: "Mobile Phone", country: "Country" },
+      fallback_columns: ["Phone"],
+      unknown_columns: ["Note"]
+    })
+    expect(second).toMatchObject({ read: 32, unchanged: 28, rejected: 4, created: 0, updated: 0 })
+  })
+
   it("bad-rows.csv: one row of every kind of problem, each rejected with its reason and line", async () => {
     const rejectsPath = tempFile("bad-rows.rejects.csv")
     const summary = await run(importBytes(sample("bad-rows.csv"), { rejectsPath }))
@@ -596,7 +629,7 @@ describe("sample files", () => {
       rejected: 10,
       duplicates: 1,
       opted_out: 0,
-      rules: { "international": 0, "national": 3, "trunk-zero-dropped": 0, "calling-code-digits": 0 },
+      rules: { "international": 0, "national": 3, "trunk-prefix-dropped": 0, "calling-code-digits": 0 },
       reasons: {
         "missing-msisdn": 1,
         "not-a-number": 1,
@@ -719,9 +752,73 @@ describe("header matching", () => {
   })
 
   it("the first column of a field takes it; later ones and unknown ones are listed once", () => {
-    const matched = Columns.match(["Phone", "Mobile", "Email", "Email", "Name", "First Name"])
-    expect(Result.isSuccess(matched) && matched.success.index).toEqual({ msisdn: 0, first_name: 5 })
-    expect(Result.isSuccess(matched) && matched.success.unknown).toEqual(["Mobile", "Email", "Name"])
+    const matched = Columns.match(["Phone", "Email", "Email", "Name", "First Name", "First"])
+    expect(Result.isSuccess(matched) && matched.success.index).toEqual({ msisdn: 0, first_name: 4 })
+    expect(Result.isSuccess(matched) && matched.success.unknown).toEqual(["Email", "First", "Name"])
+  })
+
+  it("the mobile column is the number's, other phone columns its fallbacks in file order; a --map choice is kept", () => {
+    const matched = Result.getOrThrow(Columns.match(["Phone", "Telephone", "Mobile Phone", "Name"]))
+    expect(matched.index).toEqual({ msisdn: 2, name: 3 })
+    expect(matched.fallbacks).toEqual([0, 1])
+    expect(matched.unknown).toEqual([])
+    for (const header of [["GSM", "Phone"], ["Phone", "Cell"], ["Telephone", "MSISDN"]]) {
+      const columns = Result.getOrThrow(Columns.match(header))
+      expect(header[columns.index.msisdn ?? -1]).toMatch(/GSM|Cell|MSISDN/)
+    }
+    const mapped = Result.getOrThrow(Columns.match(["Phone", "Mobile"], ["Phone=msisdn"]))
+    expect(mapped).toMatchObject({ index: { msisdn: 0 }, fallbacks: [], unknown: ["Mobile"] })
+  })
+
+  it("a row's number comes from the mobile column, else the next phone column that holds a valid one, counted", async () => {
+    const file = [
+      "Phone,Mobile Phone,Country",
+      "020 7946 0018,07400 123401,GB",
+      "020 7946 0019,,GB",
+      "020 7946 0020,O7400,UK",
+      ",07400 123402,United Kingdom",
+      "bad,worse,GB"
+    ].join("\n")
+    const summary = await run(Import.run(chunksOf(new TextEncoder().encode(file)), {}))
+    expect(summary).toMatchObject({
+      read: 5,
+      created: 4,
+      rejected: 1,
+      reasons: { "not-a-number": 1 },
+      notes: { "phone-from-fallback-column": 2 },
+      columns: { msisdn: "Mobile Phone", country: "Country" },
+      fallback_columns: ["Phone"],
+      unknown_columns: []
+    })
+  })
+
+  it("counts every note of the numbers it keeps, and a re-import changes nothing", async () => {
+    const file = [
+      "phone,country",
+      "7400 123411,GB",
+      "+44 7400 123412,Narnia",
+      "020 7946 0018 ext. 123,GB",
+      "1-800-FLOWERS,US",
+      "491779486853,DE"
+    ].join("\n")
+    const [first, second] = await run(Effect.gen(function*() {
+      const first = yield* Import.run(chunksOf(new TextEncoder().encode(file)), {})
+      return [first, yield* Import.run(chunksOf(new TextEncoder().encode(file)), {})] as const
+    }))
+    expect(first).toMatchObject({
+      read: 5,
+      created: 5,
+      rejected: 0,
+      notes: {
+        "trunk-prefix-added": 1,
+        "country-ignored": 1,
+        "extension-dropped": 1,
+        "letters-converted": 1,
+        "ambiguous": 1,
+        "phone-from-fallback-column": 0
+      }
+    })
+    expect(second).toMatchObject({ read: 5, unchanged: 5, created: 0, updated: 0 })
   })
 
   it("a rejects file's own columns are ignored on re-import", () => {

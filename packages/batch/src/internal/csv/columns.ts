@@ -41,6 +41,12 @@ const byKey: ReadonlyMap<string, Field> = new Map(
 export const key = (name: string): string =>
   name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
 
+/** Header words that say a column holds mobile numbers: preferred for the number, an SMS reaches only those. */
+const mobileWords = /mobile|cell|gsm|msisdn|handy|portable|sms/
+
+/** Whether a header names a mobile-number column (`Mobile Phone`, `Cell`, `GSM`, `MSISDN`). */
+export const isMobile = (name: string): boolean => mobileWords.test(key(name))
+
 /** The field a header name means, if it is one of the common spellings. */
 export const fieldOf = (name: string): Field | undefined => byKey.get(key(name))
 
@@ -50,6 +56,11 @@ export const rejectsColumns = ["line", "reason", "message"] as const
 /** Where each field is in a record (column index), and the columns nothing reads. */
 export interface Columns {
   readonly index: { readonly [F in Field]?: number }
+  /**
+   * Further phone-number columns, in file order, read where the number's column is empty or holds no valid number.
+   * The number's column is the first whose header says mobile, cell, GSM or MSISDN, else the first phone column.
+   */
+  readonly fallbacks: ReadonlyArray<number>
   /** Header names of the columns that are not read, each once, in file order. */
   readonly unknown: ReadonlyArray<string>
   /** The header, as it was read: the rejects file repeats it. */
@@ -78,7 +89,8 @@ const describe = (header: ReadonlyArray<string>) => header.map((name) => JSON.st
 
 /**
  * Matches a header to the fields. `--map` entries name a column exactly, or failing that by {@link key}; every other
- * column is matched by its name; the first column that means a field takes it, later ones are unused. A file
+ * column is matched by its name; the first column that means a field takes it, later ones are unused, except
+ * phone columns: the mobile one is the number's, the others its {@link Columns.fallbacks}. A file
  * without a phone-number column is refused, naming the columns it has. A mapping that names no column, or two
  * columns mapped to one field, is refused too: a typo in a nightly job must not go unnoticed.
  */
@@ -113,14 +125,24 @@ export const match = (
   const index: { [F in Field]?: number } = {}
   for (const [at, field] of assigned) if (field !== "ignore") index[field] = at
   const unknown: Array<string> = []
+  const phones: Array<number> = []
+  const mappedPhone = index.msisdn !== undefined
   const leadingRejectsColumns = rejectsColumns.every((name, i) => key(header[i] ?? "") === name)
   header.forEach((name, at) => {
     if (assigned.has(at)) return
     if (leadingRejectsColumns && at < rejectsColumns.length) return
     const field = fieldOf(name)
-    if (field !== undefined && index[field] === undefined) index[field] = at
+    if (field === "msisdn" && !mappedPhone) phones.push(at)
+    else if (field !== undefined && index[field] === undefined) index[field] = at
     else unknown.push(name.trim() === "" ? `(column ${at + 1})` : name)
   })
+  // A mapped number column is the user's choice: other phone columns stay unread.
+  if (mappedPhone) {
+    for (const at of phones) unknown.push(header[at] ?? "")
+  }
+  const preferred = phones.find((at) => isMobile(header[at] ?? "")) ?? phones[0]
+  if (preferred !== undefined) index.msisdn = preferred
+  const fallbacks = phones.filter((at) => at !== preferred)
   if (index.name !== undefined && (index.first_name !== undefined || index.last_name !== undefined)) {
     unknown.push(header[index.name] ?? "")
     delete index.name
@@ -135,5 +157,5 @@ export const match = (
       })
     )
   }
-  return Result.succeed({ index, unknown: [...new Set(unknown)], header })
+  return Result.succeed({ index, fallbacks, unknown: [...new Set(unknown)], header })
 }

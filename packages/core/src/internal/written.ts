@@ -1,0 +1,124 @@
+/**
+ * A written phone number reduced to its digits: any Unicode decimal digit, vanity letters, separators, an
+ * extension and a leading `+` or `tel:` handled the way Google's libphonenumber reads them, or why it is no number.
+ */
+import type { MsisdnProblem } from "../Errors.ts"
+
+export interface Written {
+  /** ASCII digits, `+` (if any) removed. */
+  readonly digits: string
+  /** Whether the number was written with a leading `+` (or a full-width `＋`). */
+  readonly plus: boolean
+  readonly extensionDropped: boolean
+  readonly lettersConverted: boolean
+}
+
+/**
+ * More digits than this cannot be a number: 15, plus a 4-digit international prefix (`0011` from Australia) or a
+ * trunk prefix. Refused before parsing, so a long text costs nothing.
+ */
+export const maxDigits = 20
+
+/** `4.47E+11`, `4,47E+11`, `4.47e11`: a spreadsheet showed the number in scientific notation and lost digits. */
+const scientific = /^[+-]?[0-9]+(?:[.,][0-9]+)?[eE][+-]?[0-9]+$/
+
+/** `447400123456.0`: a spreadsheet or a script stored the number as a decimal. */
+const decimal = /^[0-9]{6,}\.0+$/
+
+/**
+ * An extension at the end: `ext. 123`, `extension 123`, `x123`, `#123`, `;ext=123` (RFC 3966), `доб. 123`, after a
+ * number that ends in a digit or a bracket. Digits may be any decimal digits.
+ */
+const extension =
+  /^(.*[\p{Nd})])\s*,?\s*(?:;\s*ext\s*=|(?:extension|extn|ext|ex|x|#|доб)\.?\s*:?)\s*\p{Nd}{1,7}\s*#?$/iu
+
+/** Letters on a phone keypad (ITU E.161), as Google's libphonenumber converts them. */
+const keypad = "22233344455566677778889999"
+
+const isSeparator = (c: number): boolean =>
+  c === 32 || c === 46 || c === 45 || c === 40 || c === 41 || c === 47 || c === 91 || c === 93 || c === 9 ||
+  c === 160 || c === 0xad || (c >= 0x2000 && c <= 0x200b) || (c >= 0x2010 && c <= 0x2015) || c === 0x202f ||
+  c === 0x205f || c === 0x2060 || c === 0x2212 || c === 0x3000 || c === 0xff08 || c === 0xff09 || c === 0xff0d ||
+  c === 0xff0e || c === 0xff0f || c === 0xff3b || c === 0xff3d || c === 0x30fc || c === 0xfeff
+
+const isDecimalDigit = /^\p{Nd}$/u
+
+/**
+ * The value of a Unicode decimal digit (`\p{Nd}`), or -1. Unicode encodes every decimal digit in a contiguous run
+ * from 0 to 9 (a stability policy), so the value is the distance from the run's start, counted mod 10 because
+ * some runs hold several sets (mathematical digits).
+ */
+const digitValue = (code: number): number => {
+  if (code >= 48 && code <= 57) return code - 48
+  if (code < 0x660 || !isDecimalDigit.test(String.fromCodePoint(code))) return -1
+  let start = code
+  while (isDecimalDigit.test(String.fromCodePoint(start - 1))) start--
+  return (code - start) % 10
+}
+
+/** Digit values of the code points outside ASCII seen so far; few scripts appear in one file. */
+const values = new Map<number, number>()
+
+const valueOf = (code: number): number => {
+  if (code < 128) return code >= 48 && code <= 57 ? code - 48 : -1
+  let value = values.get(code)
+  if (value === undefined) {
+    value = digitValue(code)
+    values.set(code, value)
+  }
+  return value
+}
+
+const letterValue = (code: number): string | undefined => {
+  const upper = code >= 97 && code <= 122 ? code - 32 : code >= 0xff21 && code <= 0xff3a ? code - 0xff21 + 65 :
+    code >= 0xff41 && code <= 0xff5a ? code - 0xff41 + 65 : code
+  return upper >= 65 && upper <= 90 ? keypad[upper - 65] : undefined
+}
+
+/**
+ * Reads the digits of a written number. A `tel:` prefix, one `+` before the first digit and separators (spaces,
+ * `.`, `-`, `/`, brackets, their full-width and Unicode forms) are allowed anywhere. Letters are converted by the
+ * keypad only when there are three or more of them after at least three digits (`1-800-FLOWERS`), as Google's
+ * libphonenumber does; one or two letters among digits are `letter-in-number` (`O` written for `0`), letters
+ * without a number are `not-a-number`.
+ */
+export const read = (input: string): Written | MsisdnProblem => {
+  let text = input.trim()
+  if (text === "") return "empty"
+  if (/^tel:/i.test(text)) text = text.slice(4).trim()
+  if (scientific.test(text)) return "scientific-notation"
+  if (decimal.test(text)) return "not-a-number"
+  const ext = extension.exec(text)
+  const extensionDropped = ext !== null
+  if (ext !== null) text = ext[1] ?? ""
+  let digits = ""
+  let letters = ""
+  let letterCount = 0
+  let digitsBeforeLetters = 0
+  let plus = false
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0
+    const value = valueOf(code)
+    if (value >= 0) {
+      digits += String.fromCharCode(48 + value)
+      letters += String.fromCharCode(48 + value)
+      if (letterCount === 0) digitsBeforeLetters++
+    } else if ((code === 43 || code === 0xff0b) && !plus && digits === "" && letterCount === 0) plus = true
+    else if (isSeparator(code)) continue
+    else {
+      const letter = letterValue(code)
+      if (letter === undefined) return "not-a-number"
+      letters += letter
+      letterCount++
+    }
+  }
+  if (letterCount > 0) {
+    if (digits === "") return "not-a-number"
+    if (letterCount < 3) return "letter-in-number"
+    if (digitsBeforeLetters < 3) return "not-a-number"
+  }
+  const number = letterCount > 0 ? letters : digits
+  if (number === "") return plus ? "too-short" : "empty"
+  if (number.length > maxDigits) return "too-long"
+  return { digits: number, plus, extensionDropped, lettersConverted: letterCount > 0 }
+}

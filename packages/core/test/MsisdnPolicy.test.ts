@@ -1,0 +1,177 @@
+import { Result } from "effect"
+import * as fc from "fast-check"
+import parsePhoneNumber from "libphonenumber-js/max"
+import { describe, expect, it } from "vitest"
+import * as Msisdn from "../src/Msisdn.ts"
+import { exampleNumbers, forms, inScript, policyRow } from "./arbitraries.ts"
+
+/** libphonenumber's ("max") reading of the canonical E.164 form: the number the policy must keep. */
+const canonical = (e164: string): string | undefined => {
+  const number = parsePhoneNumber("+" + e164, { extract: false })
+  return number !== undefined && number.isValid() ? number.number.slice(1) : undefined
+}
+
+describe("Msisdn reading policy", () => {
+  it("every example number is valid to libphonenumber in E.164 form", () => {
+    expect(exampleNumbers.length).toBeGreaterThan(200)
+    for (const example of exampleNumbers) expect(canonical(example.e164)).toBe(example.e164)
+  })
+
+  it("agreement: a valid number in any form and row is kept as libphonenumber's reading of its E.164 form", () => {
+    fc.assert(
+      fc.property(policyRow, (row) => {
+        const result = Msisdn.normalize(row.text, { country: row.cell, defaultCountry: row.defaultCountry })
+        // Nothing valid is lost.
+        if (!Result.isSuccess(result)) {
+          throw new Error(`${JSON.stringify(row.text)} (${row.form.name}, cell ${JSON.stringify(row.cell)}, ` +
+            `default ${row.defaultCountry}) refused as ${result.failure.problem}, expected ${row.example.e164}`)
+        }
+        const { msisdn, notes } = result.success
+        // Only a bare form with two valid readings may follow the documented preference to the other number.
+        if (msisdn !== canonical(row.example.e164)) {
+          expect({ text: row.text, form: row.form.name, bare: row.form.bare, notes }).toEqual({
+            text: row.text,
+            form: row.form.name,
+            bare: true,
+            notes: expect.arrayContaining(["ambiguous"])
+          })
+        }
+      }),
+      { numRuns: 3000 }
+    )
+  })
+
+  it("agreement holds for every country in every form with its own code as the cell (exhaustive)", () => {
+    const lost: Array<string> = []
+    let ambiguous = 0
+    let total = 0
+    for (const example of exampleNumbers) {
+      for (const form of forms(example)) {
+        total++
+        const result = Msisdn.normalize(form.text, { country: example.country })
+        const got = Result.isSuccess(result) ? result.success.msisdn : result.failure.problem
+        if (got === example.e164) continue
+        if (form.bare && Result.isSuccess(result) && result.success.notes.includes("ambiguous")) ambiguous++
+        else lost.push(`${example.country} ${form.name} ${form.text} → ${got}`)
+      }
+    }
+    expect(lost).toEqual([])
+    // The documented preference decides rarely: under 1 % of the forms.
+    expect(ambiguous / total).toBeLessThan(0.01)
+  })
+})
+
+describe("Msisdn reading policy: the issue's examples", () => {
+  const read = (text: string, country?: string, defaultCountry?: string) => {
+    const result = Msisdn.normalize(text, { country, defaultCountry })
+    return Result.isSuccess(result)
+      ? { msisdn: result.success.msisdn, rule: result.success.rule, notes: result.success.notes }
+      : result.failure.problem
+  }
+
+  it.each([
+    ["254712345678", "254712345678"],
+    ["14155550123", "14155550123"],
+    ["5511912345678", "5511912345678"],
+    ["919812345678", "919812345678"]
+  ])("bare international digits %s with an empty cell and default GB are kept", (text, msisdn) => {
+    expect(read(text, "", "GB")).toEqual({ msisdn, rule: "international", notes: [] })
+  })
+
+  it.each([
+    ["9812345678", "IN", "919812345678"],
+    ["7400 123456", "GB", "447400123456"],
+    ["712345678", "KE", "254712345678"]
+  ])("a national number without its trunk prefix, %s with %s, is kept and noted", (text, country, msisdn) => {
+    expect(read(text, country, "GB")).toEqual({ msisdn, rule: "national", notes: ["trunk-prefix-added"] })
+  })
+
+  it.each([
+    ["1 1 201 555 0123", "US", "12015550123"],
+    ["7 8 912 345 67 89", "RU", "79123456789"],
+    ["+7 8 912 345 67 89", "", "79123456789"],
+    ["+36 06 20 123 4567", "HU", "36201234567"]
+  ])("a trunk prefix after the calling code, %s, is dropped", (text, country, msisdn) => {
+    expect(read(text, country)).toEqual({ msisdn, rule: "trunk-prefix-dropped", notes: [] })
+  })
+
+  it.each(["United Kingdom", "UK", "GBR", "+44", "44", "gb", "united-kingdom", "Royaume-Uni", "Vereinigtes Königreich"])(
+    "the country cell %j is read as GB, beside +44 and beside a national number",
+    (cell) => {
+      expect(read("+44 7400 123456", cell)).toEqual({ msisdn: "447400123456", rule: "international", notes: [] })
+      expect(read("07400 123456", cell, "DE")).toEqual({ msisdn: "447400123456", rule: "national", notes: [] })
+    }
+  )
+
+  it.each([["India", "09812345678", "919812345678"], ["Deutschland", "01779486853", "491779486853"], [
+    "USA",
+    "(415) 555-0123",
+    "14155550123"
+  ], ["UAE", "050 123 4567", "971501234567"], ["Côte d’Ivoire", "01 23 45 67 89", "2250123456789"]])(
+    "the country cell %j reads national numbers",
+    (cell, text, msisdn) => {
+      expect(read(text, cell)).toMatchObject({ msisdn, rule: "national" })
+    }
+  )
+
+  it("a number carrying its calling code is never lost to its country cell, and the cell is noted", () => {
+    expect(read("+44 7400 123456", "Narnia")).toEqual({
+      msisdn: "447400123456",
+      rule: "international",
+      notes: ["country-ignored"]
+    })
+    expect(read("+44 7400 123456", "DE")).toMatchObject({ msisdn: "447400123456", notes: ["country-ignored"] })
+    expect(read("447400123456", "Narnia")).toMatchObject({ msisdn: "447400123456", notes: ["country-ignored"] })
+    expect(read("07400 123456", "Narnia")).toBe("bad-country")
+  })
+
+  it.each([
+    ["＋４４７４００１２３４５６", ""],
+    ["+" + inScript("447400123456", 0x660), ""],
+    [inScript("07400 123456", 0x660), "GB"],
+    [inScript("07400 123456", 0x6f0), "GB"],
+    [inScript("07400 123456", 0x966), "GB"]
+  ])("any Unicode decimal digit counts: %s", (text, country) => {
+    expect(read(text, country)).toMatchObject({ msisdn: "447400123456" })
+  })
+
+  it("Persian digits of an Iranian mobile", () => {
+    expect(read("۰۹۱۲ ۳۴۵ ۶۷۸۹", "IR")).toMatchObject({ msisdn: "989123456789", rule: "national" })
+  })
+
+  it("vanity letters convert from three letters on; one look-alike letter is refused", () => {
+    expect(read("1-800-FLOWERS", "US")).toEqual({
+      msisdn: "18003569377",
+      rule: "calling-code-digits",
+      notes: ["letters-converted"]
+    })
+    expect(read("+1 800 FLOWERS")).toMatchObject({ msisdn: "18003569377" })
+    expect(read("O7400 123456", "GB")).toBe("letter-in-number")
+    expect(read("0740O 123456", "GB")).toBe("letter-in-number")
+  })
+
+  it.each([
+    "020 7946 0018 ext. 123",
+    "020 7946 0018 x123",
+    "020 7946 0018 #123",
+    "020 7946 0018, extension 123",
+    "tel:+44-20-7946-0018;ext=123"
+  ])("an extension is dropped and noted: %s", (text) => {
+    expect(read(text, "GB")).toMatchObject({ msisdn: "442079460018", notes: ["extension-dropped"] })
+  })
+
+  it("Excel damage stays refused with its own reasons", () => {
+    expect(read("4.47E+11", "", "GB")).toBe("scientific-notation")
+    expect(read("447400123456.0", "", "GB")).toBe("not-a-number")
+    expect(read("612345678", "IT")).toBe("lost-leading-zero")
+  })
+
+  it("two readings of one number are not ambiguous; two different ones are, and follow the preference", () => {
+    expect(read("447400123456", "GB")).toEqual({ msisdn: "447400123456", rule: "calling-code-digits", notes: [] })
+    expect(read("491779486853", "DE")).toEqual({
+      msisdn: "491779486853",
+      rule: "calling-code-digits",
+      notes: ["ambiguous"]
+    })
+  })
+})
