@@ -37,9 +37,11 @@ export const Health = Schema.Struct({
   store: Schema.String.annotate({ description: "The store kind: sqlite, postgres or memory." })
 }).annotate({ identifier: "Health" })
 
-const WireMessage = Message.Message.annotate({ identifier: "Message" })
-const WireContact = Contact.Contact.annotate({ identifier: "Contact" })
-const WireShortContact = Contact.ShortContact.annotate({ identifier: "ShortContact" })
+// Answers are written strictly: their schemas are the decoded side of core's lenient wire schemas
+// (text, booleans, SUBSCRIBED), so the document promises exactly what is sent.
+const WireMessage = Schema.toType(Message.Message).annotate({ identifier: "Message" })
+const WireContact = Schema.toType(Contact.Contact).annotate({ identifier: "Contact" })
+const WireShortContact = Schema.toType(Contact.ShortContact).annotate({ identifier: "ShortContact" })
 
 /** Errors any endpoint with a body may answer besides its own. */
 const bodyErrors = [ErrorBody.BadRequest, ErrorBody.PayloadTooLarge, ErrorBody.Internal] as const

@@ -11,7 +11,7 @@ export const statuses = [400, 401, 403, 404, 408, 409, 413, 422, 500, 502, 503] 
 export type Status = typeof statuses[number]
 
 /** A value of an error's own fields, as `details` carries it. */
-const Detail = Schema.Union([Schema.String, Schema.Number, Schema.Boolean, Schema.Array(Schema.String)])
+const Detail = Schema.Union([Schema.String, Schema.Finite, Schema.Boolean, Schema.Array(Schema.String)])
 type Detail = typeof Detail.Type
 
 const Details = Schema.Record(Schema.String, Detail)
@@ -21,7 +21,7 @@ const make = <S extends Status>(status: S) =>
   Schema.Struct({
     error: Schema.Struct({
       code: Schema.String.annotate({ description: "Stable text code (CONTACT_NOT_FOUND…); never renamed." }),
-      number: Schema.Number.annotate({ description: "Stable number of the code; never renumbered." }),
+      number: Schema.Int.annotate({ description: "Stable number of the code; never renumbered." }),
       status: Schema.Literal(status).annotate({ description: "The HTTP status of the response." }),
       message: Schema.String.annotate({ description: "What went wrong, for people." }),
       details: Schema.optionalKey(Details.annotate({ description: "The error's own fields (field, value, reason, msisdn…)." }))
