@@ -53,15 +53,18 @@ const isBody = (error: unknown): error is ErrorBody.Body =>
   typeof error === "object" && error !== null && "error" in error && typeof error.error === "object" && error.error !== null &&
   "code" in error.error && "status" in error.error
 
-/** Query parameters as the interface names them; every value is text on the wire. */
-export type Params = Readonly<Record<string, string | undefined>>
+/** `GET /messages` parameters as the interface names them; every value is text on the wire. */
+export type MessagesQuery = Partial<Record<"start_date" | "end_date" | "Limit" | "start" | "misdn" | "group_short_name" | "direction", string>>
+
+/** `GET /contacts` parameters as the interface names them. */
+export type ContactsQuery = Partial<Record<"Limit" | "Start" | "Query" | "Status" | "shortResults", string>>
 
 /** The Promise client: one method per endpoint, rejecting with `SmsbookHttpError` when the server refuses. */
 export interface PromiseClient {
-  readonly listMessages: (query?: Params) => Promise<ReadonlyArray<Message.Message>>
+  readonly listMessages: (query?: MessagesQuery) => Promise<ReadonlyArray<Message.Message>>
   readonly sendToContact: (body: Message.SendToContactBody) => Promise<Message.Message>
   readonly send: (body: Message.SendToGroupsBody) => Promise<Message.Message>
-  readonly listContacts: (query?: Params) => Promise<ReadonlyArray<Contact.Contact | Contact.ShortContact>>
+  readonly listContacts: (query?: ContactsQuery) => Promise<ReadonlyArray<Contact.Contact | Contact.ShortContact>>
   readonly getContact: (msisdn: string) => Promise<Contact.Contact>
   readonly createContact: (msisdn: string, body: Contact.CreateBody) => Promise<Contact.Contact>
   readonly editContact: (msisdn: string, body: Contact.EditBody) => Promise<Contact.Contact>
