@@ -54,10 +54,6 @@ export const listMessages = Effect.fn("Messaging.listMessages")(function*(params
 const outgoing = Effect.fnUntraced(function*(text: string, rawId: string | undefined) {
   const account = yield* Account
   const zone = yield* accountZone
-  // DESIGN: a text that is empty or only blanks never reaches a handset.
-  if (text.trim() === "") {
-    return yield* new InvalidField({ field: "message", value: text, reason: "must not be empty or only blanks" })
-  }
   yield* Effect.fromResult(Sms.checkBudget(account.short_name, text))
   const id = rawId === undefined ? undefined : yield* Effect.fromResult(ExternalId.parse(rawId))
   const createdAt = yield* Clock.currentTimeMillis
