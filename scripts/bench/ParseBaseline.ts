@@ -1,6 +1,6 @@
 /**
  * Child script: csv-parse alone over the contacts file, streamed, with the options the import gives it
- * (packages/batch/src/internal/csvRecords.ts), counting records. The reference the import is held to.
+ * (packages/batch/src/internal/csv/records.ts), counting records. The reference the import is held to.
  * Usage: node scripts/bench/ParseBaseline.ts FILE — prints `{"rows":N,"seconds":S}` (N without the header).
  */
 import { parse } from "csv-parse"

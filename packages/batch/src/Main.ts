@@ -6,13 +6,15 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Console, Effect, Exit } from "effect"
 import { CliError, Command } from "effect/cli"
-import * as BroadcastCommand from "./BroadcastCommand.ts"
-import * as ContactsCommand from "./ContactsCommand.ts"
-import * as ImportCommand from "./ImportCommand.ts"
-import * as InspectCommand from "./InspectCommand.ts"
-import * as MessagesCommand from "./MessagesCommand.ts"
+import * as BroadcastCommand from "./commands/BroadcastCommand.ts"
+import * as ContactsCommand from "./commands/ContactsCommand.ts"
+import * as ImportCommand from "./commands/ImportCommand.ts"
+import * as InspectCommand from "./commands/InspectCommand.ts"
+import * as MessagesCommand from "./commands/MessagesCommand.ts"
+import * as ReceiveCommand from "./commands/ReceiveCommand.ts"
 import * as Output from "./Output.ts"
-import * as ReportCommand from "./ReportCommand.ts"
+import * as ReportCommand from "./commands/ReportCommand.ts"
+import * as SendCommand from "./commands/SendCommand.ts"
 
 export const smsbook = Command.make("smsbook").pipe(
   Command.withDescription("SMS messages and contacts: inspect, import, broadcast, send, report, contacts"),
@@ -20,9 +22,9 @@ export const smsbook = Command.make("smsbook").pipe(
     InspectCommand.command,
     ImportCommand.command,
     ContactsCommand.command,
-    MessagesCommand.sendCommand,
-    MessagesCommand.receiveCommand,
-    MessagesCommand.messagesCommand,
+    SendCommand.command,
+    ReceiveCommand.command,
+    MessagesCommand.command,
     BroadcastCommand.command,
     ReportCommand.command
   ])

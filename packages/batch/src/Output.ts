@@ -2,32 +2,42 @@
  * How commands speak: results on stdout (JSON with `--json`, text otherwise), errors with their
  * stable code, and the process exit code — decided here and nowhere else.
  */
-import { Errors, type SmsbookError, TooManyRejects } from "@smsbook/core"
+import { Errors, type SmsbookError } from "@smsbook/core"
 import { Console, Effect } from "effect"
-
-export { TooManyRejects }
+import * as CliErrors from "./CliErrors.ts"
 
 /** 0 done, 1 failed, 2 bad usage or input, 3 finished but rows were rejected beyond `--max-rejects`. */
 export const ExitCode = { done: 0, failed: 1, badInput: 2, tooManyRejects: 3 } as const
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
 
-const smsbookTags = new Set<string>(Object.keys(Errors.catalog))
+/** Every error the command line can report: the domain's and its own. */
+export type ReportedError = SmsbookError | CliErrors.CliError
 
-export const isSmsbookError = (error: unknown): error is SmsbookError =>
+/** The identities of every reported error: core's catalog and the command line's, numbers unique. */
+export const catalog: { readonly [Tag in ReportedError["_tag"]]: Errors.Info } = { ...Errors.catalog, ...CliErrors.catalog }
+
+const reportedTags = new Set<string>(Object.keys(catalog))
+
+export const isSmsbookError = (error: unknown): error is ReportedError =>
   typeof error === "object" && error !== null && "_tag" in error && typeof error._tag === "string" &&
-  smsbookTags.has(error._tag)
+  reportedTags.has(error._tag)
+
+/** The code, number and HTTP status of an error. */
+export const info = (error: ReportedError): Errors.Info => catalog[error._tag]
 
 /** The exit code of a failure: too many rejects 3, input errors 2, everything else 1. */
 export const exitCodeOf = (error: unknown): ExitCode => {
   if (!isSmsbookError(error)) return ExitCode.failed
   if (error._tag === "TooManyRejects") return ExitCode.tooManyRejects
-  return Errors.isInputError(error) ? ExitCode.badInput : ExitCode.failed
+  const { status } = info(error)
+  // Input errors are the ones a server answers 400 or 422: the caller's input is at fault.
+  return status === 400 || status === 422 ? ExitCode.badInput : ExitCode.failed
 }
 
 /** One line for stderr: `error CODE (number): message`. */
 export const describeError = (error: unknown): string => {
   if (isSmsbookError(error)) {
-    const { code, number } = Errors.info(error)
+    const { code, number } = info(error)
     return `error ${code} (${number}): ${error.message}`
   }
   return `error: ${error instanceof Error ? error.message : String(error)}`
@@ -36,7 +46,7 @@ export const describeError = (error: unknown): string => {
 /** The JSON form of an error, printed on stdout for `--json` callers (stderr still gets the line). */
 export const errorJson = (error: unknown) =>
   isSmsbookError(error)
-    ? { error: { ...Errors.info(error), tag: error._tag, message: error.message, exit_code: exitCodeOf(error) } }
+    ? { error: { ...info(error), tag: error._tag, message: error.message, exit_code: exitCodeOf(error) } }
     : { error: { code: "FAILED", message: describeError(error), exit_code: ExitCode.failed } }
 
 export const json = (value: unknown) => Console.log(JSON.stringify(value, null, 2))

@@ -1,10 +1,10 @@
 /**
- * Where a command's account settings and store come from: flags first, then the environment
- * (`SMSBOOK_*`), then `smsbook.json` in the working directory, then the defaults.
+ * Where a command's account settings and store come from, read through Effect `Config`: one
+ * `ConfigProvider` layering flags over the environment (`SMSBOOK_*`) over `smsbook.json`, then the defaults.
  */
-import { Account, InvalidSettings } from "@smsbook/core"
-import { Effect, Option, Result } from "effect"
-import * as fs from "node:fs"
+import { Account } from "@smsbook/core"
+import { Config, ConfigProvider, Effect, FileSystem, Option, Result } from "effect"
+import { InvalidSettings } from "./CliErrors.ts"
 
 /** The settings a command line may give; absent means "not said here". */
 export interface Given {
@@ -32,10 +32,20 @@ const environmentNames: { readonly [K in keyof Given]-?: string } = {
   spam_period_seconds: "SMSBOOK_SPAM_PERIOD"
 }
 
-/** Settings from environment variables. */
-export const fromEnvironment = (env: Readonly<Record<string, string | undefined>>): Given =>
-  Object.fromEntries(
-    Object.entries(environmentNames).flatMap(([key, name]) => env[name] === undefined ? [] : [[key, env[name]]])
+const isKey = (name: string | number | undefined): name is keyof Given =>
+  typeof name === "string" && Object.hasOwn(environmentNames, name)
+
+/** A layer of settings said in one place (flags, the file): blanks are not said, so a later layer applies. */
+export const fromGiven = (given: Given): ConfigProvider.ConfigProvider =>
+  ConfigProvider.fromUnknown(Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined && value !== "")))
+
+/**
+ * The environment layer: each setting under its `SMSBOOK_*` name (the process's environment unless `env`
+ * is given); a variable set to nothing is not said.
+ */
+export const fromEnvironment = (env?: Record<string, string>): ConfigProvider.ConfigProvider =>
+  ConfigProvider.fromEnv(env === undefined ? {} : { env }).pipe(
+    ConfigProvider.mapInput((path) => path.length === 1 && isKey(path[0]) ? [environmentNames[path[0]]] : ["-"])
   )
 
 /** Settings from the text of `smsbook.json` (same keys as the flags, snake_case; numbers allowed). */
@@ -51,7 +61,7 @@ export const fromFile = (text: string, path: string): Result.Result<Given, Inval
   }
   const given: Record<string, string> = {}
   for (const [key, value] of Object.entries(parsed)) {
-    if (!Object.hasOwn(environmentNames, key)) {
+    if (!isKey(key)) {
       return Result.fail(
         new InvalidSettings({
           setting: `${path}: ${key}`,
@@ -70,53 +80,65 @@ export const fromFile = (text: string, path: string): Result.Result<Given, Inval
   return Result.succeed(given)
 }
 
-const pick = (layers: ReadonlyArray<Given>, key: keyof Given): string | undefined => {
-  for (const layer of layers) {
-    const value = layer[key]
-    if (value !== undefined && value !== "") return value
-  }
-  return undefined
-}
+/** The layers in order: the first that says a setting wins. */
+export const layered = (layers: ReadonlyArray<ConfigProvider.ConfigProvider>): ConfigProvider.ConfigProvider =>
+  layers.reduceRight<ConfigProvider.ConfigProvider>((rest, layer) => ConfigProvider.orElse(layer, rest), fromGiven({}))
+
+const setting = (key: keyof Given) => Config.option(Config.String(key))
+
+/** Every setting as text, each from the first layer that says it. */
+export const said = Config.all({
+  store: setting("store"),
+  short_name: setting("short_name"),
+  short_code: setting("short_code"),
+  user: setting("user"),
+  time_zone: setting("time_zone"),
+  spam_period_seconds: setting("spam_period_seconds")
+})
 
 /**
- * The first layer that says a setting wins; the result is checked by `Account.make`. Commands that
- * send or price a text need the short name said somewhere: a prefix is never guessed.
+ * The settings `provider` says, checked by `Account.make`. Commands that send or price a text need the
+ * short name said somewhere: a prefix is never guessed.
  */
-export const resolve = (
-  layers: ReadonlyArray<Given>,
+export const resolve = Effect.fnUntraced(function*(
+  provider: ConfigProvider.ConfigProvider,
   options: { readonly needsShortName: boolean }
-): Result.Result<Resolved, InvalidSettings> => {
-  if (options.needsShortName && pick(layers, "short_name") === undefined) {
-    return Result.fail(
-      new InvalidSettings({
-        setting: "short_name",
-        value: "",
-        reason: "is required: pass --short-name, set SMSBOOK_SHORT_NAME, or put short_name in smsbook.json"
-      })
-    )
+) {
+  const values = yield* said.parse(provider).pipe(
+    Effect.mapError((error) => new InvalidSettings({ setting: "settings", value: "", reason: error.message }))
+  )
+  if (options.needsShortName && Option.isNone(values.short_name)) {
+    return yield* new InvalidSettings({
+      setting: "short_name",
+      value: "",
+      reason: "is required: pass --short-name, set SMSBOOK_SHORT_NAME, or put short_name in smsbook.json"
+    })
   }
-  const spam = pick(layers, "spam_period_seconds")
-  const spamSeconds = spam === undefined ? undefined : Number(spam)
+  const spam = Option.getOrUndefined(values.spam_period_seconds)
   if (spam !== undefined && !/^\s*\d{1,15}\s*$/.test(spam)) {
-    return Result.fail(new InvalidSettings({ setting: "spam_period_seconds", value: spam, reason: "must be a whole number of seconds" }))
+    return yield* new InvalidSettings({ setting: "spam_period_seconds", value: spam, reason: "must be a whole number of seconds" })
   }
   const overrides: Partial<Account.Settings> = Object.fromEntries(
-    (["short_name", "short_code", "user", "time_zone"] as const).flatMap((key) => {
-      const value = pick(layers, key)
-      return value === undefined ? [] : [[key, value]]
-    })
+    (["short_name", "short_code", "user", "time_zone"] as const).flatMap((key) =>
+      Option.isSome(values[key]) ? [[key, values[key].value]] : []
+    )
   )
-  return Result.map(
-    Account.make({ ...overrides, ...(spamSeconds === undefined ? {} : { spam_period_seconds: spamSeconds }) }),
-    (account) => ({ store: pick(layers, "store") ?? defaultStore, account })
-  )
-}
+  const account = yield* Effect.fromResult(
+    Account.make({ ...overrides, ...(spam === undefined ? {} : { spam_period_seconds: Number(spam) }) })
+  ).pipe(Effect.mapError(({ field, value, reason }) => new InvalidSettings({ setting: field, value, reason })))
+  return { store: Option.getOrElse(values.store, () => defaultStore), account } satisfies Resolved
+})
 
 export const configFile = "smsbook.json"
 
+/** The layer of `./smsbook.json`: nothing when it cannot be read, a refusal when it is not settings. */
+const fileLayer = Effect.gen(function*() {
+  const fs = yield* FileSystem.FileSystem
+  const text = yield* Effect.option(fs.readFileString(configFile))
+  return fromGiven(Option.isSome(text) ? yield* Effect.fromResult(fromFile(text.value, configFile)) : {})
+})
+
 /** Flags, then environment, then `./smsbook.json` (if present), then defaults. */
 export const load = Effect.fnUntraced(function*(flags: Given, options: { readonly needsShortName: boolean }) {
-  const text = yield* Effect.sync(() => Option.liftThrowable(() => fs.readFileSync(configFile, "utf8"))())
-  const file = Option.isSome(text) ? yield* Effect.fromResult(fromFile(text.value, configFile)) : {}
-  return yield* Effect.fromResult(resolve([flags, fromEnvironment(process.env), file], options))
+  return yield* resolve(layered([fromGiven(flags), fromEnvironment(), yield* fileLayer]), options)
 })

@@ -2,15 +2,17 @@
  * The exit code, stderr line and JSON form of every error smsbook can report, checked against one
  * instance of each error in the catalog and against failures that are not smsbook's.
  */
-import { Errors, type SmsbookError } from "@smsbook/core"
+import { Errors } from "@smsbook/core"
 import * as fc from "fast-check"
+import * as fs from "node:fs"
 import { describe, expect, it } from "vitest"
+import * as CliErrors from "../src/CliErrors.ts"
 import * as Output from "../src/Output.ts"
 
-type Tag = keyof typeof Errors.catalog
+type Tag = keyof typeof Output.catalog
 
 /** One instance of every error of the catalog; the type makes the list exhaustive. */
-const examples: { readonly [T in Tag]: Extract<SmsbookError, { readonly _tag: T }> } = {
+const examples: { readonly [T in Tag]: Extract<Output.ReportedError, { readonly _tag: T }> } = {
   InvalidField: new Errors.InvalidField({ field: "first_name", value: "x", reason: "is too long" }),
   InvalidMsisdn: new Errors.InvalidMsisdn({ value: "12", problem: "too-short" }),
   MessageTooLong: new Errors.MessageTooLong({ length: 200, max: 150 }),
@@ -25,24 +27,24 @@ const examples: { readonly [T in Tag]: Extract<SmsbookError, { readonly _tag: T 
   ContactNotFound: new Errors.ContactNotFound({ msisdn: "447400123456" }),
   RecipientOptedOut: new Errors.RecipientOptedOut({ msisdn: "447400123456" }),
   NoRecipients: new Errors.NoRecipients({ tags: ["news"] }),
-  PlanMismatch: new Errors.PlanMismatch({ reason: "it was edited" }),
+  PlanMismatch: new CliErrors.PlanMismatch({ reason: "it was edited" }),
   InvalidStoreUrl: new Errors.InvalidStoreUrl({ url: "ftp://x", reason: "unknown scheme" }),
-  InvalidSettings: new Errors.InvalidSettings({ setting: "time_zone", value: "Mars/Olympus", reason: "unknown" }),
+  InvalidSettings: new CliErrors.InvalidSettings({ setting: "time_zone", value: "Mars/Olympus", reason: "unknown" }),
   MessageNotFound: new Errors.MessageNotFound({ message_id: "m1" }),
-  TooManyRejects: new Errors.TooManyRejects({ rejected: 12, allowed: "10" }),
+  TooManyRejects: new CliErrors.TooManyRejects({ rejected: 12, allowed: "10" }),
   StoreUnavailable: new Errors.StoreUnavailable({ url: "postgres://db", reason: "connection refused" }),
   StoreFailure: new Errors.StoreFailure({ operation: "insert", reason: "disk I/O error" }),
   CarrierFailure: new Errors.CarrierFailure({ reason: "timeout" }),
-  FileFailure: new Errors.FileFailure({ path: "out.csv", reason: "permission denied" })
+  FileFailure: new CliErrors.FileFailure({ path: "out.csv", reason: "permission denied" })
 }
 
-const tags = Object.keys(Errors.catalog).filter((tag): tag is Tag => Object.hasOwn(examples, tag))
+const tags = Object.keys(Output.catalog).filter((tag): tag is Tag => Object.hasOwn(examples, tag))
 const anyError = fc.constantFrom(...tags).map((tag) => examples[tag])
 
 /** The exit code the contract (DESIGN.md) gives an error, written from the catalog's HTTP status. */
 const expectedExit = (tag: Tag): number => {
   if (tag === "TooManyRejects") return 3
-  const { status } = Errors.catalog[tag]
+  const { status } = Output.catalog[tag]
   return status === 400 || status === 422 ? 2 : 1
 }
 
@@ -50,13 +52,33 @@ const expectedExit = (tag: Tag): number => {
 const foreign = fc.oneof(
   fc.string().map((message) => new Error(message)),
   fc.string(),
-  fc.string().filter((tag) => !Object.hasOwn(Errors.catalog, tag)).map((tag) => ({ _tag: tag, message: "x" })),
+  fc.string().filter((tag) => !Object.hasOwn(Output.catalog, tag)).map((tag) => ({ _tag: tag, message: "x" })),
   fc.constantFrom(null, undefined, 42, { message: "no tag" }, { _tag: 7 })
 )
 
+describe("Output.catalog", () => {
+  it("is core's catalog and the command line's, no tag in both, numbers and codes unique", () => {
+    const core = Object.keys(Errors.catalog)
+    const cli = Object.keys(CliErrors.catalog)
+    expect(core.filter((tag) => cli.includes(tag))).toEqual([])
+    expect(Object.keys(Output.catalog).sort()).toEqual([...core, ...cli].sort())
+    const infos = Object.values(Output.catalog)
+    expect(new Set(infos.map((info) => info.number)).size).toBe(infos.length)
+    expect(new Set(infos.map((info) => info.code)).size).toBe(infos.length)
+  })
+
+  it("the README's error table is every catalog, in number order", () => {
+    const readme = fs.readFileSync(new URL("../../../README.md", import.meta.url), "utf8")
+    const table = readme.split("<!-- errors:start -->")[1]?.split("<!-- errors:end -->")[0] ?? ""
+    const rows = table.trim().split("\n").slice(2).map((line) => line.split("|").map((cell) => cell.trim()).filter(Boolean))
+    const entries = Object.entries(Output.catalog).sort(([, a], [, b]) => a.number - b.number)
+    expect(rows).toEqual(entries.map(([tag, info]) => [tag, info.code, String(info.number), String(info.status)]))
+  })
+})
+
 describe("Output.exitCodeOf", () => {
   it("every tag of the catalog has an example here", () => {
-    expect(tags).toHaveLength(Object.keys(Errors.catalog).length)
+    expect(tags).toHaveLength(Object.keys(Output.catalog).length)
     for (const tag of tags) expect(examples[tag]._tag).toBe(tag)
   })
 
@@ -95,7 +117,7 @@ describe("Output.exitCodeOf", () => {
 describe("Output.describeError", () => {
   it("law: an smsbook error reads `error CODE (number): message` with its catalog code and number", () => {
     fc.assert(fc.property(anyError, (error) => {
-      const { code, number } = Errors.catalog[error._tag]
+      const { code, number } = Output.catalog[error._tag]
       expect(Output.describeError(error)).toBe(`error ${code} (${number}): ${error.message}`)
       expect(Output.describeError(error)).toMatch(/^error [A-Z0-9_]+ \(\d{4}\): \S/)
     }))
@@ -120,7 +142,7 @@ describe("Output.describeError", () => {
 describe("Output.errorJson", () => {
   it("law: an smsbook error gives its code, number, status, tag, message and exit code", () => {
     fc.assert(fc.property(anyError, (error) => {
-      const { code, number, status } = Errors.catalog[error._tag]
+      const { code, number, status } = Output.catalog[error._tag]
       expect(Output.errorJson(error)).toStrictEqual({
         error: { code, number, status, tag: error._tag, message: error.message, exit_code: expectedExit(error._tag) }
       })

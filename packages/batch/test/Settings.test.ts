@@ -2,10 +2,11 @@
  * Laws of where settings come from: flags over environment over `smsbook.json` over defaults, blanks
  * skipped, a short name never guessed, and every value checked before a command runs.
  */
-import { Account, InvalidSettings } from "@smsbook/core"
-import { Result } from "effect"
+import { Account } from "@smsbook/core"
+import { ConfigProvider, Effect, Option, Result } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { InvalidSettings } from "../src/CliErrors.ts"
 import * as Settings from "../src/Settings.ts"
 
 const keys = ["store", "short_name", "short_code", "user", "time_zone", "spam_period_seconds"] as const
@@ -55,6 +56,19 @@ const fail = <A, E>(result: Result.Result<A, E>): E => {
   return result.failure
 }
 
+/** What a provider says, as the settings it gives (blanks are not said). */
+const sayOf = (provider: ConfigProvider.ConfigProvider): Settings.Given => {
+  const said = Effect.runSync(Settings.said.parse(provider))
+  return Object.fromEntries(Object.entries(said).flatMap(([key, value]) => Option.isSome(value) ? [[key, value.value]] : []))
+}
+
+/** `Settings.resolve` over layers given as flags are. */
+const resolve = (layers: ReadonlyArray<Settings.Given | ConfigProvider.ConfigProvider>, options: { readonly needsShortName: boolean }) =>
+  Effect.runSync(Effect.result(Settings.resolve(
+    Settings.layered(layers.map((layer) => "load" in layer ? layer : Settings.fromGiven(layer))),
+    options
+  )))
+
 const settingsFailure = <A>(result: Result.Result<A, InvalidSettings>): InvalidSettings => {
   const error = fail(result)
   expect(error).toBeInstanceOf(InvalidSettings)
@@ -68,10 +82,11 @@ describe("Settings.fromEnvironment", () => {
       fc.option(fc.string({ maxLength: 10 }), { nil: undefined })
     )
     fc.assert(fc.property(env, (variables) => {
-      const given = Settings.fromEnvironment(variables)
+      const set = Object.fromEntries(Object.entries(variables).flatMap(([name, value]) => value === undefined ? [] : [[name, value]]))
+      const given = sayOf(Settings.fromEnvironment(set))
       for (const key of keys) {
         const value = variables[environmentNames[key]]
-        if (value === undefined) expect(Object.hasOwn(given, key)).toBe(false)
+        if (value === undefined || value === "") expect(Object.hasOwn(given, key)).toBe(false)
         else expect(given[key]).toBe(value)
       }
       expect(Object.keys(given).every((key) => (keys as ReadonlyArray<string>).includes(key))).toBe(true)
@@ -79,14 +94,14 @@ describe("Settings.fromEnvironment", () => {
   })
 
   it("example", () => {
-    expect(Settings.fromEnvironment({
+    expect(sayOf(Settings.fromEnvironment({
       SMSBOOK_SHORT_NAME: "ACME",
       SMSBOOK_SPAM_PERIOD: "60",
       SMSBOOK_STORE: "memory:",
       PATH: "/bin",
       SHORT_NAME: "nope",
-      SMSBOOK_USER: undefined
-    })).toStrictEqual({ store: "memory:", short_name: "ACME", spam_period_seconds: "60" })
+      SMSBOOK_USER: ""
+    }))).toStrictEqual({ store: "memory:", short_name: "ACME", spam_period_seconds: "60" })
   })
 })
 
@@ -155,7 +170,7 @@ describe("Settings.fromFile", () => {
 describe("Settings.resolve", () => {
   it("law: each setting comes from the first layer that says it (blanks skipped), else the default", () => {
     fc.assert(fc.property(fc.array(layer, { maxLength: 4 }), (layers) => {
-      const resolved = succeed(Settings.resolve(layers, { needsShortName: false }))
+      const resolved = succeed(resolve(layers, { needsShortName: false }))
       expect(resolved.store).toBe(firstSaid(layers, "store") ?? Settings.defaultStore)
       expect(resolved.account.short_name).toBe(firstSaid(layers, "short_name") ?? Account.defaults.short_name)
       expect(resolved.account.short_code).toBe(firstSaid(layers, "short_code") ?? Account.defaults.short_code)
@@ -169,11 +184,11 @@ describe("Settings.resolve", () => {
   it("flags > environment > file > defaults, end to end", () => {
     const flags: Settings.Given = { short_name: "Flag", store: "" }
     const environment = Settings.fromEnvironment({ SMSBOOK_SHORT_NAME: "Env", SMSBOOK_USER: "env-user", SMSBOOK_STORE: "memory:" })
-    const file = succeed(Settings.fromFile(
+    const file = Settings.fromGiven(succeed(Settings.fromFile(
       `{"short_name": "File", "user": "file-user", "time_zone": "Europe/Paris", "spam_period_seconds": 60}`,
       "smsbook.json"
-    ))
-    const resolved = succeed(Settings.resolve([flags, environment, file], { needsShortName: true }))
+    )))
+    const resolved = succeed(resolve([flags, environment, file], { needsShortName: true }))
     expect(resolved).toStrictEqual({
       store: "memory:",
       account: {
@@ -187,14 +202,14 @@ describe("Settings.resolve", () => {
   })
 
   it("nothing said anywhere gives the defaults", () => {
-    expect(succeed(Settings.resolve([], { needsShortName: false })))
+    expect(succeed(resolve([], { needsShortName: false })))
       .toStrictEqual({ store: Settings.defaultStore, account: Account.defaults })
   })
 
   it("law: a command that needs the short name is refused when no layer says it, whatever else is said", () => {
     fc.assert(fc.property(fc.array(layer, { maxLength: 4 }), (layers) => {
       const without = layers.map(({ short_name: _, ...rest }, index) => index % 2 === 0 ? rest : { ...rest, short_name: "" })
-      const error = settingsFailure(Settings.resolve(without, { needsShortName: true }))
+      const error = settingsFailure(resolve(without, { needsShortName: true }))
       expect(error.setting).toBe("short_name")
       expect(error.reason).toMatch(/is required/)
     }))
@@ -204,14 +219,14 @@ describe("Settings.resolve", () => {
     fc.assert(fc.property(fc.array(layer, { maxLength: 3 }), fc.nat(3), fc.constantFrom(...valid.short_name), (layers, at, name) => {
       const index = Math.min(at, layers.length)
       const withName = [...layers.slice(0, index), { short_name: name }, ...layers.slice(index)]
-      const resolved = succeed(Settings.resolve(withName, { needsShortName: true }))
+      const resolved = succeed(resolve(withName, { needsShortName: true }))
       expect(resolved.account.short_name).toBe(firstSaid(withName, "short_name"))
     }))
   })
 
   it("law: a spam period of 1 to 15 ASCII digits is that many seconds", () => {
     fc.assert(fc.property(fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 1, maxLength: 15 }), (digits) => {
-      const resolved = succeed(Settings.resolve([{ spam_period_seconds: digits }], { needsShortName: false }))
+      const resolved = succeed(resolve([{ spam_period_seconds: digits }], { needsShortName: false }))
       expect(resolved.account.spam_period_seconds).toBe(Number(digits))
     }))
   })
@@ -221,7 +236,7 @@ describe("Settings.resolve", () => {
     const digits = fc.string({ unit: fc.constantFrom(..."0123456789"), maxLength: 4 })
     fc.assert(fc.property(digits, other, digits, (before, middle, after) => {
       const spam = before + middle + after
-      const error = settingsFailure(Settings.resolve([{ spam_period_seconds: spam }], { needsShortName: false }))
+      const error = settingsFailure(resolve([{ spam_period_seconds: spam }], { needsShortName: false }))
       expect(error.setting).toBe("spam_period_seconds")
       expect(error.value).toBe(spam)
     }))
@@ -229,20 +244,20 @@ describe("Settings.resolve", () => {
 
   it("spam periods that Number() would accept but are not plain digits are refused", () => {
     for (const spam of ["0x10", "1e3", "-1", "+5", "12.5", "1_000", "Infinity", "NaN", " ", "\t", "0b11", "1 000", "١٢", "1234567890123456"]) {
-      const error = settingsFailure(Settings.resolve([{ spam_period_seconds: spam }], { needsShortName: false }))
+      const error = settingsFailure(resolve([{ spam_period_seconds: spam }], { needsShortName: false }))
       expect([spam, error.setting]).toStrictEqual([spam, "spam_period_seconds"])
     }
   })
 
   it("a blank spam period is not said: a later layer or the default applies", () => {
-    expect(succeed(Settings.resolve([{ spam_period_seconds: "" }], { needsShortName: false })).account.spam_period_seconds)
+    expect(succeed(resolve([{ spam_period_seconds: "" }], { needsShortName: false })).account.spam_period_seconds)
       .toBe(Account.defaults.spam_period_seconds)
-    expect(succeed(Settings.resolve([{ spam_period_seconds: "" }, { spam_period_seconds: "30" }], { needsShortName: false }))
+    expect(succeed(resolve([{ spam_period_seconds: "" }, { spam_period_seconds: "30" }], { needsShortName: false }))
       .account.spam_period_seconds).toBe(30)
   })
 
   it("a spam period from smsbook.json as a number is checked like text", () => {
-    const read = (json: string) => Settings.resolve([succeed(Settings.fromFile(json, "smsbook.json"))], { needsShortName: false })
+    const read = (json: string) => resolve([succeed(Settings.fromFile(json, "smsbook.json"))], { needsShortName: false })
     expect(succeed(read(`{"spam_period_seconds": 3600}`)).account.spam_period_seconds).toBe(3600)
     for (const json of [`{"spam_period_seconds": 12.5}`, `{"spam_period_seconds": -1}`, `{"spam_period_seconds": 1e21}`]) {
       expect(settingsFailure(read(json)).setting).toBe("spam_period_seconds")
@@ -251,14 +266,14 @@ describe("Settings.resolve", () => {
 
   it("a time zone that is not an IANA zone is refused (checked by Account.make)", () => {
     for (const zone of ["+01:00", "-05:00", "Mars/Olympus", "GMT+1 ", "Europe/Londres"]) {
-      const error = settingsFailure(Settings.resolve([{ time_zone: zone }], { needsShortName: false }))
+      const error = settingsFailure(resolve([{ time_zone: zone }], { needsShortName: false }))
       expect([zone, error.setting, error.value]).toStrictEqual([zone, "time_zone", zone])
     }
   })
 
   it("values refused by Account.make come back as its InvalidSettings", () => {
     const tooLong = "N".repeat(160)
-    expect(settingsFailure(Settings.resolve([{ short_name: tooLong }], { needsShortName: true })).setting).toBe("short_name")
-    expect(settingsFailure(Settings.resolve([{ short_code: "   " }], { needsShortName: false })).setting).toBe("short_code")
+    expect(settingsFailure(resolve([{ short_name: tooLong }], { needsShortName: true })).setting).toBe("short_name")
+    expect(settingsFailure(resolve([{ short_code: "   " }], { needsShortName: false })).setting).toBe("short_code")
   })
 })

@@ -4,7 +4,7 @@
  */
 import { Context, Layer, Result } from "effect"
 import * as CreatedOn from "./CreatedOn.ts"
-import { InvalidSettings } from "./Errors.ts"
+import { InvalidField } from "./Errors.ts"
 import * as Sms from "./Sms.ts"
 
 export interface Settings {
@@ -32,21 +32,23 @@ export const layer = (settings: Settings): Layer.Layer<Account> => Layer.succeed
 /**
  * Settings over the defaults, checked: a short name that leaves room for a text (budget ≥ 1),
  * an IANA zone `CreatedOn` can render (not a fixed offset), a non-negative whole spam period.
+ * A refused value is an `InvalidField` naming the setting (where settings are read, the caller
+ * may say where it came from).
  */
-export const make = (overrides: Partial<Settings>): Result.Result<Settings, InvalidSettings> => {
+export const make = (overrides: Partial<Settings>): Result.Result<Settings, InvalidField> => {
   const settings = { ...defaults, ...overrides }
   if (settings.short_name.trim() === "" || Sms.budget(settings.short_name) < 1) {
-    return Result.fail(new InvalidSettings({ setting: "short_name", value: settings.short_name, reason: "must be 1 to 157 characters" }))
+    return Result.fail(new InvalidField({ field: "short_name", value: settings.short_name, reason: "must be 1 to 157 characters" }))
   }
   if (settings.short_code.trim() === "") {
-    return Result.fail(new InvalidSettings({ setting: "short_code", value: settings.short_code, reason: "must not be empty" }))
+    return Result.fail(new InvalidField({ field: "short_code", value: settings.short_code, reason: "must not be empty" }))
   }
   if (Result.isFailure(CreatedOn.zone(settings.time_zone))) {
-    return Result.fail(new InvalidSettings({ setting: "time_zone", value: settings.time_zone, reason: "is not an IANA time zone (e.g. Europe/London)" }))
+    return Result.fail(new InvalidField({ field: "time_zone", value: settings.time_zone, reason: "is not an IANA time zone (e.g. Europe/London)" }))
   }
   if (!Number.isSafeInteger(settings.spam_period_seconds) || settings.spam_period_seconds < 0) {
     return Result.fail(
-      new InvalidSettings({ setting: "spam_period_seconds", value: String(settings.spam_period_seconds), reason: "must be a whole number of seconds ≥ 0" })
+      new InvalidField({ field: "spam_period_seconds", value: String(settings.spam_period_seconds), reason: "must be a whole number of seconds ≥ 0" })
     )
   }
   return Result.succeed(settings)

@@ -9,6 +9,7 @@ import * as ContactStore from "./ContactStore.ts"
 import { ContactExists, ContactNotFound, DuplicateSend } from "./Errors.ts"
 import type * as Message from "./Message.ts"
 import * as MessageStore from "./MessageStore.ts"
+import * as Ports from "./Ports.ts"
 
 interface State {
   contacts: Map<string, Contact.Contact>
@@ -53,7 +54,7 @@ const InTransaction = Context.Reference<boolean>("@smsbook/core/MemoryStore/InTr
 })
 
 /** Builds the three ports over one shared state, plus a view of the carrier's outbox. */
-export const make = Effect.gen(function*() {
+export const make: Effect.Effect<Ports.Services> = Effect.gen(function*() {
   let state: State = { contacts: new Map(), messages: new Map(), deliveries: new Map(), outbox: [] }
   // One writer at a time, as a database would serialise transactions.
   const lock = yield* Semaphore.make(1)
@@ -179,13 +180,4 @@ export const make = Effect.gen(function*() {
 })
 
 /** A fresh, empty memory store providing every port (and the outbox of its carrier). */
-export const layer: Layer.Layer<ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier | Carrier.Outbox> =
-  Layer.effectContext(
-    Effect.map(make, ({ carrier, contacts, messages, outbox }) =>
-      Context.make(ContactStore.ContactStore, contacts).pipe(
-        Context.add(MessageStore.MessageStore, messages),
-        Context.add(Carrier.Carrier, carrier),
-        Context.add(Carrier.Outbox, outbox)
-      )
-    )
-  )
+export const layer: Layer.Layer<Ports.Ports> = Layer.effectContext(Effect.map(make, Ports.context))

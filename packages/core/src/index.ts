@@ -16,6 +16,7 @@ export * as Message from "./Message.ts"
 export * as Messaging from "./Messaging.ts"
 export * as MessageStore from "./MessageStore.ts"
 export * as Msisdn from "./Msisdn.ts"
+export * as Ports from "./Ports.ts"
 export * as Query from "./Query.ts"
 export * as Sms from "./Sms.ts"
 export * as Wire from "./Wire.ts"
@@ -25,23 +26,19 @@ export {
   ContactNotFound,
   DuplicateSend,
   ExternalIdTooLong,
-  FileFailure,
   IllegalTransition,
   InvalidCreatedOn,
   InvalidField,
   InvalidHttpDate,
   InvalidMsisdn,
   InvalidParameter,
-  InvalidSettings,
   InvalidStoreUrl,
   MessageNotFound,
   MessageTooLong,
   MissingTags,
   NoRecipients,
-  PlanMismatch,
   RecipientOptedOut,
   StoreFailure,
-  StoreUnavailable,
-  TooManyRejects
+  StoreUnavailable
 } from "./Errors.ts"
 export type { SmsbookError } from "./Errors.ts"

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest"
-import * as fs from "node:fs"
 import * as Errors from "../src/Errors.ts"
 
 describe("Errors", () => {
@@ -7,15 +6,6 @@ describe("Errors", () => {
     const infos = Object.values(Errors.catalog)
     expect(new Set(infos.map((info) => info.number)).size).toBe(infos.length)
     expect(new Set(infos.map((info) => info.code)).size).toBe(infos.length)
-  })
-
-  it("the README's error table is the catalog", () => {
-    const readme = fs.readFileSync(new URL("../../../README.md", import.meta.url), "utf8")
-    const table = readme.split("<!-- errors:start -->")[1]?.split("<!-- errors:end -->")[0] ?? ""
-    const rows = table.trim().split("\n").slice(2).map((line) => line.split("|").map((cell) => cell.trim()).filter(Boolean))
-    expect(rows).toEqual(
-      Object.entries(Errors.catalog).map(([tag, info]) => [tag, info.code, String(info.number), String(info.status)])
-    )
   })
 
   it("input errors are exactly the 400 and 422 answers", () => {

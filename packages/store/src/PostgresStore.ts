@@ -3,15 +3,15 @@
  * for teams that outgrow a SQLite file. Behaves exactly like the core's MemoryStore; migrates on start.
  */
 import { PgClient } from "@effect/sql-pg"
-import { Clock, Context, Effect, Layer, Redacted } from "effect"
+import { Clock, Effect, Layer, Redacted, type Scope } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { type Migrator, SqlClient, SqlError } from "effect/sql"
-import { Carrier, ContactStore, MessageStore, StoreUnavailable } from "@smsbook/core"
-import * as PostgresCarrier from "./internal/postgresCarrier.ts"
-import * as PostgresContacts from "./internal/postgresContacts.ts"
-import * as PostgresMessages from "./internal/postgresMessages.ts"
-import * as PostgresMigrations from "./internal/postgresMigrations.ts"
-import { describeError } from "./internal/postgresSql.ts"
+import { Ports, StoreUnavailable } from "@smsbook/core"
+import * as Carrier from "./internal/postgres/carrier.ts"
+import { describeError } from "./internal/postgres/connection.ts"
+import * as Contacts from "./internal/postgres/contacts.ts"
+import * as Messages from "./internal/postgres/messages.ts"
+import * as Migrations from "./internal/postgres/migrations.ts"
 import { redactUrl, scrub } from "./internal/urlSecrets.ts"
 
 export { redactUrl }
@@ -43,41 +43,41 @@ const unavailable = (url: string) => (error: SqlError.SqlError | Migrator.Migrat
 
 const hasConnectTimeout = (url: string): boolean => /[?&]connect_timeout=/i.test(url)
 
+/** The ports over one PostgreSQL database, plus a view of the carrier's outbox table. */
+export type Services = Ports.Services
+
 /**
- * The three ports (and the carrier's outbox, as `Carrier.Outbox`) on the PostgreSQL database at
+ * The ports (and the carrier's outbox, as `Carrier.Outbox`) on the PostgreSQL database at
  * `url` (`postgres://user:password@host:port/db`, libpq query parameters such as `sslmode`,
- * `connect_timeout`, `options=-c search_path=…` understood). Building the layer connects, applies
- * pending migrations and fails with `StoreUnavailable` — whose `url` never shows the password — when
- * the server cannot be reached within the connect timeout, refuses the credentials or the schema
- * cannot be migrated. The pool and its connections close with the layer's scope.
+ * `connect_timeout`, `options=-c search_path=…` understood). Connects, applies pending migrations
+ * and fails with `StoreUnavailable` — whose `url` never shows the password — when the server cannot
+ * be reached within the connect timeout, refuses the credentials or the schema cannot be migrated.
+ * The pool and its connections close with the scope.
  */
-export const layer = (
-  url: string,
-  options: Options = {}
-): Layer.Layer<
-  ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier | Carrier.Outbox,
-  StoreUnavailable
-> =>
-  Layer.effectContext(
-    Effect.gen(function*() {
-      const sql = yield* PgClient.make({
-        url: Redacted.make(url),
-        maxConnections: options.maxConnections ?? 10,
-        ...(hasConnectTimeout(url) ? {} : { connectTimeout: defaultConnectTimeout })
-      })
-      yield* PostgresMigrations.run.pipe(Effect.provideService(SqlClient.SqlClient, sql))
-      const pageSize = Math.max(1, Math.floor(options.pageSize ?? defaultPageSize))
-      return Context.make(ContactStore.ContactStore, PostgresContacts.make(sql, pageSize)).pipe(
-        Context.add(MessageStore.MessageStore, PostgresMessages.make(sql, pageSize)),
-        Context.add(Carrier.Carrier, PostgresCarrier.make(sql)),
-        Context.add(Carrier.Outbox, PostgresCarrier.outbox(sql))
-      )
-    }).pipe(
-      Effect.provide(Reactivity.layer),
-      // The pool runs on wall-clock time whatever clock its users' fibers have: connection lifetimes
-      // are real-world matters, and a test clock jumping years ahead must neither expire nor spin it
-      // (its idle reaper wakes once per idle timeout, so a jump of years would run it millions of times).
-      Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
-      Effect.mapError(unavailable(url))
-    )
+export const make = (url: string, options: Options = {}): Effect.Effect<Services, StoreUnavailable, Scope.Scope> =>
+  Effect.gen(function*() {
+    const sql = yield* PgClient.make({
+      url: Redacted.make(url),
+      maxConnections: options.maxConnections ?? 10,
+      ...(hasConnectTimeout(url) ? {} : { connectTimeout: defaultConnectTimeout })
+    })
+    yield* Migrations.run.pipe(Effect.provideService(SqlClient.SqlClient, sql))
+    const pageSize = Math.max(1, Math.floor(options.pageSize ?? defaultPageSize))
+    return {
+      contacts: Contacts.make(sql, pageSize),
+      messages: Messages.make(sql, pageSize),
+      carrier: Carrier.make(sql),
+      outbox: Carrier.outbox(sql)
+    }
+  }).pipe(
+    Effect.provide(Reactivity.layer),
+    // The pool runs on wall-clock time whatever clock its users' fibers have: connection lifetimes
+    // are real-world matters, and a test clock jumping years ahead must neither expire nor spin it
+    // (its idle reaper wakes once per idle timeout, so a jump of years would run it millions of times).
+    Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
+    Effect.mapError(unavailable(url))
   )
+
+/** Every port over the PostgreSQL database at `url` (see `make`), closed when the layer is released. */
+export const layer = (url: string, options: Options = {}): Layer.Layer<Ports.Ports, StoreUnavailable> =>
+  Layer.effectContext(Effect.map(make(url, options), Ports.context))

@@ -1,13 +1,14 @@
 /**
  * A store chosen by URL: `./file.db` or `sqlite:PATH` (the default `./smsbook.db`), `postgres://…`
- * (also `postgresql://`), `memory:`. Every choice provides the same three ports.
+ * (also `postgresql://`), `memory:`. Every choice provides the same ports (`Ports`).
  */
-import { type Carrier, type ContactStore, InvalidStoreUrl, MemoryStore, type MessageStore, StoreUnavailable } from "@smsbook/core"
+import { InvalidStoreUrl, MemoryStore, type Ports as CorePorts, StoreUnavailable } from "@smsbook/core"
 import { Effect, Layer } from "effect"
 import { redactUrl } from "./internal/urlSecrets.ts"
 import * as SqliteStore from "./SqliteStore.ts"
 
-export type Ports = ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier
+/** The services every store layer provides: the three ports and the carrier's outbox view. */
+export type Ports = CorePorts.Ports
 
 export type Location =
   | { readonly kind: "memory" }

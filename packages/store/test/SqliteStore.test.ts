@@ -10,7 +10,7 @@ import { MemoryStore } from "@smsbook/core/testing"
 import { Deferred, Effect, Exit, Fiber, Option, Stream } from "effect"
 import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as SqliteMigrations from "../src/SqliteMigrations.ts"
+import * as SqliteMigrations from "../src/internal/sqlite/migrations.ts"
 import * as SqliteStore from "../src/SqliteStore.ts"
 
 let dir = ""

@@ -4,8 +4,8 @@
  */
 import { type ContactBook, type Errors, Msisdn } from "@smsbook/core"
 import { Result } from "effect"
-import type * as Columns from "./columns.ts"
-import * as spreadsheet from "./spreadsheet.ts"
+import type * as Columns from "./csv/columns.ts"
+import * as spreadsheet from "./csv/spreadsheet.ts"
 
 /** Why a row is refused: a {@link Msisdn} problem (except `empty`, which is `missing-msisdn`) or a row problem. */
 export type Reason =

@@ -2,10 +2,10 @@
  * Output files written whole or not at all: text goes to a temporary file beside the target, put in place by a
  * rename only once all of it was written; standard output (`-`) is streamed with back-pressure.
  */
-import { FileFailure } from "@smsbook/core"
 import { Effect, Exit, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
+import { FileFailure } from "../CliErrors.ts"
 
 /** Text out, in order. Memory stays flat: every write waits until its text is handed to the system. */
 export interface Sink {

@@ -2,12 +2,12 @@
  * The rejects file of an import: each refused row with its line, reason and message, then its own cells, as a
  * spreadsheet-safe CSV that can be fixed and imported again. Written under a temporary name, put in place at the end.
  */
-import { FileFailure } from "@smsbook/core"
 import { stringify } from "csv-stringify/sync"
 import { Effect, type Scope } from "effect"
 import * as fs from "node:fs"
+import { FileFailure } from "../CliErrors.ts"
 import * as Files from "./files.ts"
-import * as spreadsheet from "./spreadsheet.ts"
+import * as spreadsheet from "./csv/spreadsheet.ts"
 
 export interface Rejected {
   /** The physical line of the row in the input (the header is line 1, or 2 after a `sep=` line). */

@@ -1,0 +1,128 @@
+/**
+ * The human text of every result a command prints without `--json`: contacts, messages, price
+ * inspections, import summaries, broadcasts and report summaries, as lines.
+ */
+import type { Contact, Message } from "@smsbook/core"
+import type * as Broadcast from "./jobs/Broadcast.ts"
+import type * as BroadcastPlan from "./jobs/BroadcastPlan.ts"
+import type * as Import from "./jobs/Import.ts"
+import type * as Inspection from "./jobs/Inspection.ts"
+import type * as Report from "./jobs/Report.ts"
+
+/** One line: msisdn, status, name, and (for a full contact) tags and monitoring. */
+export const contact = (contact: Contact.Contact | Contact.ShortContact): string => {
+  const name = [contact.first_name, contact.last_name].filter((part) => part !== "").join(" ")
+  const base = `${contact.msisdn}  ${contact.status.padEnd(10)}  ${name === "" ? "-" : name}`
+  return "tags" in contact
+    ? `${base}${contact.tags.length === 0 ? "" : `  [${contact.tags.join(", ")}]`}${contact.monitoring ? "  (monitoring)" : ""}`
+    : base
+}
+
+/** A contact shown alone: its line, then where it came from. */
+export const contactDetail = (c: Contact.Contact): ReadonlyArray<string> => [
+  contact(c),
+  `  added from ${c.added_from}, profile ${c.profile_uid}`
+]
+
+/** One line: when, direction, status, to whom, how many SMS, the text. */
+export const message = (message: Message.Message): string =>
+  [
+    message.created_on,
+    message.direction,
+    message.status.padEnd(10),
+    message.msisdn ?? `group (${message.total_recipients} recipients, ${message.total_monitors} monitors)`,
+    `${message.sent_count} SMS`,
+    JSON.stringify(message.message)
+  ].join("  ")
+
+export const inspection = (report: Inspection.Inspection): ReadonlyArray<string> => [
+  `prefixed:  ${JSON.stringify(report.prefixed)}`,
+  `length:    ${report.length} of ${report.budget} characters (${report.fits ? "fits" : "TOO LONG"})`,
+  `encoding:  ${report.encoding}, ${report.units} ${report.encoding === "GSM-7" ? "septets" : "UTF-16 units"}`,
+  `segments:  ${report.segments}`,
+  ...report.parts.map((part, index) => `  part ${index + 1}: ${JSON.stringify(part)}`),
+  ...(report.ucs2_characters.length === 0 ? [] : [
+    "characters forcing UCS-2:",
+    ...report.ucs2_characters.map(({ char, index, suggestion }) =>
+      `  ${JSON.stringify(char)} U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")} at ${index}` +
+      (suggestion === undefined ? " (no GSM look-alike)" : ` → use ${JSON.stringify(suggestion)}`)
+    ),
+    ...(report.gsm_safe === undefined ? [] : [
+      `with look-alikes: ${report.gsm_safe.encoding}, ${report.gsm_safe.segments} segment(s)`
+    ])
+  ])
+]
+
+const number = (value: number): string => value.toLocaleString("en-US")
+
+const plural = (count: number, one: string, many = `${one}s`) => `${number(count)} ${count === 1 ? one : many}`
+
+const counts = (record: { readonly [key: string]: number | undefined }): string =>
+  Object.entries(record).filter(([, count]) => count !== undefined && count > 0).map(([name, count]) =>
+    `${number(count ?? 0)} ${name}`
+  ).join(", ")
+
+/** The import summary of `file` (`-`: standard input). */
+export const importSummary = (file: string, summary: Import.Summary): ReadonlyArray<string> => {
+  const source = file === "-" ? "standard input" : file
+  const delimiter = summary.delimiter === "\t" ? "tab" : summary.delimiter
+  const lines = [
+    `${summary.dry_run ? "dry run of" : "imported"} ${source} (${summary.encoding}, delimiter ${delimiter}): ${
+      plural(summary.read, "row")
+    } read`,
+    `  created ${number(summary.created)}, updated ${number(summary.updated)}, unchanged ${
+      number(summary.unchanged)
+    }, rejected ${number(summary.rejected)}`
+  ]
+  const rules = counts(summary.rules)
+  if (rules !== "") lines.push(`  numbers read as: ${rules}`)
+  if (summary.duplicates > 0) lines.push(`  ${plural(summary.duplicates, "row")} repeated an earlier number: merged (tags added)`)
+  if (summary.opted_out > 0) {
+    const shown = summary.opted_out_msisdns.join(", ")
+    const more = summary.opted_out > summary.opted_out_msisdns.length ? ", …" : ""
+    lines.push(`  ${plural(summary.opted_out, "row")} of opted-out contacts, left CANCELLED: ${shown}${more}`)
+  }
+  if (summary.rejected > 0) {
+    lines.push(`  rejected: ${counts(summary.reasons)}${summary.rejects_file === null ? "" : ` → ${summary.rejects_file}`}`)
+  }
+  if (summary.unknown_columns.length > 0) lines.push(`  columns not read: ${summary.unknown_columns.join(", ")}`)
+  if (summary.max_rejects_exceeded) lines.push("  too many rejected rows (--max-rejects): rolled back, the store is unchanged")
+  else if (summary.dry_run) lines.push("  dry run: rolled back, the store is unchanged")
+  lines.push(`  ${(summary.elapsed_ms / 1000).toFixed(1)} s, ${number(summary.rows_per_second)} rows/s`)
+  return lines
+}
+
+/** The import's progress line: rows, rate, rejected. */
+export const importProgress = (progress: Import.Progress): string => {
+  const seconds = progress.elapsed_ms / 1000
+  const rate = seconds > 0 ? Math.round(progress.read / seconds) : 0
+  return `  ${number(progress.read)} rows  ${number(rate)} rows/s  ${number(progress.rejected)} rejected`
+}
+
+export const broadcastSent = (sent: Broadcast.Sent): ReadonlyArray<string> => [
+  `${sent.status}: message ${sent.message_id}${sent.resumed ? " (resumed)" : ""}`,
+  `  ${sent.recipients} recipients + ${sent.monitors} monitors × ${sent.segments} segment(s) = ${sent.sent_count} SMS`,
+  `  handed over to ${sent.handed_over} numbers in this run, ${sent.error_count} SMS failed`
+]
+
+export const broadcastPlan = (plan: BroadcastPlan.Summary): ReadonlyArray<string> => [
+  `would send ${JSON.stringify(plan.prefixed)}`,
+  `  ${plan.encoding}, ${plan.segments} segment(s) per recipient`,
+  `  ${plan.recipients} recipients + ${plan.monitors} monitors = ${plan.sent_count} SMS`,
+  ...plan.ucs2_characters.map(({ char, suggestion }) =>
+    `  ${JSON.stringify(char)} forces UCS-2${suggestion === undefined ? "" : `; use ${JSON.stringify(suggestion)}`}`
+  ),
+  `  audience sha256 ${plan.audience_sha256}`
+]
+
+/** The report's count, then its summary table per day × direction × status. */
+export const reportSummary = (result: Report.Result): ReadonlyArray<string> => [
+  `${result.rows} messages`,
+  ...(result.summary.length === 0 ? [] : [
+    ["day       ", "dir", "status    ", "messages", "sms", "recipients", "monitors", "errors"].join("  "),
+    ...result.summary.map((row) =>
+      [row.day, row.direction.padEnd(3), row.status.padEnd(10), String(row.messages).padStart(8), String(row.sms).padStart(3),
+        String(row.recipients).padStart(10), String(row.monitors).padStart(8), String(row.errors).padStart(6)].join("  ")
+    )
+  ])
+]

@@ -1,0 +1,73 @@
+/**
+ * `smsbook broadcast`: one text to every contact of some tags. `--dry-run` resolves and reports
+ * (and with `--plan FILE` writes a sealed plan); `--plan FILE` alone sends exactly that plan.
+ */
+import { InvalidParameter } from "@smsbook/core"
+import { Effect, Option } from "effect"
+import { Command, Flag } from "effect/cli"
+import * as Format from "../Format.ts"
+import * as GlobalFlags from "../GlobalFlags.ts"
+import * as Broadcast from "../jobs/Broadcast.ts"
+import * as BroadcastPlan from "../jobs/BroadcastPlan.ts"
+import * as Output from "../Output.ts"
+
+export const command = Command.make(
+  "broadcast",
+  {
+    ...GlobalFlags.flags,
+    tags: GlobalFlags.optionalText("tags", "Comma-separated tags: every subscribed contact carrying one receives the text"),
+    message: GlobalFlags.optionalText("message", "The text, without the short-name prefix"),
+    messageFile: GlobalFlags.optionalText("message-file", "Read the text from this file (UTF-8)"),
+    id: GlobalFlags.optionalText("id", "External id: the anti-spam key, and what resumes an interrupted send"),
+    dryRun: Flag.Boolean("dry-run").pipe(Flag.withDescription("Resolve and report; send nothing"), Flag.withDefault(false)),
+    plan: GlobalFlags.optionalText("plan", "With --dry-run: write the plan here. Alone: send exactly this plan"),
+    allowEmpty: Flag.Boolean("allow-empty").pipe(
+      Flag.withDescription("Send even when no contact would receive it"),
+      Flag.withDefault(false)
+    )
+  },
+  (input) =>
+    GlobalFlags.withStore(
+      input,
+      Effect.gen(function*() {
+        if (Option.isSome(input.plan) && !input.dryRun) {
+          const given: ReadonlyArray<readonly [string, Option.Option<string>]> = [
+            ["--tags", input.tags],
+            ["--message", input.message],
+            ["--message-file", input.messageFile],
+            ["--id", input.id]
+          ]
+          const stray = given.find(([, value]) => Option.isSome(value))
+          if (stray !== undefined) {
+            return yield* new InvalidParameter({
+              parameter: stray[0],
+              value: input.plan.value,
+              reason: "cannot be combined with --plan: a plan is sent exactly as reviewed (add --dry-run to make a new plan)"
+            })
+          }
+          return yield* Output.print(input.json, yield* Broadcast.sendPlan(input.plan.value, { allowEmpty: input.allowEmpty }), Format.broadcastSent)
+        }
+        const request = {
+          allowEmpty: input.allowEmpty,
+          tags: Option.match(input.tags, { onNone: () => [], onSome: GlobalFlags.splitList }),
+          message: yield* Broadcast.messageText(input),
+          ...(Option.isSome(input.id) ? { id: input.id.value } : {})
+        }
+        if (input.dryRun) {
+          const plan = Option.isSome(input.plan) ? yield* BroadcastPlan.write(request, input.plan.value) : yield* BroadcastPlan.resolve(request)
+          return yield* Output.print(input.json, { ...plan, dry_run: true }, (p) => [
+            ...Format.broadcastPlan(p),
+            ...(Option.isSome(input.plan) ? [`plan written to ${input.plan.value}; send it with --plan ${input.plan.value}`] : [])
+          ])
+        }
+        yield* Output.print(input.json, yield* Broadcast.send(request, { allowEmpty: input.allowEmpty }), Format.broadcastSent)
+      }),
+      { needsShortName: true }
+    )
+).pipe(
+  Command.withDescription("Send one text to every contact of some tags (PENDING → PROCESSING → READY → SENT)"),
+  Command.withExamples([
+    { command: "smsbook broadcast --tags news --message \"Shop opens at 9\" --dry-run --plan plan.json", description: "Review first" },
+    { command: "smsbook broadcast --plan plan.json", description: "Send exactly the reviewed plan" }
+  ])
+)

@@ -1,0 +1,100 @@
+/**
+ * `smsbook import FILE|-`: the nightly contact CSV import, with a summary (human or `--json`), progress on a
+ * terminal, a rejects file, and exit code 3 when more rows were rejected than `--max-rejects` allows.
+ */
+import { InvalidParameter } from "@smsbook/core"
+import { Console, Effect, Option } from "effect"
+import { Argument, Command, Flag } from "effect/cli"
+import * as CliErrors from "../CliErrors.ts"
+import * as Format from "../Format.ts"
+import * as GlobalFlags from "../GlobalFlags.ts"
+import * as CsvDialect from "../internal/csv/dialect.ts"
+import * as InputFile from "../internal/inputFile.ts"
+import * as Import from "../jobs/Import.ts"
+import * as Output from "../Output.ts"
+import * as Progress from "../Progress.ts"
+
+const flags = {
+  ...GlobalFlags.flags,
+  file: Argument.String("file").pipe(Argument.withDescription("The CSV file to import, or - for standard input")),
+  defaultCountry: GlobalFlags.optionalText(
+    "default-country",
+    "Country of numbers written nationally (07400 123456), when a row has no country column: GB, or 44"
+  ),
+  map: Flag.String("map").pipe(
+    Flag.withDescription("\"Column Name=field\" (msisdn, first_name, last_name, name, country, tags, ignore); repeatable"),
+    Flag.atLeast(0)
+  ),
+  tags: GlobalFlags.optionalText("tags", "Comma-separated tags added to every imported contact, e.g. newsletter,2026-11"),
+  rejects: GlobalFlags.optionalText(
+    "rejects",
+    "Where rejected rows go (default FILE.rejects.csv beside the input; ./smsbook-rejects.csv for stdin)"
+  ),
+  dryRun: Flag.Boolean("dry-run").pipe(
+    Flag.withDescription(
+      "Do everything, report, and write nothing to the store (rejected rows are still written to the rejects file; an earlier rejects file is never removed)"
+    ),
+    Flag.withDefault(false)
+  ),
+  maxRejects: GlobalFlags.optionalText(
+    "max-rejects",
+    "Fail with exit code 3, changing nothing, when more rows are rejected: a number (10) or a percentage (1%)"
+  ),
+  encoding: GlobalFlags.optionalText("encoding", "Input encoding (utf-8, windows-1252, latin1, utf-16le…); detected by default"),
+  blankErases: Flag.Boolean("blank-erases").pipe(
+    Flag.withDescription("A blank name in the file erases the stored one (by default blanks keep it)"),
+    Flag.withDefault(false)
+  )
+}
+
+/** Where rejected rows go when `--rejects` is not given. */
+export const defaultRejectsPath = (file: string): string => file === "-" ? "smsbook-rejects.csv" : `${file}.rejects.csv`
+
+export const command = Command.make("import", flags, (input) =>
+  Effect.gen(function*() {
+    const maxRejects = Option.isSome(input.maxRejects)
+      ? Option.some(yield* Effect.fromResult(Import.parseMaxRejects(input.maxRejects.value)))
+      : Option.none()
+    const encoding = Option.getOrUndefined(input.encoding)
+    if (encoding !== undefined && !CsvDialect.encodingExists(encoding)) {
+      return yield* new InvalidParameter({ parameter: "--encoding", value: encoding, reason: "unknown encoding" })
+    }
+    const rejectsPath = Option.getOrElse(input.rejects, () => defaultRejectsPath(input.file))
+    const source = yield* InputFile.open(input.file)
+    if (input.file === "-" && process.stdin.isTTY === true) {
+      yield* Console.error("reading contacts from standard input (end with Ctrl-D)")
+    }
+    const progress = Progress.line(Format.importProgress)
+    const summary = yield* GlobalFlags.withStore(
+      input,
+      Import.run(source, {
+        source: input.file,
+        defaultCountry: Option.getOrUndefined(input.defaultCountry),
+        map: input.map,
+        tags: Option.match(input.tags, { onNone: () => [], onSome: GlobalFlags.splitList }),
+        blankErases: input.blankErases,
+        dryRun: input.dryRun,
+        maxRejects: Option.getOrUndefined(maxRejects),
+        encoding,
+        rejectsPath,
+        onProgress: progress.report
+      })
+    ).pipe(Effect.ensuring(progress.clear))
+    yield* Output.print(input.json, summary, (value) => Format.importSummary(input.file, value))
+    if (summary.max_rejects_exceeded && Option.isSome(maxRejects)) {
+      return yield* new CliErrors.TooManyRejects({
+        rejected: summary.rejected,
+        allowed: Import.formatMaxRejects(maxRejects.value)
+      })
+    }
+  }).pipe(Effect.scoped)).pipe(
+    Command.withDescription("Import contacts from a CSV file: upsert by number, report every rejected row"),
+    Command.withExamples([
+      { command: "smsbook import samples/contacts.csv --default-country GB", description: "A clean file" },
+      {
+        command: "smsbook import export.csv --default-country GB --tags newsletter --max-rejects 1% --json",
+        description: "A nightly job: fails with exit code 3, changing nothing, when over 1% of rows are rejected"
+      },
+      { command: "smsbook import - --dry-run < contacts.csv", description: "Preview from standard input" }
+    ])
+  )

@@ -1,0 +1,36 @@
+/**
+ * `smsbook inspect "TEXT" --short-name NAME`: what a text costs before it is sent — the prefixed
+ * text, the budget, the encoding, the SMS parts, and the characters that force UCS-2.
+ */
+import { Sms } from "@smsbook/core"
+import { Effect } from "effect"
+import { Argument, Command } from "effect/cli"
+import * as Format from "../Format.ts"
+import * as GlobalFlags from "../GlobalFlags.ts"
+import * as Inspection from "../jobs/Inspection.ts"
+import * as Output from "../Output.ts"
+
+export const command = Command.make(
+  "inspect",
+  {
+    text: Argument.String("text").pipe(Argument.withDescription("The message text, without the prefix")),
+    json: GlobalFlags.json,
+    shortName: GlobalFlags.account.shortName
+  },
+  Effect.fnUntraced(function*(input) {
+    const settings = yield* GlobalFlags.settings({ ...GlobalFlags.noAccountFlags, shortName: input.shortName }, { needsShortName: true })
+    const report = Inspection.inspect(settings.account.short_name, input.text)
+    yield* Output.print(input.json, report, Format.inspection)
+    if (!report.fits) {
+      return yield* Effect.fromResult(Sms.checkBudget(settings.account.short_name, input.text))
+    }
+  })
+).pipe(
+  Command.withDescription(
+    "Show how a text is sent: prefixed text, budget, GSM-7 or UCS-2, SMS parts, characters that force UCS-2"
+  ),
+  Command.withExamples([
+    { command: "smsbook inspect \"Your code is 1234\" --short-name ACME", description: "One GSM-7 SMS" },
+    { command: "smsbook inspect \"Don’t miss it…\" --short-name ACME --json", description: "Curly quote forces UCS-2" }
+  ])
+)

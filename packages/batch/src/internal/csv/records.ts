@@ -1,0 +1,150 @@
+/**
+ * The records of a contact file, parsed by csv-parse in batches, each with the physical line it starts on
+ * (counting a `sep=` line and the header, right across quoted fields that span lines).
+ */
+import { Readable } from "node:stream"
+import { pipeline } from "node:stream/promises"
+import { CsvError, parse } from "csv-parse"
+import { Data } from "effect"
+import * as Dialect from "./dialect.ts"
+
+/** One record: its fields as parsed and the physical line (1-based) where it starts. */
+export interface Row {
+  readonly fields: ReadonlyArray<string>
+  readonly line: number
+}
+
+/** A record of the file that breaks CSV so that nothing after it can be read (an unclosed quote…). */
+export class Malformed extends Data.TaggedError("Malformed")<{
+  readonly code: string
+  /** The first line of the file that could not be read. */
+  readonly line: number
+  readonly reason: string
+}> {}
+
+export interface Reader {
+  /** The next records, in order; empty at the end. Rejects with a {@link Malformed} or the source's error. */
+  readonly next: () => Promise<ReadonlyArray<Row>>
+  readonly delimiter: Dialect.Delimiter
+  readonly encoding: () => Dialect.Encoding
+  /** Stops reading and releases the source. */
+  readonly close: () => void
+}
+
+export interface Options extends Dialect.Options {
+  /** Records per batch (the last one may be shorter, one may be a little longer). */
+  readonly batchSize: number
+}
+
+/** Longest record (characters) before the file is taken as broken: bounds memory when a quote is never closed. */
+const maxRecordSize = 1 << 20
+
+/** Counts the line breaks inside a record's fields as a text editor does, and csv-parse's over-count of them. */
+const breaksIn = (fields: ReadonlyArray<string>): { readonly breaks: number; readonly overcount: number } => {
+  let breaks = 0
+  let overcount = 0
+  for (const field of fields) {
+    if (field.indexOf("\n") === -1 && field.indexOf("\r") === -1) continue
+    for (let i = 0; i < field.length; i++) {
+      const c = field.charCodeAt(i)
+      if (c === 10) breaks++
+      else if (c === 13) {
+        if (field.charCodeAt(i + 1) === 10) overcount++
+        else breaks++
+      }
+    }
+  }
+  return { breaks, overcount }
+}
+
+/** csv-parse's messages count lines its own way: the structural errors are said here without line numbers. */
+const reasons: { readonly [code: string]: string } = {
+  CSV_QUOTE_NOT_CLOSED: "a quoted cell that starts here or further on is never closed",
+  CSV_MAX_RECORD_SIZE: `a record longer than ${maxRecordSize} characters starts here (a quote never closed?)`,
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: "a quoted cell is followed by more text before the delimiter (\"Ann\"x)",
+  CSV_INVALID_CLOSING_QUOTE: "a quoted cell is followed by more text before the delimiter (\"Ann\"x)"
+}
+
+interface Parsed {
+  readonly record: Array<string>
+  readonly info: { readonly lines: number }
+}
+
+/**
+ * Opens a reader over the bytes of a contact file. csv-parse counts a CR LF inside a quoted field as two lines,
+ * so its `info.lines` drifts by one per such pair; the reader corrects that and reports where each record starts.
+ */
+export const open = async (source: AsyncIterable<Uint8Array>, options: Options): Promise<Reader> => {
+  const opened = await Dialect.open(source, options)
+  const trim = opened.delimiter !== "\t"
+  const parser = parse({
+    delimiter: opened.delimiter,
+    info: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    ltrim: trim,
+    rtrim: trim,
+    max_record_size: maxRecordSize
+  })
+  const input = Readable.from(opened.chunks, { objectMode: false })
+  let buffer: Array<Row> = []
+  let ended = false
+  let failure: unknown = undefined
+  let waiting: (() => void) | undefined
+  let overcount = 0
+  let lastLine = opened.lineOffset
+  const wake = () => {
+    const resolve = waiting
+    waiting = undefined
+    resolve?.()
+  }
+  parser.on("data", ({ info, record }: Parsed) => {
+    const { breaks, overcount: extra } = breaksIn(record)
+    const end = info.lines - overcount - extra + opened.lineOffset
+    overcount += extra
+    lastLine = end
+    buffer.push({ fields: record, line: end - breaks })
+    if (buffer.length >= options.batchSize) {
+      parser.pause()
+      wake()
+    }
+  })
+  // The end is the parser's last record out ('end'), not its input consumed (when `pipeline` settles).
+  parser.once("end", () => {
+    ended = true
+    wake()
+  })
+  // Where reading stopped: csv-parse's own line (less its over-count so far) for an error within a record, the
+  // line after the last good record for a quote never closed (csv-parse reports the end of the file then).
+  const malformed = (error: CsvError) => {
+    const reported = typeof error["lines"] === "number" ? error["lines"] - overcount + opened.lineOffset : 0
+    const line = error.code === "CSV_QUOTE_NOT_CLOSED" ? lastLine + 1 : Math.max(lastLine + 1, reported)
+    return new Malformed({ code: error.code, line, reason: reasons[error.code] ?? error.message })
+  }
+  const finished = pipeline(input, parser).then(
+    () => undefined,
+    (error: unknown) => {
+      failure = error instanceof CsvError ? malformed(error) : error
+      ended = true
+      wake()
+    }
+  )
+  void finished
+  return {
+    next: async () => {
+      if (buffer.length < options.batchSize && !ended) await new Promise<void>((resolve) => (waiting = resolve))
+      if (failure !== undefined) throw failure
+      const rows = buffer
+      buffer = []
+      parser.resume()
+      return rows
+    },
+    delimiter: opened.delimiter,
+    encoding: opened.encoding,
+    close: () => {
+      input.destroy()
+      parser.destroy()
+    }
+  }
+}

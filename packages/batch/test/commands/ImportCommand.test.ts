@@ -1,0 +1,294 @@
+/**
+ * `smsbook import` as users run it: flags, the JSON summary, exit codes, standard input, the default rejects file,
+ * and a real process killed mid-import leaving the SQLite store as it was.
+ */
+import { type Contact, ContactStore, InvalidParameter } from "@smsbook/core"
+import { NodeServices } from "@effect/platform-node"
+import { Store } from "@smsbook/store"
+import { Console, Effect } from "effect"
+import { Command } from "effect/cli"
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { afterAll, describe, expect, it } from "vitest"
+import * as CliErrors from "../../src/CliErrors.ts"
+import * as ImportCommand from "../../src/commands/ImportCommand.ts"
+import * as Output from "../../src/Output.ts"
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const repo = path.resolve(here, "../../../..")
+const samples = path.join(repo, "samples")
+const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-import-command-"))
+afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }))
+let files = 0
+const tempPath = (name: string) => path.join(temporary, `${++files}-${name}`)
+
+// ---------------------------------------------------------------------------------------------
+// In process: the command itself, with stdout captured
+
+interface Ran {
+  readonly code: Output.ExitCode
+  readonly stdout: string
+  readonly error: unknown
+}
+
+const runCommand = async (args: ReadonlyArray<string>): Promise<Ran> => {
+  const lines: Array<string> = []
+  const console: Console.Console = Object.assign(Object.create(globalThis.console), {
+    log: (...parts: ReadonlyArray<unknown>) => lines.push(parts.join(" ")),
+    error: () => undefined
+  })
+  const exit = await Command.runWith(ImportCommand.command, { version: "test" })(args).pipe(
+    Effect.provide(NodeServices.layer),
+    Effect.provideService(Console.Console, console),
+    Effect.flip,
+    Effect.map((error) => ({ code: Output.exitCodeOf(error), error })),
+    Effect.catch(() => Effect.succeed({ code: Output.ExitCode.done, error: undefined })),
+    Effect.runPromise
+  )
+  return { ...exit, stdout: lines.join("\n") }
+}
+
+const store = () => `sqlite:${tempPath("book.db")}`
+
+const contactsOf = (url: string) =>
+  Effect.runPromise(
+    Effect.provide(
+      Effect.gen(function*() {
+        const contacts = yield* ContactStore.ContactStore
+        const all: Array<Contact.Contact> = []
+        for (let start = 0;; start += 1000) {
+          const page = yield* contacts.list({ limit: 1000, start })
+          all.push(...page)
+          if (page.length < 1000) return all
+        }
+      }),
+      Store.layer(url)
+    )
+  )
+
+describe("smsbook import", () => {
+  it("imports the clean sample into SQLite with a JSON summary, then finds it all unchanged", async () => {
+    const url = store()
+    const args = [path.join(samples, "contacts.csv"), "--default-country", "GB", "--store", url, "--json"]
+    const first = await runCommand(args)
+    expect(first.code).toBe(0)
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      read: 20,
+      created: 20,
+      updated: 0,
+      unchanged: 0,
+      rejected: 0,
+      duplicates: 0,
+      opted_out: 0,
+      rejects_file: null,
+      unknown_columns: [],
+      dry_run: false
+    })
+    const second = await runCommand(args)
+    expect(JSON.parse(second.stdout)).toMatchObject({ read: 20, unchanged: 20 })
+    expect((await contactsOf(url)).length).toBe(20)
+  })
+
+  it("writes rejects beside the input by default, and prints a human summary", async () => {
+    const input = tempPath("bad-rows.csv")
+    fs.copyFileSync(path.join(samples, "bad-rows.csv"), input)
+    const ran = await runCommand([input, "--default-country", "GB", "--store", store()])
+    expect(ran.code).toBe(0)
+    expect(ran.stdout).toContain("created 2, updated 1, unchanged 0, rejected 10")
+    expect(ran.stdout).toContain(`${input}.rejects.csv`)
+    expect(fs.readFileSync(`${input}.rejects.csv`, "utf8")).toContain("scientific-notation")
+  })
+
+  it("--dry-run reports and writes nothing to the store", async () => {
+    const url = store()
+    const ran = await runCommand([path.join(samples, "contacts.csv"), "--default-country", "GB", "--store", url, "--dry-run", "--json"])
+    expect(JSON.parse(ran.stdout)).toMatchObject({ created: 20, dry_run: true, committed: false })
+    expect(await contactsOf(url)).toEqual([])
+  })
+
+  it("over --max-rejects: the summary, then exit code 3, and the store unchanged", async () => {
+    const url = store()
+    const rejects = tempPath("rejects.csv")
+    const ran = await runCommand([
+      path.join(samples, "bad-rows.csv"), "--default-country", "GB", "--store", url, "--max-rejects", "50%", "--rejects", rejects, "--json"
+    ])
+    expect(ran.code).toBe(Output.ExitCode.tooManyRejects)
+    expect(ran.error).toBeInstanceOf(CliErrors.TooManyRejects)
+    expect(JSON.parse(ran.stdout)).toMatchObject({ rejected: 10, max_rejects_exceeded: true, committed: false, rejects_file: rejects })
+    expect(await contactsOf(url)).toEqual([])
+  })
+
+  it("--tags and --map apply to every row", async () => {
+    const input = tempPath("mapped.csv")
+    fs.writeFileSync(input, "Who,Cell Phone,Home\nAnn,07400 100001,07400 999999\n")
+    const url = store()
+    const ran = await runCommand([input, "--default-country", "gb", "--store", url, "--map", "Cell Phone=msisdn", "--map", "Who=first_name", "--tags", "a, b", "--json"])
+    expect(JSON.parse(ran.stdout)).toMatchObject({ created: 1, unknown_columns: ["Home"] })
+    expect(await contactsOf(url)).toMatchObject([{ msisdn: "447400100001", first_name: "Ann", tags: ["a", "b"] }])
+  })
+
+  it("bad usage is exit code 2: no such file, an unknown encoding, a bad --max-rejects or country", async () => {
+    const contacts = path.join(samples, "contacts.csv")
+    for (
+      const args of [
+        [tempPath("missing.csv"), "--store", "memory:"],
+        [temporary, "--store", "memory:"],
+        [contacts, "--encoding", "klingon", "--store", "memory:"],
+        [contacts, "--max-rejects", "lots", "--store", "memory:"],
+        [contacts, "--default-country", "Atlantis", "--store", "memory:"],
+        [contacts, "--map", "Nope=msisdn", "--store", "memory:"]
+      ]
+    ) {
+      expect((await runCommand(args)).code, args.join(" ")).toBe(Output.ExitCode.badInput)
+    }
+  })
+
+  it("a --rejects path that cannot be written is exit code 2, naming it, before anything is imported", async () => {
+    const url = store()
+    const rejects = path.join(temporary, "no-such-directory", "r.csv")
+    const ran = await runCommand([path.join(samples, "bad-rows.csv"), "--default-country", "GB", "--rejects", rejects, "--tags", "newtag", "--store", url])
+    expect(ran.code).toBe(Output.ExitCode.badInput)
+    expect(ran.error).toBeInstanceOf(InvalidParameter)
+    expect(ran.error).toMatchObject({ parameter: "--rejects", value: rejects })
+    expect(String(ran.error)).toContain("no such directory")
+    expect(await contactsOf(url)).toEqual([])
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// As a process: standard input, exit codes, and SIGKILL in the middle of an import
+
+/** The Node 24 that runs .ts files: vitest's own when it is 24, else the workspace's pinned one. */
+const node = Number(process.versions.node.split(".")[0]) >= 24 ? process.execPath : path.join(repo, "node_modules/.bin/node")
+
+/** The CLI entry: `bin.ts` once `import` is registered in Main.ts, else a runner of this command alone. */
+const entry = (() => {
+  const main = fs.readFileSync(path.join(repo, "packages/batch/src/Main.ts"), "utf8")
+  if (main.includes("ImportCommand")) return [path.join(repo, "packages/batch/src/bin.ts")]
+  const runner = path.join(temporary, "runner.ts")
+  const url = (file: string) => pathToFileURL(path.join(repo, file)).href
+  fs.writeFileSync(
+    runner,
+    [
+      `import { NodeServices } from ${JSON.stringify(url("node_modules/@effect/platform-node/dist/index.js"))}`,
+      `import { Cause, Effect, Exit } from ${JSON.stringify(url("node_modules/effect/dist/index.js"))}`,
+      `import { CliError, Command } from ${JSON.stringify(url("node_modules/effect/dist/cli/index.js"))}`,
+      `import * as CliErrors from "../../src/CliErrors.ts"
+import * as ImportCommand from ${JSON.stringify(url("packages/batch/src/commands/ImportCommand.ts"))}`,
+      `import * as Output from ${JSON.stringify(url("packages/batch/src/Output.ts"))}`,
+      `const root = Command.make("smsbook").pipe(Command.withSubcommands([ImportCommand.command]))`,
+      `const exit = await Effect.runPromise(Effect.exit(Effect.provide(Command.runWith(root, { version: "0" })(process.argv.slice(2)), NodeServices.layer)))`,
+      `if (Exit.isFailure(exit)) {`,
+      `  const found = Cause.findErrorOption(exit.cause)`,
+      `  const error = found._tag === "Some" ? found.value : undefined`,
+      `  if (error !== undefined && !CliError.isCliError(error)) console.error(Output.describeError(error))`,
+      `  process.exitCode = error === undefined ? 1 : CliError.isCliError(error) ? 2 : Output.exitCodeOf(error)`,
+      `}`
+    ].join("\n")
+  )
+  return [runner]
+})()
+
+interface Process {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs `smsbook import`; its standard input gets `stdin`, then ends unless `keepOpen` (the test feeds the rest). */
+const start = (args: ReadonlyArray<string>, stdin = "", keepOpen = false) => {
+  const child = spawn(node, [...entry, "import", ...args], { cwd: temporary, stdio: ["pipe", "pipe", "pipe"] })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+  // A killed child closes its end of the pipe: what was still buffered for it is dropped, not an error here.
+  child.stdin.on("error", () => undefined)
+  if (keepOpen) child.stdin.write(stdin)
+  else child.stdin.end(stdin)
+  const done = new Promise<Process>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
+  )
+  return { child, done, stderr: () => stderr }
+}
+
+const cli = (args: ReadonlyArray<string>, stdin?: string) => start(args, stdin).done
+
+/** A contact file of `rows` valid GB mobiles (2 in 1000 rejected), deterministic. */
+const bigFile = (rows: number): string => {
+  const file = tempPath("big.csv")
+  const lines = ["mobile,first name,last name,tags"]
+  for (let i = 0; i < rows; i++) {
+    const number = i % 500 === 7 ? "4.47E+11" : `07400 ${String(100000 + ((i * 7919) % 899999)).padStart(6, "0")}`
+    lines.push(`${number},First${i % 97},Last${i % 89},"t${i % 5},all"`)
+  }
+  fs.writeFileSync(file, lines.join("\n") + "\n")
+  return file
+}
+
+/** What a contact is, less the random profile id. */
+const comparable = (contacts: ReadonlyArray<Contact.Contact>) => contacts.map(({ profile_uid: _, ...rest }) => rest)
+
+describe("smsbook import (process)", () => {
+  it("reads standard input with -, and rejects go to ./smsbook-rejects.csv", async () => {
+    const ran = await cli(["-", "--default-country", "GB", "--store", "memory:", "--json"], "phone\n07400 100001\nnope\n")
+    expect(ran.code).toBe(0)
+    expect(JSON.parse(ran.stdout)).toMatchObject({ read: 2, created: 1, rejected: 1, rejects_file: "smsbook-rejects.csv" })
+    expect(fs.readFileSync(path.join(temporary, "smsbook-rejects.csv"), "utf8")).toContain("not-a-number")
+  })
+
+  it("exits 3 over --max-rejects and 2 for a file without a phone column", async () => {
+    const bad = await cli([path.join(samples, "bad-rows.csv"), "--default-country", "GB", "--store", "memory:", "--max-rejects", "3", "--rejects", tempPath("r.csv")])
+    expect(bad.code).toBe(3)
+    expect(bad.stderr).toContain("TOO_MANY_REJECTS")
+    const noPhone = await cli(["-", "--store", "memory:"], "name,email\nAnn,a@b.c\n")
+    expect(noPhone.code).toBe(2)
+    expect(noPhone.stderr).toContain("no column of the header is a phone number")
+  })
+
+  it("killed with SIGKILL mid-import, the store is as before; a re-run ends as one clean run", async () => {
+    const rows = 20_000
+    const input = bigFile(rows)
+    const killedUrl = `sqlite:${tempPath("killed.db")}`
+    const cleanUrl = `sqlite:${tempPath("clean.db")}`
+    const seed = [path.join(samples, "contacts.csv"), "--default-country", "GB", "--json"]
+    expect((await cli([...seed, "--store", killedUrl])).code).toBe(0)
+    expect((await cli([...seed, "--store", cleanUrl])).code).toBe(0)
+    const before = await contactsOf(killedUrl)
+
+    // The import reads standard input, fed only half the file and never ended: it cannot finish, so the kill
+    // lands mid-import however fast the machine. It comes once the rejects of a third batch reached the partial
+    // rejects file (rejects 7 and 507, one per 500 rows): by then two batches were written in the transaction.
+    const rejects = tempPath("big.rejects.csv")
+    const options = ["--default-country", "GB", "--rejects", rejects, "--json"]
+    const lines = fs.readFileSync(input, "utf8").split("\n")
+    const half = lines.slice(0, 1 + rows / 2).join("\n") + "\n"
+    const running = start(["-", ...options, "--store", killedUrl], half, true)
+    const partial = `${rejects}.${running.child.pid}.partial`
+    let exited = false
+    void running.done.then(() => (exited = true))
+    const rejectedSoFar = () => fs.existsSync(partial) ? fs.readFileSync(partial, "utf8").split("\n").length - 2 : 0
+    while (rejectedSoFar() < 2) {
+      if (exited) throw new Error(`the import ended with half its input and no end of it: ${running.stderr()}`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    running.child.kill("SIGKILL")
+    const killed = await running.done
+    expect(killed.signal).toBe("SIGKILL")
+    expect(fs.existsSync(partial)).toBe(true)
+    expect(comparable(await contactsOf(killedUrl))).toEqual(comparable(before))
+
+    const args = [input, ...options]
+    const rerun = await cli([...args, "--store", killedUrl])
+    const clean = await cli([...args, "--store", cleanUrl])
+    expect(rerun.code).toBe(0)
+    expect(clean.code).toBe(0)
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ read: rows, rejected: rows / 500 })
+    expect(fs.existsSync(partial)).toBe(false)
+    expect(comparable(await contactsOf(killedUrl))).toEqual(comparable(await contactsOf(cleanUrl)))
+  }, 180_000)
+})

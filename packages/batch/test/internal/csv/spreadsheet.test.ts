@@ -1,0 +1,108 @@
+/**
+ * Laws of spreadsheet-safe CSV cells: exactly the cells a spreadsheet would read as a formula get a
+ * leading `'`, and nothing else about any cell changes.
+ */
+import { parse } from "csv-parse/sync"
+import { stringify } from "csv-stringify/sync"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as spreadsheet from "../../../src/internal/csv/spreadsheet.ts"
+
+const formulaStarts = ["=", "+", "-", "@", "\t", "\r"] as const
+
+/** Any text, with formula characters and blanks frequent enough to matter. */
+const cell = fc.oneof(
+  fc.string(),
+  fc.string({ unit: fc.constantFrom(...formulaStarts, "'", " ", "\n", "a", "1", "\"", ",") }),
+  fc.tuple(fc.constantFrom(...formulaStarts), fc.string()).map(([start, rest]) => start + rest)
+)
+
+const startsWithFormula = (text: string): boolean => formulaStarts.some((start) => text.startsWith(start))
+
+describe("spreadsheet.neutralize", () => {
+  it("law: the result starts with ' exactly when the cell starts with = + - @ tab or CR, and is the cell behind it", () => {
+    fc.assert(fc.property(cell, (text) => {
+      const out = spreadsheet.neutralize(text)
+      if (startsWithFormula(text)) {
+        expect(out).toBe(`'${text}`)
+      } else {
+        expect(out).toBe(text)
+      }
+    }))
+  })
+
+  it("law: nothing after the first character of the cell is ever changed", () => {
+    fc.assert(fc.property(cell, (text) => {
+      const out = spreadsheet.neutralize(text)
+      expect(out.endsWith(text)).toBe(true)
+      expect(out.length - text.length).toBeLessThanOrEqual(1)
+    }))
+  })
+
+  it("law: a formula character anywhere but first is left alone", () => {
+    fc.assert(fc.property(
+      fc.string({ minLength: 1 }).filter((text) => !startsWithFormula(text)),
+      fc.constantFrom(...formulaStarts),
+      fc.string(),
+      (head, formula, tail) => {
+        const text = head + formula + tail
+        expect(spreadsheet.neutralize(text)).toBe(text)
+      }
+    ))
+  })
+
+  it("law: no neutralised cell starts with a formula character", () => {
+    fc.assert(fc.property(cell, (text) => {
+      expect(startsWithFormula(spreadsheet.neutralize(text))).toBe(false)
+    }))
+  })
+
+  it("examples", () => {
+    expect(spreadsheet.neutralize("=SUM(A1:A9)")).toBe("'=SUM(A1:A9)")
+    expect(spreadsheet.neutralize("+44 7400 123456")).toBe("'+44 7400 123456")
+    expect(spreadsheet.neutralize("-1")).toBe("'-1")
+    expect(spreadsheet.neutralize("@cmd")).toBe("'@cmd")
+    expect(spreadsheet.neutralize("\tx")).toBe("'\tx")
+    expect(spreadsheet.neutralize("\rx")).toBe("'\rx")
+    expect(spreadsheet.neutralize("")).toBe("")
+    expect(spreadsheet.neutralize("hello = world")).toBe("hello = world")
+    expect(spreadsheet.neutralize(" =1")).toBe(" =1")
+    expect(spreadsheet.neutralize("\n=1")).toBe("\n=1")
+    expect(spreadsheet.neutralize("'=1")).toBe("'=1")
+  })
+})
+
+describe("spreadsheet.casts", () => {
+  it("booleans are true/false, never 1/empty", () => {
+    expect(spreadsheet.casts.boolean(true)).toBe("true")
+    expect(spreadsheet.casts.boolean(false)).toBe("false")
+  })
+
+  it("law: numbers are their plain text", () => {
+    fc.assert(fc.property(fc.integer(), (n) => {
+      expect(Number(spreadsheet.casts.number(n))).toBe(n)
+    }))
+  })
+
+  // Read back with the record delimiter it was written with: whether a bare CR inside a cell survives a reader
+  // that guesses the delimiter is the report's concern (see Report.test.ts).
+  it("law: through csv-stringify and back, every cell reads as its neutralised text", () => {
+    fc.assert(fc.property(fc.array(fc.tuple(cell, fc.boolean(), fc.nat()), { minLength: 1, maxLength: 8 }), (rows) => {
+      const text = stringify(rows.map(([s, b, n]) => [s, b, n]), { cast: spreadsheet.casts, record_delimiter: "unix" })
+      const back: ReadonlyArray<ReadonlyArray<string>> = parse(text, { record_delimiter: "\n" })
+      expect(back).toEqual(rows.map(([s, b, n]) => [spreadsheet.neutralize(s), b ? "true" : "false", String(n)]))
+    }))
+  })
+})
+
+describe("restore", () => {
+  it("undoes neutralize, so a rejects file reads back as the original cells", () => {
+    // A cell already written `'=…` is the one ambiguous case (OWASP's rule cannot tell it from a neutralised `=…`).
+    const unambiguous = fc.string().filter((cell) => !/^'[=+\-@\t\r]/.test(cell))
+    fc.assert(fc.property(unambiguous, (cell) => {
+      expect(spreadsheet.restore(spreadsheet.neutralize(cell))).toBe(cell)
+    }))
+    expect(spreadsheet.restore("'=SUM(A1)")).toBe("=SUM(A1)")
+    expect(spreadsheet.restore("'hello")).toBe("'hello")
+  })
+})

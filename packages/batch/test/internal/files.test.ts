@@ -1,0 +1,152 @@
+/**
+ * Output files written whole or not at all: what a run leaves at the path for every sequence of writes, success
+ * or failure; unwritable places refused before any write, as typed failures; litter of killed runs cleared.
+ */
+import { Effect, Exit } from "effect"
+import * as fc from "fast-check"
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { FileFailure } from "../../src/CliErrors.ts"
+import * as files from "../../src/internal/files.ts"
+
+const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-files-test-"))
+afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }))
+let count = 0
+/** A fresh directory, so its listing shows exactly what a run left. */
+const freshDirectory = () => {
+  const directory = path.join(temporary, String(++count))
+  fs.mkdirSync(directory)
+  return directory
+}
+
+const contentOf = (file: string): string | undefined => fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined
+
+class Stop extends Error {}
+
+const text = fc.string({ unit: "grapheme", maxLength: 40 })
+
+describe("files.open", () => {
+  it("a run that succeeds leaves exactly its text at the path, and nothing else beside it", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { maxLength: 8 }), fc.option(text, { nil: undefined }), fc.boolean(), async (chunks, earlier, close) => {
+        const directory = freshDirectory()
+        const target = path.join(directory, "out.txt")
+        if (earlier !== undefined) fs.writeFileSync(target, earlier)
+        await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+          const sink = yield* files.open(target)
+          for (const chunk of chunks) yield* sink.write(chunk)
+          if (close) yield* sink.close
+        })))
+        expect(contentOf(target)).toBe(chunks.join(""))
+        expect(fs.readdirSync(directory)).toEqual(["out.txt"])
+      }),
+      { numRuns: 60 }
+    )
+  })
+
+  it("a run that fails after any number of writes leaves the earlier file as it was, and nothing else", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { maxLength: 8 }), fc.nat(), fc.option(text, { nil: undefined }), async (chunks, at, earlier) => {
+        const directory = freshDirectory()
+        const target = path.join(directory, "out.txt")
+        if (earlier !== undefined) fs.writeFileSync(target, earlier)
+        const stopAt = chunks.length === 0 ? 0 : at % (chunks.length + 1)
+        const exit = await Effect.runPromiseExit(Effect.scoped(Effect.gen(function*() {
+          const sink = yield* files.open(target)
+          for (const [index, chunk] of chunks.entries()) {
+            if (index === stopAt) return yield* Effect.fail(new Stop())
+            yield* sink.write(chunk)
+          }
+          return yield* Effect.fail(new Stop())
+        })))
+        expect(Exit.isFailure(exit)).toBe(true)
+        expect(contentOf(target)).toBe(earlier)
+        expect(fs.readdirSync(directory)).toEqual(earlier === undefined ? [] : ["out.txt"])
+      }),
+      { numRuns: 60 }
+    )
+  })
+
+  it("a place that cannot be written fails at open, before any work, as a FileFailure naming the path", async () => {
+    const directory = freshDirectory()
+    const cases = [
+      { target: path.join(directory, "missing", "out.txt"), reason: "no such directory" },
+      { target: directory, reason: "is a directory" },
+      { target: path.join(directory, "file.txt", "out.txt"), reason: "not a directory" }
+    ]
+    fs.writeFileSync(path.join(directory, "file.txt"), "")
+    for (const { reason, target } of cases) {
+      let worked = false
+      const error = await Effect.runPromise(Effect.flip(Effect.scoped(Effect.gen(function*() {
+        yield* files.open(target)
+        worked = true
+      }))))
+      expect(error).toBeInstanceOf(FileFailure)
+      expect(error.path).toBe(target)
+      expect(error.reason).toContain(reason)
+      expect(worked).toBe(false)
+    }
+    expect(fs.readdirSync(directory)).toEqual(["file.txt"])
+  })
+
+  it.skipIf(!fs.existsSync("/dev/full"))("a write that fails is a FileFailure, and the file is never put in place after it", async () => {
+    const directory = freshDirectory()
+    const target = path.join(directory, "out.txt")
+    fs.writeFileSync(target, "earlier")
+    // The temporary file is a link to /dev/full, where every write fails (ENOSPC).
+    fs.symlinkSync("/dev/full", files.partialPath(target))
+    const [written, closed] = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const sink = yield* files.open(target)
+      const written = yield* Effect.flip(sink.write("some text"))
+      return [written, yield* Effect.flip(sink.close)] as const
+    })))
+    expect(written).toBeInstanceOf(FileFailure)
+    expect(written.reason).toContain("no space left")
+    expect(closed.reason).toContain("an earlier write failed")
+    expect(contentOf(target)).toBe("earlier")
+    expect(fs.readdirSync(directory)).toEqual(["out.txt"])
+  })
+
+  it("a file that cannot be put in place is a FileFailure from close", async () => {
+    const directory = freshDirectory()
+    const target = path.join(directory, "out.txt")
+    const error = await Effect.runPromise(Effect.flip(Effect.scoped(Effect.gen(function*() {
+      const sink = yield* files.open(target)
+      yield* sink.write("text")
+      fs.mkdirSync(target)
+      yield* sink.close
+    }))))
+    expect(error).toBeInstanceOf(FileFailure)
+    expect(error.reason).toContain("cannot put the file in place")
+    expect(fs.readdirSync(directory)).toEqual(["out.txt"])
+    expect(fs.statSync(target).isDirectory()).toBe(true)
+  })
+})
+
+describe("files.temporary", () => {
+  it("uncommitted, nothing is put in place; committed, partial files of killed runs beside it are removed", async () => {
+    const directory = freshDirectory()
+    const target = path.join(directory, "out.txt")
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid
+    const deadLeftover = `${target}.${dead}.partial`
+    const liveLeftover = `${target}.${process.ppid}.partial`
+    fs.writeFileSync(deadLeftover, "killed")
+    fs.writeFileSync(liveLeftover, "running")
+    await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const file = yield* files.temporary(target)
+      yield* file.write("dropped")
+    })))
+    expect(fs.readdirSync(directory).sort()).toEqual([deadLeftover, liveLeftover].map((file) => path.basename(file)).sort())
+    await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const file = yield* files.temporary(target)
+      yield* file.write("kept")
+      yield* file.commit
+      yield* file.commit
+    })))
+    expect(contentOf(target)).toBe("kept")
+    expect(fs.readdirSync(directory).sort()).toEqual(["out.txt", path.basename(liveLeftover)].sort())
+  })
+})

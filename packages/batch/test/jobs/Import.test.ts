@@ -1,0 +1,765 @@
+/**
+ * Laws of the contact import, over generated files in every dialect: each row accounted for once, rejects at their
+ * physical lines, re-runs unchanged, dry runs that predict real runs, opt-outs kept; and the sample files' summaries.
+ */
+import { ContactBook, ContactStore, InvalidField, InvalidParameter } from "@smsbook/core"
+import { MemoryStore } from "@smsbook/core/testing"
+import { parse } from "csv-parse/sync"
+import { stringify } from "csv-stringify/sync"
+import { Effect, Result } from "effect"
+import * as fc from "fast-check"
+import iconv from "iconv-lite"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterAll, describe, expect, it } from "vitest"
+import { FileFailure } from "../../src/CliErrors.ts"
+import * as Import from "../../src/jobs/Import.ts"
+import * as ContactRows from "../../src/internal/contactRows.ts"
+import * as spreadsheet from "../../src/internal/csv/spreadsheet.ts"
+import * as Columns from "../../src/internal/csv/columns.ts"
+import * as CsvDialect from "../../src/internal/csv/dialect.ts"
+import * as MsisdnSet from "../../src/internal/msisdnSet.ts"
+
+const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-import-test-"))
+afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }))
+let files = 0
+const tempFile = (name: string) => path.join(temporary, `${++files}-${name}`)
+
+const samples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../samples")
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+async function* chunksOf(bytes: Uint8Array, cuts: ReadonlyArray<number> = []): AsyncGenerator<Uint8Array> {
+  const points = [...new Set(cuts.map((cut) => bytes.length === 0 ? 0 : cut % bytes.length))].sort((a, b) => a - b)
+  let start = 0
+  for (const point of [...points, bytes.length]) {
+    if (point > start) yield bytes.subarray(start, point)
+    start = Math.max(start, point)
+  }
+}
+
+const importBytes = (bytes: Uint8Array, options: Import.Options = {}, cuts: ReadonlyArray<number> = []) =>
+  Import.run(chunksOf(bytes, cuts), { defaultCountry: "GB", ...options })
+
+const importText = (text: string, options: Import.Options = {}) => importBytes(Buffer.from(text, "utf8"), options)
+
+const allContacts = Effect.gen(function*() {
+  const store = yield* ContactStore.ContactStore
+  return yield* store.list({ limit: 100_000, start: 0 })
+})
+
+const run = <A, E>(effect: Effect.Effect<A, E, ContactStore.ContactStore>): Promise<A> =>
+  Effect.runPromise(Effect.provide(effect, MemoryStore.layer))
+
+const counts = (summary: Import.Summary) => ({
+  read: summary.read,
+  created: summary.created,
+  updated: summary.updated,
+  unchanged: summary.unchanged,
+  rejected: summary.rejected,
+  duplicates: summary.duplicates,
+  opted_out: summary.opted_out,
+  rules: summary.rules,
+  reasons: summary.reasons
+})
+
+const contentOf = (file: string): string | undefined => fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined
+
+/** Temporary files left in the test directory (all runs are in this process: none may remain). */
+const leftovers = () => fs.readdirSync(temporary).filter((name) => name.endsWith(".partial"))
+
+const readRejects = (file: string, delimiter: string): ReadonlyArray<ReadonlyArray<string>> =>
+  parse(fs.readFileSync(file), { bom: true, delimiter, relax_column_count: true })
+
+// ---------------------------------------------------------------------------------------------
+// Generated files
+
+/** Distinct valid GB mobiles (7400 100000 + n), each spelled in every way the import reads. */
+const national = (n: number) => `7400${String(100000 + n)}`
+const msisdnOf = (n: number) => `44${national(n)}`
+const spellings = (n: number): ReadonlyArray<string> => {
+  const digits = national(n)
+  return [
+    `0${digits.slice(0, 4)} ${digits.slice(4)}`,
+    `+44 ${digits}`,
+    `44${digits}`,
+    `0044${digits}`,
+    `+44 (0)${digits}`,
+    `0${digits}`,
+    `'+44${digits}`
+  ]
+}
+
+const invalidNumbers = [
+  { raw: "call me", reason: "not-a-number" },
+  { raw: "4.47E+11", reason: "scientific-notation" },
+  { raw: "7400123481", reason: "lost-leading-zero" },
+  { raw: "0740", reason: "too-short" },
+  { raw: "074001234567890", reason: "too-long" },
+  { raw: "07700 900123", reason: "invalid" },
+  { raw: "+999 1234567", reason: "unknown-country" },
+  { raw: "", reason: "missing-msisdn" }
+] as const
+
+type NumberCell =
+  | { readonly _tag: "valid"; readonly raw: string; readonly msisdn: string }
+  | { readonly _tag: "invalid"; readonly raw: string; readonly reason: string }
+
+const validNumber: fc.Arbitrary<NumberCell> = fc.integer({ min: 0, max: 24 }).chain((n) =>
+  fc.constantFrom(...spellings(n)).map((raw): NumberCell => ({ _tag: "valid", raw, msisdn: msisdnOf(n) }))
+)
+const invalidNumber: fc.Arbitrary<NumberCell> = fc.constantFrom(...invalidNumbers).map((bad): NumberCell => ({
+  _tag: "invalid",
+  ...bad
+}))
+
+/** Characters of names: delimiters, quotes, line breaks, spreadsheet formula starts, and é ü ñ (which are never
+ * valid UTF-8 in Windows-1252 whatever follows them, so detection is exact on these files). */
+const nameChar = fc.constantFrom(
+  "a", "b", "Z", " ", "'", "-", "é", "ü", "ñ", ",", ";", "|", "\t", "\"", "\n", "\r\n", "=", "+", "@"
+)
+const name = fc.array(nameChar, { maxLength: 6 }).map((chars) => chars.join(""))
+
+interface GeneratedRow {
+  readonly number: NumberCell
+  readonly first: string
+  readonly last: string
+  readonly country: string
+  readonly tags: ReadonlyArray<string>
+}
+
+const generatedRow: fc.Arbitrary<GeneratedRow> = fc.record({
+  number: fc.oneof({ weight: 4, arbitrary: validNumber }, { weight: 1, arbitrary: invalidNumber }),
+  first: name,
+  last: name,
+  country: fc.constantFrom("", "", "", "GB", "gb", "44", "+44", "XX"),
+  tags: fc.array(fc.constantFrom("news", "VIP", "vip", "events", " spaced "), { maxLength: 3 })
+})
+
+const headers = fc.tuple(
+  fc.constantFrom("phone", "Mobile", "msisdn", "Phone Number", "TEL", "mobile_number"),
+  fc.constantFrom("first name", "First Name", "given_name", "Forename", "Prénom"),
+  fc.constantFrom("last name", "Surname", "LAST-NAME", "family name"),
+  fc.constantFrom("country", "Country Code", "ISO"),
+  fc.constantFrom("tags", "Groups", "Lists")
+)
+
+interface Dialect {
+  readonly delimiter: CsvDialect.Delimiter
+  readonly crlf: boolean
+  readonly bom: boolean
+  readonly sepLine: boolean
+  readonly quoteAll: boolean
+  readonly encoding: "utf-8" | "windows-1252" | "utf-16le"
+  readonly forceEncoding: boolean
+  readonly blankLines: ReadonlyArray<number>
+}
+
+const dialect: fc.Arbitrary<Dialect> = fc.record({
+  delimiter: fc.constantFrom(...CsvDialect.delimiters),
+  crlf: fc.boolean(),
+  bom: fc.boolean(),
+  sepLine: fc.boolean(),
+  quoteAll: fc.boolean(),
+  encoding: fc.constantFrom("utf-8", "utf-8", "windows-1252", "utf-16le"),
+  forceEncoding: fc.boolean(),
+  blankLines: fc.array(fc.nat(30), { maxLength: 4 })
+})
+
+type Expected =
+  | { readonly _tag: "blank" }
+  | { readonly _tag: "reject"; readonly line: number; readonly reason: string; readonly cells: ReadonlyArray<string> }
+  | { readonly _tag: "accept"; readonly msisdn: string }
+
+interface GeneratedFile {
+  readonly bytes: Uint8Array
+  readonly text: string
+  readonly dialect: Dialect
+  readonly expected: ReadonlyArray<Expected>
+  readonly cuts: ReadonlyArray<number>
+}
+
+const lineBreaks = (text: string): number => (text.match(/\r\n|\r|\n/g) ?? []).length
+
+/** What the import must make of a row, by the documented rules, decided here without the import's code. */
+const expectation = (row: GeneratedRow, cells: ReadonlyArray<string>, line: number): Expected => {
+  if (cells.every((cell) => cell.trim() === "")) return { _tag: "blank" }
+  const reject = (reason: string): Expected => ({ _tag: "reject", line, reason, cells })
+  if (row.number.raw.trim() === "") return reject("missing-msisdn")
+  if (row.country === "XX") return reject("bad-country")
+  return row.number._tag === "invalid" ? reject(row.number.reason) : { _tag: "accept", msisdn: row.number.msisdn }
+}
+
+const encode = (text: string, { bom, encoding }: Dialect): Uint8Array => {
+  const body = iconv.encode(text, encoding)
+  const mark = encoding === "utf-8" && bom ? [0xef, 0xbb, 0xbf] : encoding === "utf-16le" ? [0xff, 0xfe] : []
+  return Buffer.concat([Buffer.from(mark), body])
+}
+
+const generatedFile: fc.Arbitrary<GeneratedFile> = fc.record({
+  header: headers,
+  rows: fc.array(generatedRow, { maxLength: 30 }),
+  dialect,
+  cuts: fc.array(fc.nat(), { maxLength: 6 })
+}).map(({ cuts, dialect, header, rows }) => {
+  const options = {
+    delimiter: dialect.delimiter,
+    record_delimiter: dialect.crlf ? "windows" as const : "unix" as const,
+    quoted: dialect.quoteAll,
+    quoted_match: /[\r\n]/
+  }
+  let text = ""
+  let line = 1
+  const add = (piece: string) => {
+    text += piece
+    line += lineBreaks(piece)
+  }
+  if (dialect.sepLine) add(`sep=${dialect.delimiter}${dialect.crlf ? "\r\n" : "\n"}`)
+  add(stringify([[...header]], options))
+  const expected = rows.map((row, i) => {
+    if (dialect.blankLines.includes(i)) add(dialect.crlf ? "\r\n" : "\n")
+    const cells = [row.number.raw, row.first, row.last, row.country, row.tags.join(",")]
+    const start = line
+    const record = stringify([cells], options)
+    add(record)
+    // The cells as the import's parser sees them (unquoted ones trimmed but with a tab delimiter).
+    const trim = dialect.delimiter !== "\t"
+    const parsed: ReadonlyArray<string> = parse(record, { delimiter: dialect.delimiter, ltrim: trim, rtrim: trim, relax_quotes: true })[0] ?? []
+    return expectation(row, parsed, start)
+  })
+  return { bytes: encode(text, dialect), text, dialect, expected, cuts }
+})
+
+/** The encoding the summary must report: a BOM's, else the forced one, else UTF-8 until a non-ASCII byte decides. */
+const expectedEncoding = ({ dialect, text }: GeneratedFile): string =>
+  dialect.forceEncoding || dialect.encoding === "utf-16le" || /[^\x00-\x7f]/.test(text) ? dialect.encoding : "utf-8"
+
+const optionsFor = (file: GeneratedFile, rejectsPath?: string): Import.Options => ({
+  encoding: file.dialect.forceEncoding ? file.dialect.encoding : undefined,
+  rejectsPath
+})
+
+// ---------------------------------------------------------------------------------------------
+// Laws
+
+describe("Import laws", () => {
+  it("every row lands in exactly one of created/updated/unchanged/rejected, with rejects at their physical lines", async () => {
+    await fc.assert(
+      fc.asyncProperty(generatedFile, async (file) => {
+        const rejectsPath = tempFile("rejects.csv")
+        const summary = await run(importBytes(file.bytes, optionsFor(file, rejectsPath), file.cuts))
+        const rows = file.expected.filter((row) => row._tag !== "blank")
+        const rejects = file.expected.flatMap((row) => row._tag === "reject" ? [row] : [])
+        const accepted = file.expected.flatMap((row) => row._tag === "accept" ? [row.msisdn] : [])
+        expect(summary.read).toBe(rows.length)
+        expect(summary.created + summary.updated + summary.unchanged + summary.rejected).toBe(summary.read)
+        expect(summary.rejected).toBe(rejects.length)
+        expect(summary.created).toBe(new Set(accepted).size)
+        expect(summary.duplicates).toBe(accepted.length - new Set(accepted).size)
+        expect(summary.delimiter).toBe(file.dialect.delimiter)
+        expect(summary.encoding).toBe(expectedEncoding(file))
+        if (rejects.length === 0) {
+          expect(summary.rejects_file).toBeNull()
+          expect(fs.existsSync(rejectsPath)).toBe(false)
+          return
+        }
+        expect(summary.rejects_file).toBe(rejectsPath)
+        const [header, ...written] = readRejects(rejectsPath, file.dialect.delimiter)
+        expect(header?.slice(0, 3)).toEqual(["line", "reason", "message"])
+        expect(written.map((row) => [Number(row[0]), row[1]])).toEqual(rejects.map((row) => [row.line, row.reason]))
+        // The row's own cells follow, as parsed (unquoted cells trimmed), neutralised for spreadsheets.
+        expect(written.map((row) => row.slice(3))).toEqual(rejects.map((row) => row.cells.map(spreadsheet.neutralize)))
+      }),
+      { numRuns: 120 }
+    )
+  })
+
+  it("a second run of the same file changes nothing: all unchanged", async () => {
+    await fc.assert(
+      fc.asyncProperty(generatedFile, fc.boolean(), async (file, blankErases) => {
+        const options = { ...optionsFor(file), blankErases }
+        const [first, before, second, after] = await run(Effect.gen(function*() {
+          const first = yield* importBytes(file.bytes, options, file.cuts)
+          const before = yield* allContacts
+          const second = yield* importBytes(file.bytes, options)
+          return [first, before, second, yield* allContacts] as const
+        }))
+        expect(second.read).toBe(first.read)
+        expect(second.rejected).toBe(first.rejected)
+        expect(second.unchanged).toBe(second.read - second.rejected)
+        expect(after).toEqual(before)
+      }),
+      { numRuns: 60 }
+    )
+  })
+
+  it("a dry run writes nothing but its rejects preview, and reports exactly what the real run then does", async () => {
+    await fc.assert(
+      fc.asyncProperty(generatedFile, generatedFile, async (earlier, file) => {
+        const rejectsPath = tempFile("rejects.csv")
+        const [dry, before, after, real, files] = await run(Effect.gen(function*() {
+          yield* importBytes(earlier.bytes, optionsFor(earlier, rejectsPath))
+          const before = yield* allContacts
+          const earlierRejects = contentOf(rejectsPath)
+          const dry = yield* importBytes(file.bytes, { ...optionsFor(file, rejectsPath), dryRun: true })
+          const preview = contentOf(rejectsPath)
+          const after = yield* allContacts
+          const real = yield* importBytes(file.bytes, optionsFor(file, rejectsPath))
+          return [dry, before, after, real, { earlierRejects, preview, real: contentOf(rejectsPath) }] as const
+        }))
+        expect(after).toEqual(before)
+        expect(dry.dry_run && !dry.committed).toBe(true)
+        expect(real.committed).toBe(true)
+        expect(counts(dry)).toEqual(counts(real))
+        expect(dry.rejects_file).toBe(real.rejects_file)
+        // The preview is the real run's rejects file; without rejected rows, whatever was there stays.
+        expect(files.preview).toBe(dry.rejected > 0 ? files.real : files.earlierRejects)
+        expect(leftovers()).toEqual([])
+      }),
+      { numRuns: 40 }
+    )
+  })
+
+  it("a CANCELLED contact stays CANCELLED whatever is imported, and its rows are counted as opted out", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        generatedFile,
+        generatedFile,
+        fc.uniqueArray(fc.integer({ min: 0, max: 24 }), { maxLength: 10 }),
+        fc.boolean(),
+        async (earlier, file, cancelled, blankErases) => {
+          const optedOut = new Set(cancelled.map(msisdnOf))
+          const [summary, contacts] = await run(Effect.gen(function*() {
+            yield* importBytes(earlier.bytes, optionsFor(earlier))
+            for (const msisdn of optedOut) {
+              yield* ContactBook.createContact(msisdn, {}).pipe(Effect.ignore)
+              yield* ContactBook.optOut(msisdn)
+            }
+            const summary = yield* importBytes(file.bytes, { ...optionsFor(file), blankErases })
+            return [summary, yield* allContacts] as const
+          }))
+          for (const contact of contacts) {
+            if (optedOut.has(contact.msisdn)) expect(contact.status).toBe("CANCELLED")
+          }
+          const rows = file.expected.filter((row) => row._tag === "accept" && optedOut.has(row.msisdn))
+          expect(summary.opted_out).toBe(rows.length)
+          expect(new Set(summary.opted_out_msisdns)).toEqual(
+            new Set(rows.flatMap((row) => row._tag === "accept" ? [row.msisdn] : []))
+          )
+        }
+      ),
+      { numRuns: 40 }
+    )
+  })
+
+  it("a rejects file, once its numbers are fixed, imports cleanly", async () => {
+    await fc.assert(
+      fc.asyncProperty(generatedFile, async (file) => {
+        const rejectsPath = tempFile("rejects.csv")
+        const fixedPath = tempFile("fixed.csv")
+        const [first, fixed] = await run(Effect.gen(function*() {
+          const first = yield* importBytes(file.bytes, optionsFor(file, rejectsPath))
+          if (first.rejects_file === null) return [first, undefined] as const
+          const [header = [], ...rows] = readRejects(first.rejects_file, file.dialect.delimiter)
+          // The user's fix: a number that reads (a new one per row), and a country the book knows.
+          const repaired = rows.map((row, i) => [...row.slice(0, 3), `+44 7400 2${String(i).padStart(5, "0")}`, ...row.slice(4, 6), "GB", ...row.slice(7)])
+          fs.writeFileSync(fixedPath, stringify([header, ...repaired], { delimiter: file.dialect.delimiter }))
+          const fixed = yield* Import.run(fs.createReadStream(fixedPath), { defaultCountry: "GB" })
+          return [first, fixed] as const
+        }))
+        if (fixed === undefined) {
+          expect(first.rejected).toBe(0)
+          return
+        }
+        expect(fixed.rejected).toBe(0)
+        expect(fixed.created).toBe(first.rejected)
+        expect(fixed.unknown_columns).toEqual([])
+      }),
+      { numRuns: 40 }
+    )
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Examples
+
+describe("Import semantics", () => {
+  const header = "phone,first_name,last_name,tags\n"
+
+  it("creates new contacts SUBSCRIBED from FILE_UPLOAD, with --tags added to the row's own", async () => {
+    const contacts = await run(Effect.gen(function*() {
+      yield* importText(`${header}07400 100001,Ann,Lee,news|vip\n`, { tags: ["nightly"] })
+      return yield* allContacts
+    }))
+    expect(contacts).toMatchObject([
+      { msisdn: "447400100001", first_name: "Ann", last_name: "Lee", full_name: "Ann Lee", status: "SUBSCRIBED", added_from: "FILE_UPLOAD", tags: ["news", "vip", "nightly"] }
+    ])
+  })
+
+  it("blanks keep stored names unless --blank-erases", async () => {
+    const [kept, erased] = await run(Effect.gen(function*() {
+      yield* importText(`${header}07400 100001,Ann,Lee,\n`)
+      yield* importText(`${header}07400 100001,,Smith,\n`)
+      const kept = yield* allContacts
+      yield* importText(`${header}07400 100001,,Smith,\n`, { blankErases: true })
+      return [kept, yield* allContacts] as const
+    }))
+    expect(kept[0]).toMatchObject({ first_name: "Ann", last_name: "Smith" })
+    expect(erased[0]).toMatchObject({ first_name: "", last_name: "Smith", full_name: "Smith" })
+  })
+
+  it("a number twice in a file: the first row's names, both rows' tags, reported as a duplicate", async () => {
+    const text = `${header}07400 100001,Ann,Lee,a\n+44 7400 100001,Bea,,b\n`
+    const [first, contacts, second] = await run(Effect.gen(function*() {
+      const first = yield* importText(text)
+      const contacts = yield* allContacts
+      return [first, contacts, yield* importText(text)] as const
+    }))
+    expect(counts(first)).toMatchObject({ read: 2, created: 1, updated: 1, duplicates: 1 })
+    expect(contacts[0]).toMatchObject({ first_name: "Ann", last_name: "Lee", tags: ["a", "b"] })
+    expect(counts(second)).toMatchObject({ read: 2, unchanged: 2 })
+  })
+
+  it("duplicates are found across batches too", async () => {
+    const rows = Array.from({ length: 50 }, (_, i) => `07400 1000${String(i % 20).padStart(2, "0")},N${i},,t${i}\n`)
+    const summary = await run(importText(header + rows.join(""), { batchSize: 7 }))
+    expect(counts(summary)).toMatchObject({ read: 50, created: 20, duplicates: 30 })
+  })
+
+  it("a file without a phone-number column is refused, naming its columns", async () => {
+    const error = await run(Effect.flip(importText("name,email\nAnn,a@b.c\n")))
+    expect(error).toBeInstanceOf(InvalidField)
+    expect(error.message).toContain("\"name\", \"email\"")
+  })
+
+  it("an empty file is refused", async () => {
+    const error = await run(Effect.flip(importText("")))
+    expect(error).toBeInstanceOf(InvalidField)
+  })
+
+  it("--map names a column for a field, overriding the header names; a mapping to no column is refused", async () => {
+    const text = "Phone,Home Phone,Who\n07400 100001,07400 100002,Ann\n"
+    const summary = await run(importText(text, { map: ["Home Phone=msisdn", "who=first name", "Phone=ignore"] }))
+    expect(summary.columns).toEqual({ msisdn: "Home Phone", first_name: "Who" })
+    expect(summary.unknown_columns).toEqual([])
+    const error = await run(Effect.flip(importText(text, { map: ["Mobile=msisdn"] })))
+    expect(error).toBeInstanceOf(InvalidParameter)
+  })
+
+  it("an unclosed quote makes the file unreadable from there: refused, nothing written", async () => {
+    const [error, contacts] = await run(Effect.gen(function*() {
+      const error = yield* Effect.flip(importText(`${header}07400 100001,Ann,,\n07400 100002,"Bea,,\n07400 100003,C,,\n`))
+      return [error, yield* allContacts] as const
+    }))
+    expect(error).toBeInstanceOf(InvalidParameter)
+    expect(error.message).toContain("line 3")
+    expect(contacts).toEqual([])
+  })
+
+  it("text after a closing quote is refused with its line, nothing written", async () => {
+    const error = await run(Effect.flip(importText(`${header}07400 100001,Ann,,\n\n07400 100002,"Bea"x,,\n`)))
+    expect(error).toBeInstanceOf(InvalidParameter)
+    expect(error.message).toContain("line 4:")
+  })
+
+  it("over --max-rejects the import is rolled back and says so; at the limit it is committed", async () => {
+    const text = `${header}07400 100001,Ann,,\nnope,Bea,,\n`
+    const [over, contactsOver, at, contactsAt, percent] = await run(Effect.gen(function*() {
+      const over = yield* importText(text, { maxRejects: { _tag: "Count", count: 0 } })
+      const contactsOver = yield* allContacts
+      const at = yield* importText(text, { maxRejects: { _tag: "Count", count: 1 } })
+      const contactsAt = yield* allContacts
+      const percent = yield* importText(text, { maxRejects: { _tag: "Percent", percent: 49.9 } })
+      return [over, contactsOver, at, contactsAt, percent] as const
+    }))
+    expect(over).toMatchObject({ max_rejects_exceeded: true, committed: false, created: 1, rejected: 1 })
+    expect(contactsOver).toEqual([])
+    expect(at).toMatchObject({ max_rejects_exceeded: false, committed: true })
+    expect(contactsAt.length).toBe(1)
+    expect(percent).toMatchObject({ max_rejects_exceeded: true, committed: false })
+  })
+
+  it("a clean run removes the rejects file of an earlier run, and only ours", async () => {
+    const rejectsPath = tempFile("rejects.csv")
+    await run(importText(`${header}nope,Ann,,\n`, { rejectsPath }))
+    expect(fs.existsSync(rejectsPath)).toBe(true)
+    await run(importText(`${header}07400 100001,Ann,,\n`, { rejectsPath }))
+    expect(fs.existsSync(rejectsPath)).toBe(false)
+    fs.writeFileSync(rejectsPath, "something,else\n")
+    await run(importText(`${header}07400 100001,Ann,,\n`, { rejectsPath }))
+    expect(fs.readFileSync(rejectsPath, "utf8")).toBe("something,else\n")
+  })
+
+  it("a rejects path that cannot be written is refused before anything is read or written", async () => {
+    const rejectsPath = path.join(temporary, "no-such-directory", "rejects.csv")
+    async function* unread(): AsyncGenerator<Uint8Array> {
+      yield* []
+      throw new Error("the input was read")
+    }
+    const [error, contacts] = await run(Effect.gen(function*() {
+      const error = yield* Effect.flip(Import.run(unread(), { rejectsPath, tags: ["new"] }))
+      return [error, yield* allContacts] as const
+    }))
+    expect(error).toBeInstanceOf(InvalidParameter)
+    expect(error).toMatchObject({ parameter: "--rejects", value: rejectsPath })
+    expect(error.message).toContain("no such directory")
+    expect(contacts).toEqual([])
+  })
+
+  it("a rejects file that cannot be put in place rolls the import back", async () => {
+    const rejectsPath = tempFile("rejects.csv")
+    // Once the rejects file is open, a directory takes its place: the rename at the end must fail.
+    const onProgress = () => Effect.sync(() => void fs.mkdirSync(rejectsPath, { recursive: true }))
+    const [error, contacts] = await run(Effect.gen(function*() {
+      const error = yield* Effect.flip(importText(`${header}07400 100001,Ann,,\nnope,Bea,,\n`, { rejectsPath, onProgress }))
+      return [error, yield* allContacts] as const
+    }))
+    expect(error).toBeInstanceOf(FileFailure)
+    expect(error.message).toContain(rejectsPath)
+    expect(contacts).toEqual([])
+    expect(leftovers()).toEqual([])
+  })
+
+  it("a dry run never removes a rejects file, not even with no rejected row", async () => {
+    const rejectsPath = tempFile("rejects.csv")
+    await run(importText(`${header}nope,Ann,,\n`, { rejectsPath }))
+    const earlier = contentOf(rejectsPath)
+    expect(earlier).toContain("not-a-number")
+    const dry = await run(importText(`${header}07400 100001,Ann,,\n`, { rejectsPath, dryRun: true }))
+    expect(dry.rejects_file).toBeNull()
+    expect(contentOf(rejectsPath)).toBe(earlier)
+  })
+
+  it("rejects cells a spreadsheet would run are neutralised", async () => {
+    const rejectsPath = tempFile("rejects.csv")
+    await run(importText(`${header}=1+1,@SUM(A1),-2,+x\n`, { rejectsPath }))
+    const [, row] = readRejects(rejectsPath, ",")
+    expect(row?.slice(3)).toEqual(["'=1+1", "'@SUM(A1)", "'-2", "'+x"])
+  })
+
+  it("invalid UTF-8 after a UTF-8 start rejects the row as bad-encoding", async () => {
+    const bytes = Buffer.concat([
+      Buffer.from(`${header}07400 100001,Zoë,,\n07400 100002,`),
+      Buffer.from([0x5a, 0x6f, 0xeb]),
+      Buffer.from(",,\n")
+    ])
+    const summary = await run(importBytes(bytes))
+    expect(counts(summary)).toMatchObject({ read: 2, created: 1, rejected: 1, reasons: { "bad-encoding": 1 } })
+  })
+})
+
+describe("sample files", () => {
+  const sample = (name: string) => fs.readFileSync(path.join(samples, name))
+
+  it("contacts.csv: 20 clean rows, all created, then all unchanged", async () => {
+    const [first, second] = await run(Effect.gen(function*() {
+      const first = yield* importBytes(sample("contacts.csv"))
+      return [first, yield* importBytes(sample("contacts.csv"))] as const
+    }))
+    expect(counts(first)).toEqual({
+      read: 20,
+      created: 20,
+      updated: 0,
+      unchanged: 0,
+      rejected: 0,
+      duplicates: 0,
+      opted_out: 0,
+      rules: { "international": 10, "national": 8, "trunk-zero-dropped": 1, "calling-code-digits": 1 },
+      reasons: {}
+    })
+    expect(first).toMatchObject({ encoding: "utf-8", delimiter: ",", unknown_columns: [] })
+    expect(counts(second)).toMatchObject({ read: 20, unchanged: 20 })
+  })
+
+  it("excel-export.csv: Windows-1252, sep=; line, CRLF, a multi-line note, countries per row", async () => {
+    const [summary, contacts] = await run(Effect.gen(function*() {
+      const summary = yield* Import.run(chunksOf(sample("excel-export.csv")), {})
+      return [summary, yield* allContacts] as const
+    }))
+    expect(counts(summary)).toMatchObject({ read: 8, created: 8, rejected: 0, rules: { national: 8 } })
+    expect(summary).toMatchObject({ encoding: "windows-1252", delimiter: ";", unknown_columns: ["Notes"] })
+    expect(contacts.map((contact) => contact.full_name)).toEqual(expect.arrayContaining(["Amélie Dupont", "Zoë Brontë", "José Núñez", "Søren Kierkegaard", "Cécile Beaumont"]))
+    expect(contacts.find((contact) => contact.last_name === "Brontë")?.tags).toEqual(["clients", "vip"])
+  })
+
+  it("bad-rows.csv: one row of every kind of problem, each rejected with its reason and line", async () => {
+    const rejectsPath = tempFile("bad-rows.rejects.csv")
+    const summary = await run(importBytes(sample("bad-rows.csv"), { rejectsPath }))
+    expect(counts(summary)).toEqual({
+      read: 13,
+      created: 2,
+      updated: 1,
+      unchanged: 0,
+      rejected: 10,
+      duplicates: 1,
+      opted_out: 0,
+      rules: { "international": 0, "national": 3, "trunk-zero-dropped": 0, "calling-code-digits": 0 },
+      reasons: {
+        "missing-msisdn": 1,
+        "not-a-number": 1,
+        "scientific-notation": 1,
+        "lost-leading-zero": 1,
+        "too-short": 1,
+        "too-long": 1,
+        "invalid": 1,
+        "bad-country": 1,
+        "unknown-country": 1,
+        "too-many-fields": 1
+      }
+    })
+    const [, ...rows] = readRejects(rejectsPath, ",")
+    expect(rows.map((row) => [row[0], row[1]])).toEqual([
+      ["3", "missing-msisdn"],
+      ["4", "not-a-number"],
+      ["5", "scientific-notation"],
+      ["6", "lost-leading-zero"],
+      ["7", "too-short"],
+      ["8", "too-long"],
+      ["9", "invalid"],
+      ["10", "bad-country"],
+      ["11", "unknown-country"],
+      ["13", "too-many-fields"]
+    ])
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// The parts
+
+describe("dialect detection", () => {
+  it("the delimiter is the candidate seen most outside quotes, ties in the order , ; tab |", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...CsvDialect.delimiters),
+        fc.array(fc.stringMatching(/^[A-Za-z ]{1,8}$/), { minLength: 2, maxLength: 6 }),
+        (delimiter, names) => {
+          const quotedNoise = `"a,b;c|d\te"`
+          expect(CsvDialect.delimiterOf([quotedNoise, ...names].join(delimiter))).toBe(delimiter)
+        }
+      )
+    )
+    expect(CsvDialect.delimiterOf("phone")).toBe(",")
+    expect(CsvDialect.delimiterOf("a;b,c")).toBe(",")
+  })
+
+  it("Excel's sep= line names the delimiter", () => {
+    expect(CsvDialect.sepLineOf("sep=;")).toBe(";")
+    expect(CsvDialect.sepLineOf("\"sep=|\"")).toBe("|")
+    expect(CsvDialect.sepLineOf("SEP=\t")).toBe("\t")
+    expect(CsvDialect.sepLineOf("separator")).toBeUndefined()
+  })
+
+  it("text in Windows-1252 is told from UTF-8 by its first non-ASCII byte", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", minLength: 1 }), fc.boolean(), (text, final) => {
+        const bytes = Buffer.from(text, "utf8")
+        const at = bytes.findIndex((byte) => byte >= 0x80)
+        fc.pre(at >= 0)
+        expect(CsvDialect.judge(bytes.subarray(at), final)).toBe("utf-8")
+      })
+    )
+    fc.assert(
+      fc.property(fc.constantFrom("é", "ü", "ñ", "£", "€", "Ø"), fc.stringMatching(/^[a-z ,]{1,5}$/), (letter, rest) => {
+        expect(CsvDialect.judge(iconv.encode(letter + rest, "windows-1252"), true)).toBe("windows-1252")
+      })
+    )
+    expect(CsvDialect.judge(Buffer.from([0xc3]), false)).toBeUndefined()
+  })
+})
+
+describe("cells", () => {
+  it("a cell reads the same as its spreadsheet-neutralised form, so a rejects file re-imports as the original", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom("'", "=", "+", "-", "@", "\t", "\r", "\n", " ", "a") }), (text) => {
+        expect(ContactRows.cell([spreadsheet.neutralize(text)], 0)).toBe(ContactRows.cell([text], 0))
+      })
+    )
+  })
+})
+
+describe("reject messages", () => {
+  const columns = Columns.match(["phone"])
+  const messageOf = (number: string, defaultCountry?: string) => {
+    const read = Result.isSuccess(columns) ? ContactRows.read([number], { columns: columns.success, defaultCountry, tags: [] }) : undefined
+    return read?._tag === "Reject" ? `${read.reason}: ${read.message}` : JSON.stringify(read)
+  }
+
+  it("an unknown country says to add a country code only to a number written without one", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("+999 1234567", "00999 1234567", "tel:+999-1234567", "(+999) 123 4567", "+0 7400 123456"),
+        fc.constantFrom(undefined, "GB"),
+        (number, defaultCountry) => {
+          const message = messageOf(number, defaultCountry)
+          expect(message).toMatch(/^unknown-country: /)
+          expect(message).toContain("calling code")
+          expect(message).not.toContain("write it with +country code")
+        }
+      )
+    )
+    expect(messageOf("07400 123456")).toMatch(/^unknown-country: .*write it with \+country code/)
+  })
+})
+
+describe("header matching", () => {
+  it("a header name matches its field in any case, spacing, punctuation or accents", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(["Mobile Number", "msisdn"], ["first_name", "first_name"], ["PRÉNOM", "first_name"], ["Family-Name", "last_name"], ["Country Code", "country"], ["Groups", "tags"], ["Full Name", "name"]),
+        fc.constantFrom("", " ", "_", "-", "."),
+        ([name, field], noise) => {
+          expect(Columns.fieldOf(name.replaceAll(" ", noise))).toBe(field)
+          expect(Columns.fieldOf(name.toLowerCase())).toBe(field)
+        }
+      )
+    )
+  })
+
+  it("the first column of a field takes it; later ones and unknown ones are listed once", () => {
+    const matched = Columns.match(["Phone", "Mobile", "Email", "Email", "Name", "First Name"])
+    expect(Result.isSuccess(matched) && matched.success.index).toEqual({ msisdn: 0, first_name: 5 })
+    expect(Result.isSuccess(matched) && matched.success.unknown).toEqual(["Mobile", "Email", "Name"])
+  })
+
+  it("a rejects file's own columns are ignored on re-import", () => {
+    const matched = Columns.match(["line", "reason", "message", "phone"])
+    expect(Result.isSuccess(matched) && matched.success.unknown).toEqual([])
+  })
+})
+
+describe("seen numbers", () => {
+  it("behaves as a Set of MSISDNs, across growth", () => {
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[1-9][0-9]{5,14}$/), { maxLength: 400 }), (numbers) => {
+        const set = MsisdnSet.make(4)
+        const reference = new Set<string>()
+        for (const number of numbers) {
+          expect(set.addSeen(number)).toBe(reference.has(number))
+          reference.add(number)
+        }
+        expect(set.size()).toBe(reference.size)
+      })
+    )
+  })
+})
+
+describe("--max-rejects", () => {
+  it("reads N and N%, refuses anything else", () => {
+    expect(Result.getOrUndefined(Import.parseMaxRejects("10"))).toEqual({ _tag: "Count", count: 10 })
+    expect(Result.getOrUndefined(Import.parseMaxRejects("0.5%"))).toEqual({ _tag: "Percent", percent: 0.5 })
+    for (const bad of ["", "-1", "ten", "101%", "5 rows"]) expect(Result.isFailure(Import.parseMaxRejects(bad))).toBe(true)
+  })
+
+  it("is exceeded only strictly above the limit", () => {
+    fc.assert(
+      fc.property(fc.nat(1000), fc.nat(1000), fc.nat(1000), (rejected, extra, limit) => {
+        const read = rejected + extra
+        expect(Import.exceeds({ _tag: "Count", count: limit }, rejected, read)).toBe(rejected > limit)
+        expect(Import.exceeds({ _tag: "Percent", percent: 100 }, rejected, read)).toBe(false)
+      })
+    )
+  })
+})

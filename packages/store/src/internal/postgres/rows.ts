@@ -1,0 +1,159 @@
+/**
+ * The rows of the PostgreSQL adapter's tables as Schemas, decoded once where they leave the database,
+ * and the column arrays that set-based statements (`unnest`) take.
+ */
+import { Schema } from "effect"
+import { type Carrier, Contact, Message } from "@smsbook/core"
+import { NumberFromInt8, rowsDecoder } from "./connection.ts"
+
+/** The columns a contact is read from, in `ContactRow` order. */
+export const contactColumns =
+  "msisdn, phone_number, first_name, last_name, full_name, country_code, added_from, status, tags, profile_uid, monitoring"
+
+/** A row of `contacts`: exactly the domain contact (the search columns are never selected). */
+export const ContactRow = Schema.Struct({
+  msisdn: Schema.String,
+  phone_number: Schema.String,
+  first_name: Schema.String,
+  last_name: Schema.String,
+  full_name: Schema.String,
+  country_code: Schema.String,
+  added_from: Contact.AddedFrom,
+  status: Contact.Status,
+  tags: Schema.Array(Schema.String),
+  profile_uid: Schema.String,
+  monitoring: Schema.Boolean
+})
+
+export const decodeContacts = rowsDecoder(ContactRow)
+
+/**
+ * Lower case as JavaScript computes it (`toLowerCase`), the case folding the reference store uses;
+ * PostgreSQL's `lower()` depends on the database's ctype (ASCII only under `C`), so the adapter never uses it.
+ */
+export const lower = (text: string): string => text.toLowerCase()
+
+/** A batch of contacts as one array per column, for `unnest($1::text[], …)`: a fixed, re-usable statement. */
+export const contactArrays = (contacts: ReadonlyArray<Contact.Contact>) => ({
+  msisdn: contacts.map((c) => c.msisdn),
+  phone_number: contacts.map((c) => c.phone_number),
+  first_name: contacts.map((c) => c.first_name),
+  last_name: contacts.map((c) => c.last_name),
+  full_name: contacts.map((c) => c.full_name),
+  country_code: contacts.map((c) => c.country_code),
+  added_from: contacts.map((c) => c.added_from),
+  status: contacts.map((c) => c.status),
+  tags: contacts.map((c) => JSON.stringify(c.tags)),
+  profile_uid: contacts.map((c) => c.profile_uid),
+  monitoring: contacts.map((c) => c.monitoring),
+  first_name_lower: contacts.map((c) => lower(c.first_name)),
+  last_name_lower: contacts.map((c) => lower(c.last_name)),
+  full_name_lower: contacts.map((c) => lower(c.full_name))
+})
+
+/** The (lower-cased tag, msisdn) pairs of `contact_tags`, each once, as two parallel columns. */
+export const tagPairs = (contacts: ReadonlyArray<Contact.Contact>) => {
+  const tags: Array<string> = []
+  const msisdns: Array<string> = []
+  for (const contact of contacts) {
+    for (const tag of new Set(contact.tags.map(lower))) {
+      tags.push(tag)
+      msisdns.push(contact.msisdn)
+    }
+  }
+  return { tags, msisdns }
+}
+
+/** The last occurrence of every key, in first-seen order: a batch must not touch a row twice. */
+export const lastByKey = <A>(items: ReadonlyArray<A>, key: (item: A) => string): ReadonlyArray<A> => {
+  const byKey = new Map<string, A>()
+  for (const item of items) byKey.set(key(item), item)
+  return [...byKey.values()]
+}
+
+/** The columns a message is read from, in `MessageRow` order. */
+export const messageColumns =
+  "message_id, id, short_code, country, msisdn, direction, status, message, total_recipients, sent_count, " +
+  "error_count, total_monitors, is_scheduled, is_billable, created_at, created_by, type, tags, segments"
+
+/** A row of `messages`; absent optional fields are NULL. */
+export const MessageRow = Schema.Struct({
+  message_id: Schema.String,
+  id: Schema.NullOr(Schema.String),
+  short_code: Schema.String,
+  country: Schema.NullOr(Schema.String),
+  msisdn: Schema.NullOr(Schema.String),
+  direction: Message.Direction,
+  status: Message.Status,
+  message: Schema.String,
+  total_recipients: Schema.Number,
+  sent_count: Schema.Number,
+  error_count: Schema.Number,
+  total_monitors: Schema.Number,
+  is_scheduled: Schema.Boolean,
+  is_billable: Schema.Boolean,
+  created_at: NumberFromInt8,
+  created_by: Schema.NullOr(Schema.String),
+  type: Schema.Literals([1, 2]),
+  tags: Schema.Array(Schema.String),
+  segments: Schema.Number
+})
+export type MessageRow = typeof MessageRow.Type
+
+export const decodeMessages = rowsDecoder(MessageRow)
+
+/** A stored message from its row: NULL columns become absent keys, never `undefined` values. */
+export const toStored = (row: MessageRow): Message.Stored => ({
+  message_id: row.message_id,
+  ...(row.id === null ? {} : { id: row.id }),
+  short_code: row.short_code,
+  ...(row.country === null ? {} : { country: row.country }),
+  ...(row.msisdn === null ? {} : { msisdn: row.msisdn }),
+  direction: row.direction,
+  status: row.status,
+  message: row.message,
+  total_recipients: row.total_recipients,
+  sent_count: row.sent_count,
+  error_count: row.error_count,
+  total_monitors: row.total_monitors,
+  is_scheduled: row.is_scheduled,
+  is_billable: row.is_billable,
+  created_at: row.created_at,
+  ...(row.created_by === null ? {} : { created_by: row.created_by }),
+  type: row.type,
+  tags: row.tags,
+  segments: row.segments
+})
+
+/** The earlier message an anti-spam check found. */
+export const SpamRow = Schema.Struct({ message_id: Schema.String, created_at: NumberFromInt8 })
+export const decodeSpam = rowsDecoder(SpamRow)
+
+/** One part of the outbox, exactly the carrier's `Part`. */
+export const PartRow = Schema.Struct({
+  message_id: Schema.String,
+  msisdn: Schema.String,
+  short_code: Schema.String,
+  part: Schema.Number,
+  parts: Schema.Number,
+  text: Schema.String
+})
+export const decodeParts = rowsDecoder(PartRow)
+
+/** The parts as one array per column, for `unnest`. */
+export const partArrays = (parts: ReadonlyArray<Carrier.Part>) => ({
+  message_id: parts.map((p) => p.message_id),
+  msisdn: parts.map((p) => p.msisdn),
+  short_code: parts.map((p) => p.short_code),
+  part: parts.map((p) => p.part),
+  parts: parts.map((p) => p.parts),
+  text: parts.map((p) => p.text)
+})
+
+/** `SELECT count(*) AS n`. */
+export const CountRow = Schema.Struct({ n: NumberFromInt8 })
+export const decodeCount = rowsDecoder(CountRow)
+
+/** A column of text keys (`RETURNING msisdn`). */
+export const MsisdnRow = Schema.Struct({ msisdn: Schema.String })
+export const decodeMsisdns = rowsDecoder(MsisdnRow)

@@ -1,0 +1,199 @@
+/**
+ * One `node:sqlite` connection as the SQLite store uses it: the pragmas it runs under, a cache of
+ * prepared statements, and transactions that queue behind other fibers and other processes.
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite"
+import { Context, Effect, Exit, Result, type Scope, Semaphore } from "effect"
+import { StoreFailure, StoreUnavailable } from "@smsbook/core"
+
+export interface Connection {
+  readonly db: DatabaseSync
+  /** The prepared statement of `sql`, prepared once per connection and reused for every row. */
+  readonly statement: (sql: string) => StatementSync
+  /**
+   * Tries `BEGIN IMMEDIATE` without waiting: `false` when another connection holds the write lock,
+   * so the caller can wait asynchronously (the busy handler would freeze the event loop instead).
+   */
+  readonly tryBegin: () => boolean
+  readonly commit: () => void
+  /** Rolls back the open transaction, if any (SQLite may already have rolled back after some errors). */
+  readonly rollback: () => void
+  readonly close: () => void
+}
+
+/** Tuning of every connection: WAL so readers never block the writer, 64 MiB of page cache for bulk work. */
+export const pragmas = (busyTimeout: number): ReadonlyArray<string> => [
+  "PRAGMA journal_mode = WAL",
+  "PRAGMA synchronous = NORMAL",
+  "PRAGMA foreign_keys = ON",
+  `PRAGMA busy_timeout = ${busyTimeout}`,
+  "PRAGMA cache_size = -65536",
+  "PRAGMA temp_store = MEMORY"
+]
+
+/** The message of a thrown value: node:sqlite throws `Error`s carrying SQLite's own text. */
+export const reasonOf = (error: unknown): string => error instanceof Error ? error.message : String(error)
+
+/** Whether a node:sqlite error is SQLITE_BUSY (another connection holds the lock), extended codes included. */
+export const isBusy = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && "errcode" in error && typeof error.errcode === "number" &&
+  (error.errcode & 0xff) === 5
+
+/**
+ * Opens `path` and applies the pragmas; throws node:sqlite's error when the file cannot be opened
+ * or is not a database (closing what was opened).
+ */
+export const open = (path: string, busyTimeout: number): Connection => {
+  const db = new DatabaseSync(path, { enableForeignKeyConstraints: true, timeout: busyTimeout })
+  try {
+    for (const pragma of pragmas(busyTimeout)) db.prepare(pragma).get()
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  const cache = new Map<string, StatementSync>()
+  const statement = (sql: string): StatementSync => {
+    const cached = cache.get(sql)
+    if (cached !== undefined) return cached
+    const prepared = db.prepare(sql)
+    cache.set(sql, prepared)
+    return prepared
+  }
+  // A pragma takes effect when it is prepared, not when a prepared copy runs: these must be exec'd.
+  const noWait = "PRAGMA busy_timeout = 0"
+  const wait = `PRAGMA busy_timeout = ${busyTimeout}`
+  const begin = db.prepare("BEGIN IMMEDIATE")
+  const commit = db.prepare("COMMIT")
+  const rollback = db.prepare("ROLLBACK")
+  return {
+    db,
+    statement,
+    tryBegin: () => {
+      db.exec(noWait)
+      try {
+        begin.run()
+        return true
+      } catch (error) {
+        if (isBusy(error)) return false
+        throw error
+      } finally {
+        db.exec(wait)
+      }
+    },
+    commit: () => void commit.run(),
+    rollback: () => {
+      if (db.isOpen && db.isTransaction) rollback.run()
+    },
+    close: () => {
+      if (!db.isOpen) return
+      if (db.isTransaction) rollback.run()
+      cache.clear()
+      db.close()
+    }
+  }
+}
+
+/**
+ * The connections (by object identity) whose transaction the current fiber runs in: a nested
+ * `transaction` joins the outer one, and statements run inside it without waiting for the lock.
+ */
+const ActiveTransactions = Context.Reference<ReadonlySet<object>>("@smsbook/store/SqliteStore/ActiveTransactions", {
+  defaultValue: () => new Set()
+})
+
+/** The connection as the ports use it: statements run under a lock, writes in transactions. */
+export interface Database {
+  readonly connection: Connection
+  readonly statement: (sql: string) => StatementSync
+  /** Runs `run` alone on the connection (or inside the current fiber's transaction). */
+  readonly read: <A>(operation: string, run: () => A) => Effect.Effect<A, StoreFailure>
+  /** Runs `run` in a transaction of its own, or in the current fiber's. */
+  readonly write: <A>(operation: string, run: () => A) => Effect.Effect<A, StoreFailure>
+  /** `write` for a step that may refuse: its failure rolls the transaction back. */
+  readonly writeOrFail: <A, E>(operation: string, run: () => Result.Result<A, E>) => Effect.Effect<A, E | StoreFailure>
+  readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StoreFailure, R>
+}
+
+/** `run`, its thrown error as `StoreFailure({ operation })`. */
+export const attempt = <A>(operation: string, run: () => A): Effect.Effect<A, StoreFailure> =>
+  Effect.try({ try: run, catch: (error) => new StoreFailure({ operation, reason: reasonOf(error) }) })
+
+/**
+ * Opens the file at `path` for the scope's lifetime (closing it after), failing with
+ * `StoreUnavailable` when it cannot be opened or is not a database.
+ */
+export const make = Effect.fnUntraced(function*(
+  path: string,
+  busyTimeout: number
+): Effect.fn.Return<Database, StoreUnavailable, Scope.Scope> {
+  const connection = yield* Effect.acquireRelease(
+    Effect.try({
+      try: () => open(path, busyTimeout),
+      catch: (error) => new StoreUnavailable({ url: path, reason: reasonOf(error) })
+    }),
+    (opened) => Effect.sync(() => opened.close())
+  )
+  // node:sqlite is one synchronous connection: a transaction of one fiber must never see the
+  // statements of another interleaved into it, so every use of the connection takes this lock.
+  const lock = yield* Semaphore.make(1)
+
+  const exclusive = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(Effect.service(ActiveTransactions), (active) => active.has(connection) ? effect : lock.withPermits(1)(effect))
+
+  /**
+   * `BEGIN IMMEDIATE`, waiting asynchronously (backing off up to 50 ms) while another connection
+   * writes, so other fibers keep running. Real time, not `Clock`: it waits for another process,
+   * which a test clock does not move.
+   */
+  const begin = (restore: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>) =>
+    Effect.gen(function*() {
+      const started = performance.now()
+      let pause = 1
+      while (!(yield* attempt("transaction", connection.tryBegin))) {
+        if (performance.now() - started >= busyTimeout) {
+          return yield* new StoreFailure({
+            operation: "transaction",
+            reason: `database is locked: another connection kept it for more than ${busyTimeout} ms`
+          })
+        }
+        const wait = pause
+        yield* restore(Effect.promise(() => new Promise<void>((resume) => setTimeout(resume, wait))))
+        pause = Math.min(pause * 2, 50)
+      }
+    })
+
+  /**
+   * All of `effect`'s writes or none: BEGIN IMMEDIATE (the write lock is taken up front, so a
+   * check-then-write inside cannot race another process), COMMIT on success, ROLLBACK on failure
+   * or interruption. Within a transaction of the same connection it simply runs.
+   */
+  const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreFailure, R> =>
+    Effect.flatMap(Effect.service(ActiveTransactions), (active) =>
+      active.has(connection) ? effect : lock.withPermits(1)(
+        Effect.uninterruptibleMask((restore) =>
+          Effect.gen(function*() {
+            yield* begin(restore)
+            const exit = yield* Effect.exit(
+              restore(Effect.provideService(effect, ActiveTransactions, new Set([...active, connection])))
+            )
+            if (Exit.isFailure(exit)) {
+              connection.rollback()
+              return yield* exit
+            }
+            yield* attempt("transaction", connection.commit).pipe(
+              Effect.tapError(() => Effect.sync(connection.rollback))
+            )
+            return exit.value
+          })
+        )
+      ))
+
+  return {
+    connection,
+    statement: connection.statement,
+    read: (operation, run) => exclusive(attempt(operation, run)),
+    write: (operation, run) => transaction(attempt(operation, run)),
+    writeOrFail: (operation, run) => transaction(Effect.flatMap(attempt(operation, run), Effect.fromResult)),
+    transaction
+  }
+})

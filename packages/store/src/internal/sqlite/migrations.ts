@@ -1,0 +1,185 @@
+/**
+ * The schema of the SQLite store as a numbered list of migrations, tracked by `PRAGMA user_version`
+ * and applied at open in one transaction, so a file is always at one whole version.
+ */
+import type { DatabaseSync } from "node:sqlite"
+import { Effect, Result } from "effect"
+import { StoreUnavailable } from "@smsbook/core"
+import { type Database, reasonOf } from "./connection.ts"
+
+/** One step of the schema: applied once, in order, never edited after release (append a new one). */
+export interface Migration {
+  readonly version: number
+  readonly name: string
+  readonly sql: string
+}
+
+/** `PRAGMA application_id` of smsbook files ("SMSB"): a SQLite file of another program is refused, not altered. */
+export const applicationId = 0x534d5342
+
+export const migrations: ReadonlyArray<Migration> = [
+  {
+    version: 1,
+    name: "contacts, messages, deliveries and outbox",
+    sql: `
+      CREATE TABLE contacts (
+        msisdn TEXT NOT NULL PRIMARY KEY,
+        phone_number TEXT NOT NULL,
+        first_name TEXT NOT NULL,
+        last_name TEXT NOT NULL,
+        full_name TEXT NOT NULL,
+        country_code TEXT NOT NULL,
+        added_from TEXT NOT NULL,
+        status TEXT NOT NULL,
+        tags TEXT NOT NULL,
+        profile_uid TEXT NOT NULL,
+        monitoring INTEGER NOT NULL
+      ) WITHOUT ROWID;
+
+      CREATE TABLE contact_tags (
+        tag TEXT NOT NULL,
+        msisdn TEXT NOT NULL,
+        PRIMARY KEY (tag, msisdn)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE messages (
+        seq INTEGER PRIMARY KEY,
+        message_id TEXT NOT NULL UNIQUE,
+        id TEXT,
+        short_code TEXT NOT NULL,
+        country TEXT,
+        msisdn TEXT,
+        direction TEXT NOT NULL,
+        status TEXT NOT NULL,
+        message TEXT NOT NULL,
+        total_recipients INTEGER NOT NULL,
+        sent_count INTEGER NOT NULL,
+        error_count INTEGER NOT NULL,
+        total_monitors INTEGER NOT NULL,
+        is_scheduled INTEGER NOT NULL,
+        is_billable INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        created_by TEXT,
+        type INTEGER NOT NULL,
+        tags TEXT NOT NULL,
+        segments INTEGER NOT NULL
+      );
+      CREATE INDEX messages_by_creation ON messages (created_at, message_id);
+      CREATE INDEX messages_by_external_id ON messages (id, created_at, message_id) WHERE id IS NOT NULL;
+      CREATE INDEX messages_by_msisdn ON messages (msisdn, created_at, message_id) WHERE msisdn IS NOT NULL;
+
+      CREATE TABLE message_tags (
+        tag TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        message_id TEXT NOT NULL,
+        PRIMARY KEY (tag, created_at, message_id)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE deliveries (
+        message_id TEXT NOT NULL,
+        msisdn TEXT NOT NULL,
+        PRIMARY KEY (message_id, msisdn)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE outbox (
+        seq INTEGER PRIMARY KEY,
+        message_id TEXT NOT NULL,
+        msisdn TEXT NOT NULL,
+        short_code TEXT NOT NULL,
+        part INTEGER NOT NULL,
+        parts INTEGER NOT NULL,
+        text TEXT NOT NULL
+      );
+    `
+  },
+  {
+    version: 2,
+    name: "api keys of the HTTP server",
+    sql: `
+      CREATE TABLE api_keys (
+        id TEXT NOT NULL PRIMARY KEY,
+        name TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+      );
+    `
+  }
+]
+
+/** The version a file has once every migration of this code is applied. */
+export const latestVersion: number = migrations.reduce((latest, migration) => Math.max(latest, migration.version), 0)
+
+/** Why a file cannot be brought to `latestVersion`. */
+export interface MigrationProblem {
+  readonly reason: string
+}
+
+/** What `migrate` did: the version found and the version left. */
+export interface Migrated {
+  readonly from: number
+  readonly to: number
+}
+
+const pragmaNumber = (db: DatabaseSync, pragma: "user_version" | "application_id"): number => {
+  const value = db.prepare(`PRAGMA ${pragma}`).get()?.[pragma]
+  return typeof value === "number" ? value : 0
+}
+
+/**
+ * Brings the file to the latest version of `steps`: every pending migration and the new
+ * `user_version` commit together or not at all, under `BEGIN IMMEDIATE` so two processes opening a
+ * new file at once cannot both apply them (the versions are read again under the lock). Idempotent:
+ * a file already at the latest version is left untouched, without taking the write lock. A file
+ * written by newer code (a higher version) or by another program (another `application_id`, or a
+ * `user_version` without ours) is refused rather than altered.
+ */
+export const migrate = (db: DatabaseSync, steps: ReadonlyArray<Migration> = migrations): Result.Result<Migrated, MigrationProblem> => {
+  const target = steps.reduce((latest, migration) => Math.max(latest, migration.version), 0)
+  let current: Migration | undefined
+  try {
+    // The common case, a file already current, is decided by a plain read: opening never waits
+    // for another process's write transaction.
+    const seen = pragmaNumber(db, "user_version")
+    if (seen === target && pragmaNumber(db, "application_id") === applicationId) return Result.succeed({ from: seen, to: target })
+    db.exec("BEGIN IMMEDIATE")
+    const owner = pragmaNumber(db, "application_id")
+    const from = pragmaNumber(db, "user_version")
+    const refusal = owner !== 0 && owner !== applicationId
+      ? `not an smsbook database (application_id ${owner})`
+      : owner === 0 && from !== 0
+      ? `not an smsbook database (user_version ${from} without smsbook's application_id)`
+      : from > target
+      ? `the database has schema version ${from}, newer than this smsbook knows (${target}): upgrade smsbook`
+      : undefined
+    if (refusal !== undefined) {
+      db.exec("ROLLBACK")
+      return Result.fail({ reason: refusal })
+    }
+    const pending = steps.filter((migration) => migration.version > from).sort((a, b) => a.version - b.version)
+    for (const migration of pending) {
+      current = migration
+      db.exec(migration.sql)
+    }
+    current = undefined
+    if (pending.length > 0) {
+      db.exec(`PRAGMA application_id = ${applicationId}`)
+      db.exec(`PRAGMA user_version = ${target}`)
+    }
+    db.exec("COMMIT")
+    return Result.succeed({ from, to: target })
+  } catch (error) {
+    if (db.isOpen && db.isTransaction) db.exec("ROLLBACK")
+    const step = current === undefined ? "" : `migration ${current.version} (${current.name}): `
+    return Result.fail({ reason: step + reasonOf(error) })
+  }
+}
+
+/** Migrates the store's file at open; a file that cannot be brought up to date is `StoreUnavailable`. */
+export const run = (db: Database, path: string): Effect.Effect<Migrated, StoreUnavailable> =>
+  Effect.suspend(() => {
+    const migrated = migrate(db.connection.db)
+    return Result.isSuccess(migrated)
+      ? Effect.succeed(migrated.success)
+      : Effect.fail(new StoreUnavailable({ url: path, reason: migrated.failure.reason }))
+  })
