@@ -5,7 +5,7 @@
  */
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Account, InvalidSettings, type InvalidStoreUrl, type StoreUnavailable } from "@smsbook/core"
+import { Account, InvalidField, type InvalidStoreUrl, type StoreUnavailable } from "@smsbook/core"
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
 import * as Store from "@smsbook/store/Store"
 import { Effect, Layer } from "effect"
@@ -62,14 +62,14 @@ const storeKind = (url: string): string => {
 }
 
 /** The checks made before anything opens: `--no-auth` only on a loopback host, a valid port. */
-export const check = (options: Options): Effect.Effect<void, InvalidSettings> => {
+export const check = (options: Options): Effect.Effect<void, InvalidField> => {
   const host = options.host ?? defaults.host
   const port = options.port ?? defaults.port
   if (options.noAuth === true && !isLoopback(host)) {
-    return Effect.fail(new InvalidSettings({ setting: "no-auth", value: host, reason: "is allowed only on a loopback host (127.0.0.1, ::1, localhost)" }))
+    return Effect.fail(new InvalidField({ field: "no-auth", value: host, reason: "is allowed only on a loopback host (127.0.0.1, ::1, localhost)" }))
   }
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    return Effect.fail(new InvalidSettings({ setting: "port", value: String(port), reason: "must be a whole number from 0 to 65535" }))
+    return Effect.fail(new InvalidField({ field: "port", value: String(port), reason: "must be a whole number from 0 to 65535" }))
   }
   return Effect.void
 }
@@ -90,7 +90,7 @@ const routes = (options: Options) =>
  */
 export const layer = (
   options: Options
-): Layer.Layer<HttpServer.HttpServer, InvalidSettings | InvalidStoreUrl | StoreUnavailable | ServeError> => {
+): Layer.Layer<HttpServer.HttpServer, InvalidField | InvalidStoreUrl | StoreUnavailable | ServeError> => {
   const headersTimeout = options.headersTimeout ?? defaults.headersTimeout
   const requestTimeout = Math.max(options.requestTimeout ?? defaults.requestTimeout, headersTimeout)
   const listen = NodeHttpServer.layer(

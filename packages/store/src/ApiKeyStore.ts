@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { InvalidField, InvalidStoreUrl, type StoreFailure, StoreUnavailable } from "@smsbook/core"
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
-import * as SqliteApiKeys from "./internal/sqliteApiKeys.ts"
+import * as SqliteApiKeys from "./internal/sqlite/apiKeys.ts"
 import { redactUrl } from "./internal/urlSecrets.ts"
 import * as Store from "./Store.ts"
 
@@ -136,7 +136,7 @@ export const layer = (url: string): Layer.Layer<ApiKeyStore, InvalidStoreUrl | S
       // Loaded on demand, as the store's own PostgreSQL adapter is.
       return Layer.unwrap(
         Effect.tryPromise({
-          try: () => import("./internal/postgresApiKeys.ts"),
+          try: () => import("./internal/postgres/apiKeys.ts"),
           catch: (cause) => new StoreUnavailable({ url: redactUrl(location.url), reason: `the PostgreSQL driver cannot be loaded: ${String(cause)}` })
         }).pipe(Effect.map((pg) => pg.layer(location.url)))
       )

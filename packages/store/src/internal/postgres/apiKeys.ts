@@ -7,10 +7,10 @@ import { Clock, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient, SqlError } from "effect/sql"
 import { StoreUnavailable } from "@smsbook/core"
-import * as ApiKeyStore from "../ApiKeyStore.ts"
-import * as PostgresMigrations from "./postgresMigrations.ts"
-import { attempt, describeError, NumberFromInt8, rowsDecoder } from "./postgresSql.ts"
-import { redactUrl, scrub } from "./urlSecrets.ts"
+import * as ApiKeyStore from "../../ApiKeyStore.ts"
+import * as PostgresMigrations from "./migrations.ts"
+import { attempt, describeError, NumberFromInt8, rowsDecoder } from "./connection.ts"
+import { redactUrl, scrub } from "../urlSecrets.ts"
 
 const KeyRow = Schema.Struct({
   id: Schema.String,
