@@ -120,12 +120,12 @@ export const layer = (
  * Runs the server until the process is interrupted (SIGINT, SIGTERM under `NodeRuntime.runMain`):
  * then it stops accepting, drains, and closes the store. `onListening` receives the bound address.
  */
-export const serve = (options: Options, onListening: (url: string) => void = () => {}) =>
+export const serve = (options: Options, onListening: (url: string) => Effect.Effect<void> = () => Effect.void) =>
   Layer.launch(
     Layer.effectDiscard(
       Effect.flatMap(
         Effect.service(HttpServer.HttpServer),
-        (server) => Effect.sync(() => onListening(NetAddress.formatUrlUnsafe(server.address, "http")))
+        (server) => onListening(NetAddress.formatUrlUnsafe(server.address, "http"))
       )
     ).pipe(Layer.provideMerge(layer(options)))
   )
