@@ -10,11 +10,13 @@ import * as BroadcastCommand from "./commands/BroadcastCommand.ts"
 import * as ContactsCommand from "./commands/ContactsCommand.ts"
 import * as ImportCommand from "./commands/ImportCommand.ts"
 import * as InspectCommand from "./commands/InspectCommand.ts"
+import * as KeysCommand from "./commands/KeysCommand.ts"
 import * as MessagesCommand from "./commands/MessagesCommand.ts"
 import * as ReceiveCommand from "./commands/ReceiveCommand.ts"
 import * as Output from "./Output.ts"
 import * as ReportCommand from "./commands/ReportCommand.ts"
 import * as SendCommand from "./commands/SendCommand.ts"
+import * as ServeCommand from "./commands/ServeCommand.ts"
 
 export const smsbook = Command.make("smsbook").pipe(
   Command.withDescription("SMS messages and contacts: inspect, import, broadcast, send, report, contacts"),
@@ -26,7 +28,9 @@ export const smsbook = Command.make("smsbook").pipe(
     ReceiveCommand.command,
     MessagesCommand.command,
     BroadcastCommand.command,
-    ReportCommand.command
+    ReportCommand.command,
+    ServeCommand.command,
+    KeysCommand.command
   ])
 )
 

@@ -550,7 +550,7 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
         expect(await second.runPromise(Effect.flatMap(ContactStore.ContactStore, (c) => c.get(someone.msisdn))))
           .toEqual(Option.some(someone))
         const applied = await adminSql((sql) => sql`SELECT count(*)::int AS n FROM ${sql(schema)}.smsbook_migrations`)
-        expect(applied).toEqual([{ n: 1 }])
+        expect(applied).toEqual([{ n: 2 }]) // initial and api_keys, each applied once
       } finally {
         await second.dispose()
       }

@@ -91,6 +91,22 @@ const initial = Effect.gen(function*() {
   yield* sql`CREATE INDEX outbox_part ON outbox (message_id, msisdn, part)`
 })
 
+/**
+ * 2: the API keys of the HTTP server: only a SHA-256 hash of each secret is kept; `seq` orders
+ * keys created in the same millisecond.
+ */
+const apiKeys = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE api_keys (
+    id text PRIMARY KEY,
+    seq bigint GENERATED ALWAYS AS IDENTITY,
+    name text NOT NULL,
+    hash text NOT NULL UNIQUE,
+    created_at bigint NOT NULL,
+    revoked_at bigint
+  )`
+})
+
 /** The table where the Migrator records applied migrations. */
 export const migrationsTable = "smsbook_migrations"
 
@@ -99,6 +115,6 @@ export const migrationsTable = "smsbook_migrations"
  * rather than `PgMigrator`, which needs Node's process services only to run `pg_dump`.
  */
 export const run = Migrator.make({})({
-  loader: Migrator.fromRecord({ "1_initial": initial }),
+  loader: Migrator.fromRecord({ "1_initial": initial, "2_api_keys": apiKeys }),
   table: migrationsTable
 })

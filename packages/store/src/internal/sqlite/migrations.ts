@@ -91,6 +91,19 @@ export const migrations: ReadonlyArray<Migration> = [
         text TEXT NOT NULL
       );
     `
+  },
+  {
+    version: 2,
+    name: "api keys of the HTTP server",
+    sql: `
+      CREATE TABLE api_keys (
+        id TEXT NOT NULL PRIMARY KEY,
+        name TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+      );
+    `
   }
 ]
 

@@ -1,0 +1,27 @@
+/**
+ * `smsbook serve [--host 127.0.0.1] [--port 8080] [--store URL] [--no-auth]`: the interface over
+ * HTTP until SIGTERM or SIGINT, which stop it gracefully (in-flight requests finish, the store closes).
+ */
+import { Server } from "@smsbook/http"
+import { Console, Effect } from "effect"
+import { Command, Flag } from "effect/cli"
+import * as GlobalFlags from "../GlobalFlags.ts"
+
+export const command = Command.make(
+  "serve",
+  {
+    ...GlobalFlags.flags,
+    host: Flag.String("host").pipe(Flag.withDescription("Host to listen on"), Flag.withDefault(Server.defaults.host)),
+    port: Flag.Int("port").pipe(Flag.withDescription("Port to listen on (0: any free port)"), Flag.withDefault(Server.defaults.port)),
+    noAuth: Flag.Boolean("no-auth").pipe(
+      Flag.withDescription("Serve without API keys (only on a loopback host)"),
+      Flag.withDefault(false)
+    )
+  },
+  (input) =>
+    Effect.flatMap(GlobalFlags.settings(input, { needsShortName: true }), (resolved) =>
+      Server.serve(
+        { host: input.host, port: input.port, store: resolved.store, account: resolved.account, noAuth: input.noAuth },
+        (url) => input.json ? Console.log(JSON.stringify({ url })) : Console.log(`smsbook serving on ${url} (reference: ${url}/docs)`)
+      ))
+).pipe(Command.withDescription("Serve the interface over HTTP (API keys: smsbook keys create)"))

@@ -1,0 +1,67 @@
+/**
+ * `smsbook keys` and `smsbook serve` as a user runs them: keys created, listed and revoked on a
+ * SQLite file, a server answering with them, `--no-auth` refused off loopback.
+ */
+import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const bin = path.resolve(import.meta.dirname, "../src/bin.ts")
+let dir = ""
+let env: NodeJS.ProcessEnv = {}
+
+const smsbook = (...args: ReadonlyArray<string>) => {
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: "utf8", env, timeout: 60_000 })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-serve-"))
+  env = { ...process.env, SMSBOOK_STORE: `sqlite:${path.join(dir, "book.db")}`, SMSBOOK_SHORT_NAME: "ACME" }
+})
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+describe("smsbook keys and smsbook serve", () => {
+  it("creates, lists and revokes keys; the server accepts exactly the live ones", async () => {
+    const created = JSON.parse(smsbook("keys", "create", "--name", "ci", "--json").stdout)
+    expect(created).toMatchObject({ name: "ci", key: expect.stringMatching(/^smsbook_/) })
+    const other = JSON.parse(smsbook("keys", "create", "--name", "old", "--json").stdout)
+    expect(smsbook("keys", "revoke", other.id).code).toBe(0)
+    const listed = JSON.parse(smsbook("keys", "list", "--json").stdout)
+    expect(listed.map((key: { readonly name: string }) => key.name)).toEqual(["ci", "old"])
+    expect(JSON.stringify(listed)).not.toContain(created.key)
+    expect(smsbook("keys", "revoke", "0000000000000000").code).toBe(2)
+
+    const server = spawn(process.execPath, [bin, "serve", "--port", "0", "--json"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
+    try {
+      const url: string = await new Promise((resolve, reject) => {
+        server.stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).url))
+        server.once("exit", (code) => reject(new Error(`serve exited ${code}`)))
+      })
+      const as = (key: string) => ({ headers: { authorization: `Bearer ${key}` } })
+      expect((await fetch(`${url}/contacts`, as(created.key))).status).toBe(200)
+      expect((await fetch(`${url}/contacts`, as(other.key))).status).toBe(401)
+      expect((await fetch(`${url}/contacts`)).status).toBe(401)
+      expect((await fetch(`${url}/health`)).status).toBe(200)
+    } finally {
+      server.kill("SIGTERM")
+      await new Promise((resolve) => server.once("exit", resolve))
+    }
+  }, 60_000)
+
+  it("refuses --no-auth on a host other than loopback (exit 2), and serve without a short name", () => {
+    const open = smsbook("serve", "--no-auth", "--host", "0.0.0.0")
+    expect(open.code).toBe(2)
+    expect(open.stderr).toContain("no-auth")
+    const unnamed = spawnSync(process.execPath, [bin, "serve", "--port", "0"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...env, SMSBOOK_SHORT_NAME: "" },
+      timeout: 60_000
+    })
+    expect(unnamed.status).toBe(2)
+    expect(unnamed.stderr).toContain("short_name")
+  })
+})

@@ -1,0 +1,144 @@
+/**
+ * The smsbook interface (`spec/interface.md`) as one `HttpApi`: its paths, parameters and bodies,
+ * core's wire schemas as bodies, the error bodies by status, and the bearer-key security. Server,
+ * typed client and OpenAPI document all derive from this value.
+ */
+import { Contact, Message } from "@smsbook/core"
+import { Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "effect/http-api"
+import * as ErrorBody from "./ErrorBody.ts"
+
+/**
+ * API keys as `Authorization: Bearer <key>`. Without a valid key every endpoint of the interface
+ * answers 401; `/health`, `/openapi.json` and `/docs` are open.
+ */
+export class Authorization extends HttpApiMiddleware.Service<Authorization>()("@smsbook/http/Authorization", {
+  security: { bearer: HttpApiSecurity.bearer },
+  error: ErrorBody.Unauthorized,
+  requiredForClient: true
+}) {}
+
+/** A query parameter as the wire carries it: text, read leniently by core's `Query` (names in any case). */
+const parameter = (description: string) => Schema.optional(Schema.String.annotate({ description }))
+
+const msisdnPath = {
+  msisdn: Schema.String.annotate({ description: "Country code + phone number, international digits (447400123456)." })
+}
+
+/** The deletion answer (the interface shows none): the number deleted. */
+export const Deleted = Schema.Struct({
+  msisdn: Schema.String,
+  deleted: Schema.Literal(true)
+}).annotate({ identifier: "Deleted" })
+
+/** What `GET /health` answers once the store answers. */
+export const Health = Schema.Struct({
+  status: Schema.Literal("ready"),
+  store: Schema.String.annotate({ description: "The store kind: sqlite, postgres or memory." })
+}).annotate({ identifier: "Health" })
+
+// Answers are written strictly: their schemas are the decoded side of core's lenient wire schemas
+// (text, booleans, SUBSCRIBED), so the document promises exactly what is sent.
+const WireMessage = Schema.toType(Message.Message).annotate({ identifier: "Message" })
+const WireContact = Schema.toType(Contact.Contact).annotate({ identifier: "Contact" })
+const WireShortContact = Schema.toType(Contact.ShortContact).annotate({ identifier: "ShortContact" })
+
+/** Errors any endpoint with a body may answer besides its own. */
+const bodyErrors = [ErrorBody.BadRequest, ErrorBody.PayloadTooLarge, ErrorBody.Internal] as const
+
+export class MessagesGroup extends HttpApiGroup.make("messages")
+  .add(
+    HttpApiEndpoint.get("list", "/messages", {
+      query: {
+        start_date: parameter("Messages created from this HTTP-date on (Sat, 21 Nov 2026 10:15:00 GMT); absent: open."),
+        end_date: parameter("Messages created up to this HTTP-date, its whole second included; absent: open."),
+        Limit: parameter("At most this many messages, 1–1000 (default 200). Parameter names match in any case."),
+        start: parameter("Offset of the first message (default 0)."),
+        misdn: parameter("Only messages to or from this number (msisdn is read too)."),
+        group_short_name: parameter("Only group messages sent to this tag."),
+        direction: parameter("ALL (default), MT or MO.")
+      },
+      success: Schema.Array(WireMessage),
+      error: [ErrorBody.BadRequest, ErrorBody.Internal]
+    }).annotateMerge(OpenApi.annotations({ summary: "List messages" })),
+    HttpApiEndpoint.post("sendToContact", "/messages/send_to_contact", {
+      payload: Message.SendToContactBody.annotate({
+        identifier: "SendToContactBody",
+        description: "`misdn` is read as `msisdn`; a numeric `id` reads as its decimal text."
+      }),
+      success: WireMessage.pipe(HttpApiSchema.status(201)),
+      error: [...bodyErrors, ErrorBody.Forbidden, ErrorBody.Conflict]
+    }).annotateMerge(OpenApi.annotations({ summary: "Send an individual message (READY)" })),
+    HttpApiEndpoint.post("send", "/messages/send", {
+      payload: Message.SendToGroupsBody.annotate({ identifier: "SendToGroupsBody" }),
+      success: WireMessage.pipe(HttpApiSchema.status(202)),
+      error: [...bodyErrors, ErrorBody.Conflict]
+    }).annotateMerge(OpenApi.annotations({ summary: "Send a message to the contacts of tags (PENDING)" }))
+  )
+  .middleware(Authorization)
+{}
+
+export class ContactsGroup extends HttpApiGroup.make("contacts")
+  .add(
+    HttpApiEndpoint.get("list", "/contacts", {
+      query: {
+        Limit: parameter("At most this many contacts, 1–1000 (default 50). Parameter names match in any case."),
+        Start: parameter("Offset of the first contact (default 0)."),
+        Query: parameter("Contacts whose msisdn or names contain this text (any case)."),
+        Status: parameter("SUBSCRIBED, INVITED, CONFIRMED or CANCELLED."),
+        shortResults: parameter("1 or true: each contact reduced to msisdn, first_name, last_name, status.")
+      },
+      success: Schema.Union([Schema.Array(WireContact), Schema.Array(WireShortContact)]),
+      error: [ErrorBody.BadRequest, ErrorBody.Internal]
+    }).annotateMerge(OpenApi.annotations({ summary: "List contacts" })),
+    HttpApiEndpoint.get("get", "/contacts/:msisdn", {
+      params: msisdnPath,
+      success: WireContact,
+      error: [ErrorBody.BadRequest, ErrorBody.NotFound, ErrorBody.Internal]
+    }).annotateMerge(OpenApi.annotations({ summary: "Get a contact" })),
+    HttpApiEndpoint.post("create", "/contacts/:msisdn", {
+      params: msisdnPath,
+      payload: Contact.CreateBody.annotate({
+        identifier: "CreateContactBody",
+        description: "`status` is managed by the platform and refused."
+      }),
+      success: WireContact.pipe(HttpApiSchema.status(201)),
+      error: [...bodyErrors, ErrorBody.Conflict]
+    }).annotateMerge(OpenApi.annotations({ summary: "Create a contact (SUBSCRIBED, added_from API)" })),
+    HttpApiEndpoint.put("edit", "/contacts/:msisdn", {
+      params: msisdnPath,
+      payload: Contact.EditBody.annotate({
+        identifier: "EditContactBody",
+        description: "Editable: first_name, last_name, tags, monitoring. A platform field is refused by name."
+      }),
+      success: WireContact,
+      error: [...bodyErrors, ErrorBody.NotFound]
+    }).annotateMerge(OpenApi.annotations({ summary: "Edit a contact" })),
+    HttpApiEndpoint.delete("delete", "/contacts/:msisdn", {
+      params: msisdnPath,
+      success: Deleted,
+      error: [ErrorBody.BadRequest, ErrorBody.NotFound, ErrorBody.Internal]
+    }).annotateMerge(OpenApi.annotations({ summary: "Delete a contact" }))
+  )
+  .middleware(Authorization)
+{}
+
+export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
+  .add(
+    HttpApiEndpoint.get("health", "/health", {
+      success: Health,
+      error: ErrorBody.Unavailable
+    }).annotateMerge(OpenApi.annotations({ summary: "Ready once the store answers (no key needed)" }))
+  )
+{}
+
+export class Api extends HttpApi.make("smsbook")
+  .add(MessagesGroup)
+  .add(ContactsGroup)
+  .add(SystemGroup)
+  .annotateMerge(OpenApi.annotations({
+    title: "smsbook",
+    version: "0.1.0",
+    description: "SMS messages and a contact book. Errors answer `{ \"error\": { code, number, status, message, details } }`."
+  }))
+{}

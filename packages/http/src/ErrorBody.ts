@@ -1,0 +1,131 @@
+/**
+ * The JSON body of every failed HTTP response: `{ "error": { code, number, status, message, details } }`,
+ * one schema per HTTP status, built from core's error catalog or from the HTTP layer's own errors.
+ */
+import { Errors, type SmsbookError } from "@smsbook/core"
+import { Effect, Predicate, Schema } from "effect"
+import { HttpApiSchema } from "effect/http-api"
+
+/** Every status an smsbook server answers a failure with. */
+export const statuses = [400, 401, 403, 404, 408, 409, 413, 422, 500, 502, 503] as const
+export type Status = typeof statuses[number]
+
+/** A value of an error's own fields, as `details` carries it. */
+const Detail = Schema.Union([Schema.String, Schema.Finite, Schema.Boolean, Schema.Array(Schema.String)])
+type Detail = typeof Detail.Type
+
+const Details = Schema.Record(Schema.String, Detail)
+
+/** The error body of one status; the status literal keeps the bodies of different statuses apart. */
+const make = <S extends Status>(status: S) =>
+  Schema.Struct({
+    error: Schema.Struct({
+      code: Schema.String.annotate({ description: "Stable text code (CONTACT_NOT_FOUND…); never renamed." }),
+      number: Schema.Int.annotate({ description: "Stable number of the code; never renumbered." }),
+      status: Schema.Literal(status).annotate({ description: "The HTTP status of the response." }),
+      message: Schema.String.annotate({ description: "What went wrong, for people." }),
+      details: Schema.optionalKey(Details.annotate({ description: "The error's own fields (field, value, reason, msisdn…)." }))
+    })
+  }).pipe(HttpApiSchema.status(status)).annotate({ identifier: `Error${status}` })
+
+export const BadRequest = make(400)
+export const Unauthorized = make(401)
+export const Forbidden = make(403)
+export const NotFound = make(404)
+export const RequestTimeout = make(408)
+export const Conflict = make(409)
+export const PayloadTooLarge = make(413)
+export const Unprocessable = make(422)
+export const Internal = make(500)
+export const BadGateway = make(502)
+export const Unavailable = make(503)
+
+const byStatus = {
+  400: BadRequest,
+  401: Unauthorized,
+  403: Forbidden,
+  404: NotFound,
+  408: RequestTimeout,
+  409: Conflict,
+  413: PayloadTooLarge,
+  422: Unprocessable,
+  500: Internal,
+  502: BadGateway,
+  503: Unavailable
+} as const
+
+/** The schema of the error body of `status`. */
+export const schemaOf = <S extends Status>(status: S): typeof byStatus[S] => byStatus[status]
+
+/** The body of one status; `Body` of a union of statuses is the union of their bodies. */
+export interface BodyOf<S extends Status> {
+  readonly error: {
+    readonly code: string
+    readonly number: number
+    readonly status: S
+    readonly message: string
+    readonly details?: { readonly [field: string]: Detail }
+  }
+}
+
+export type Body<S extends Status = Status> = S extends Status ? BodyOf<S> : never
+
+/**
+ * Failures of the HTTP layer itself, beside core's catalog (1xxx input, 2xxx infrastructure):
+ * numbered 3xxx, never renumbered.
+ */
+export const httpCatalog = {
+  Unauthorized: { code: "UNAUTHORIZED", number: 3001, status: 401 },
+  PayloadTooLarge: { code: "PAYLOAD_TOO_LARGE", number: 3002, status: 413 },
+  MalformedJson: { code: "MALFORMED_JSON", number: 3003, status: 400 },
+  RouteNotFound: { code: "ROUTE_NOT_FOUND", number: 3004, status: 404 },
+  RequestTimeout: { code: "REQUEST_TIMEOUT", number: 3005, status: 408 },
+  InternalError: { code: "INTERNAL_ERROR", number: 3006, status: 500 },
+  NotReady: { code: "NOT_READY", number: 3007, status: 503 }
+} as const satisfies { readonly [name: string]: { readonly code: string; readonly number: number; readonly status: Status } }
+
+export type HttpFailure = keyof typeof httpCatalog
+
+const isStatus = (status: number): status is Status => statuses.some((known) => known === status)
+
+const isDetail = (value: unknown): value is Detail =>
+  typeof value === "string" || typeof value === "number" || typeof value === "boolean" ||
+  (Array.isArray(value) && value.every(Predicate.isString))
+
+/** The error's own schema fields (not `_tag`, not the derived message). */
+const detailsOf = (error: SmsbookError): { readonly [field: string]: Detail } => {
+  const details: Record<string, Detail> = {}
+  for (const [field, value] of Object.entries(error)) {
+    if (field !== "_tag" && isDetail(value)) details[field] = value
+  }
+  return details
+}
+
+/** The body of an HTTP-layer failure. */
+export const http = <F extends HttpFailure>(failure: F, message: string): BodyOf<typeof httpCatalog[F]["status"]> => {
+  const entry: typeof httpCatalog[F] = httpCatalog[failure]
+  return { error: { code: entry.code, number: entry.number, status: entry.status, message } }
+}
+
+/** The body of a domain or store error: code, number and status from core's catalog (`Errors.info`). */
+export const fromError = (error: SmsbookError): BodyOf<Status> => {
+  const { code, number, status } = Errors.info(error)
+  return {
+    error: isStatus(status)
+      ? { code, number, status, message: error.message, details: detailsOf(error) }
+      : { ...httpCatalog.InternalError, message: `${code}: ${error.message}` }
+  }
+}
+
+/**
+ * Maps an effect's domain errors to the bodies of the statuses its endpoint declares. A status the
+ * endpoint does not declare is a bug in the declaration: answered 500 `INTERNAL_ERROR`, code kept in the message.
+ */
+export const mapTo = <const S extends ReadonlyArray<Status>>(declared: S) => {
+  const accepts = (body: BodyOf<Status>): body is Body<S[number]> => declared.some((status) => status === body.error.status)
+  return <A, R>(effect: Effect.Effect<A, SmsbookError, R>): Effect.Effect<A, Body<S[number] | 500>, R> =>
+    Effect.mapError(effect, (error): Body<S[number] | 500> => {
+      const body = fromError(error)
+      return accepts(body) ? body : http("InternalError", `${body.error.code}: ${body.error.message}`)
+    })
+}

@@ -1,0 +1,50 @@
+/**
+ * The endpoints of `Api` implemented by core's use cases (`ContactBook`, `Messaging`). Bodies and
+ * query strings are handed to the use cases as sent, so they are read as leniently as everywhere
+ * else in smsbook (`misdn`, numeric ids, names in any case); answers are core's wire shapes.
+ */
+import { ContactBook, ContactStore, Messaging } from "@smsbook/core"
+import { Effect, Layer } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "./Api.ts"
+import * as ErrorBody from "./ErrorBody.ts"
+import * as JsonBody from "./internal/jsonBody.ts"
+import * as QueryParams from "./internal/queryParams.ts"
+
+const query = (request: HttpServerRequest.HttpServerRequest) => Effect.fromResult(QueryParams.fromUrl(request.url))
+
+export const messages = HttpApiBuilder.group(Api, "messages", (handlers) =>
+  handlers
+    .handle("list", ({ request }) =>
+      Effect.flatMap(query(request), Messaging.listMessages).pipe(ErrorBody.mapTo([400])))
+    .handleRaw("sendToContact", ({ request }) =>
+      Effect.flatMap(JsonBody.read(request), (body) => Messaging.sendToContact(body).pipe(ErrorBody.mapTo([400, 403, 409]))))
+    .handleRaw("send", ({ request }) =>
+      Effect.flatMap(JsonBody.read(request), (body) =>
+        Messaging.sendToGroups(body).pipe(
+          Effect.map((accepted) => accepted.response),
+          ErrorBody.mapTo([400, 409])
+        ))))
+
+export const contacts = HttpApiBuilder.group(Api, "contacts", (handlers) =>
+  handlers
+    .handle("list", ({ request }) => Effect.flatMap(query(request), ContactBook.listContacts).pipe(ErrorBody.mapTo([400])))
+    .handle("get", ({ params }) => ContactBook.getContact(params.msisdn).pipe(ErrorBody.mapTo([400, 404])))
+    .handleRaw("create", ({ params, request }) =>
+      Effect.flatMap(JsonBody.read(request), (body) => ContactBook.createContact(params.msisdn, body).pipe(ErrorBody.mapTo([400, 409]))))
+    .handleRaw("edit", ({ params, request }) =>
+      Effect.flatMap(JsonBody.read(request), (body) => ContactBook.editContact(params.msisdn, body).pipe(ErrorBody.mapTo([400, 404]))))
+    .handle("delete", ({ params }) => ContactBook.deleteContact(params.msisdn).pipe(ErrorBody.mapTo([400, 404]))))
+
+/** `GET /health`: ready once the store answers a read; 503 `NOT_READY` with the store's reason otherwise. */
+export const system = (storeKind: string) =>
+  HttpApiBuilder.group(Api, "system", (handlers) =>
+    handlers.handle("health", () =>
+      Effect.flatMap(Effect.service(ContactStore.ContactStore), (store) => store.count).pipe(
+        Effect.as({ status: "ready" as const, store: storeKind }),
+        Effect.mapError((failure) => ErrorBody.http("NotReady", `the store does not answer: ${failure.message}`))
+      )))
+
+/** Every group of `Api`, over the store's ports, the account and the `Authorization` implementation. */
+export const layer = (storeKind: string) => Layer.mergeAll(messages, contacts, system(storeKind))

@@ -1,0 +1,131 @@
+/**
+ * The smsbook HTTP server: `Api` on `@effect/platform-node`'s HTTP server over any store, with the
+ * OpenAPI document, a reference page, bounded bodies, slow-client timeouts, a graceful stop and one
+ * access-log line per request.
+ */
+import { createServer } from "node:http"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Account, InvalidField, type InvalidStoreUrl, type StoreUnavailable } from "@smsbook/core"
+import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
+import * as Store from "@smsbook/store/Store"
+import { Effect, Layer } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { NetAddress } from "effect/net"
+import type { ServeError } from "effect/http/HttpServerError"
+import { Api } from "./Api.ts"
+import * as Authentication from "./Authentication.ts"
+import * as Handlers from "./Handlers.ts"
+import * as AccessLog from "./internal/accessLog.ts"
+
+export interface Options {
+  /** Host to listen on (default 127.0.0.1). */
+  readonly host?: string
+  /** Port to listen on (default 8080; 0 picks a free one). */
+  readonly port?: number
+  /** The store URL (`./smsbook.db`, `sqlite:PATH`, `postgres://…`, `memory:`). */
+  readonly store: string
+  /** The account the server sends for (short name, short code, user, time zone, spam period). */
+  readonly account: Account.Settings
+  /** Let every request through without a key: refused unless `host` is a loopback address. */
+  readonly noAuth?: boolean
+  /** Where access-log lines go (default: stderr, one JSON object per line). */
+  readonly log?: (line: string) => void
+  /** Slow clients: headers within this many ms (default 10 s), the whole request within `requestTimeout` (default 30 s). */
+  readonly headersTimeout?: number
+  readonly requestTimeout?: number
+  /** An idle keep-alive connection is closed after this many ms (default 5 s). */
+  readonly keepAliveTimeout?: number
+  /** On stop, in-flight requests may finish for this many ms (default 10 s) before they are cut. */
+  readonly drainTimeout?: number
+}
+
+export const defaults = {
+  host: "127.0.0.1",
+  port: 8080,
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  drainTimeout: 10_000
+} as const
+
+/** Whether `host` only reaches this machine: `localhost`, 127.0.0.0/8 or `::1`. */
+export const isLoopback = (host: string): boolean => {
+  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1")
+  return name === "localhost" || name === "::1" || /^127(\.\d{1,3}){3}$/.test(name) || name === "::ffff:127.0.0.1"
+}
+
+/** The store kind `/health` names. */
+const storeKind = (url: string): string => {
+  const location = Store.locate(url)
+  return "kind" in location ? location.kind : "unknown"
+}
+
+/** The checks made before anything opens: `--no-auth` only on a loopback host, a valid port. */
+export const check = (options: Options): Effect.Effect<void, InvalidField> => {
+  const host = options.host ?? defaults.host
+  const port = options.port ?? defaults.port
+  if (options.noAuth === true && !isLoopback(host)) {
+    return Effect.fail(new InvalidField({ field: "no-auth", value: host, reason: "is allowed only on a loopback host (127.0.0.1, ::1, localhost)" }))
+  }
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    return Effect.fail(new InvalidField({ field: "port", value: String(port), reason: "must be a whole number from 0 to 65535" }))
+  }
+  return Effect.void
+}
+
+/** Every route: the API, `/openapi.json`, the reference page at `/docs`, and the access log around them. */
+const routes = (options: Options) =>
+  Layer.mergeAll(
+    HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
+      Layer.provide(Handlers.layer(storeKind(options.store)))
+    ),
+    HttpApiScalar.layer(Api, { path: "/docs" }),
+    AccessLog.layer(options.log ?? ((line) => void process.stderr.write(line + "\n")))
+  )
+
+/**
+ * The server as a layer: building it opens the store and listens; releasing it stops accepting,
+ * lets in-flight requests finish (up to `drainTimeout`), then closes the store.
+ */
+export const layer = (
+  options: Options
+): Layer.Layer<HttpServer.HttpServer, InvalidField | InvalidStoreUrl | StoreUnavailable | ServeError> => {
+  const headersTimeout = options.headersTimeout ?? defaults.headersTimeout
+  const requestTimeout = Math.max(options.requestTimeout ?? defaults.requestTimeout, headersTimeout)
+  const listen = NodeHttpServer.layer(
+    () =>
+      createServer({
+        headersTimeout,
+        requestTimeout,
+        keepAliveTimeout: options.keepAliveTimeout ?? defaults.keepAliveTimeout,
+        // Node checks the two timeouts above on this period (30 s by default).
+        connectionsCheckingInterval: Math.min(1000, headersTimeout)
+      }),
+    {
+      host: options.host ?? defaults.host,
+      port: options.port ?? defaults.port,
+      gracefulShutdownTimeout: options.drainTimeout ?? defaults.drainTimeout
+    }
+  )
+  const served = HttpRouter.serve(routes(options), { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(listen),
+    Layer.provide(options.noAuth === true ? Authentication.layerOpen : Authentication.layer),
+    Layer.provide(Layer.mergeAll(Store.layer(options.store), ApiKeyStore.layer(options.store), Account.layer(options.account)))
+  )
+  return Layer.unwrap(Effect.as(check(options), served))
+}
+
+/**
+ * Runs the server until the process is interrupted (SIGINT, SIGTERM under `NodeRuntime.runMain`):
+ * then it stops accepting, drains, and closes the store. `onListening` receives the bound address.
+ */
+export const serve = (options: Options, onListening: (url: string) => Effect.Effect<void> = () => Effect.void) =>
+  Layer.launch(
+    Layer.effectDiscard(
+      Effect.flatMap(
+        Effect.service(HttpServer.HttpServer),
+        (server) => onListening(NetAddress.formatUrlUnsafe(server.address, "http"))
+      )
+    ).pipe(Layer.provideMerge(layer(options)))
+  )

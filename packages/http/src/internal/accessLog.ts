@@ -1,0 +1,69 @@
+/**
+ * The server's outermost middleware: every failure that escaped the API (an unknown route, a defect,
+ * a store failure during authentication) becomes an error body, then one JSON access-log line is written.
+ */
+import { Errors, type SmsbookError } from "@smsbook/core"
+import { Cause, Clock, Effect, Option, Predicate } from "effect"
+import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiError } from "effect/http-api"
+import * as ErrorBody from "../ErrorBody.ts"
+
+const isSmsbookError = (value: unknown): value is SmsbookError =>
+  Predicate.isObject(value) && "_tag" in value && typeof value._tag === "string" && Object.hasOwn(Errors.catalog, value._tag) &&
+  value instanceof Error
+
+const isBody = (value: unknown): value is ErrorBody.BodyOf<ErrorBody.Status> =>
+  Predicate.isObject(value) && "error" in value && Predicate.isObject(value.error) && "status" in value.error &&
+  typeof value.error.status === "number" && ErrorBody.statuses.some((status) => Predicate.isObject(value.error) && value.error.status === status)
+
+/** The error body answering a cause nothing else answered. */
+export const bodyOf = (cause: Cause.Cause<unknown>): ErrorBody.BodyOf<ErrorBody.Status> => {
+  const failure = Option.getOrUndefined(Cause.findErrorOption(cause))
+  const defect = Cause.findDefect(cause)
+  const error = failure ?? (defect._tag === "Success" ? defect.success : undefined)
+  if (isBody(error)) return error
+  if (isSmsbookError(error)) return ErrorBody.fromError(error)
+  if (HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound") {
+    return ErrorBody.http("RouteNotFound", "no such endpoint: see /openapi.json")
+  }
+  if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
+    return ErrorBody.http("MalformedJson", `the request's ${error.kind.toLowerCase()} could not be read`)
+  }
+  return ErrorBody.http("InternalError", "the server failed to answer; the failure is in its log")
+}
+
+const respond = (body: ErrorBody.BodyOf<ErrorBody.Status>) =>
+  HttpServerResponse.jsonUnsafe(body, {
+    status: body.error.status,
+    // A body refused part-way is not read to its end: the connection cannot be reused.
+    ...(body.error.status === 413 ? { headers: { connection: "close" } } : {})
+  })
+
+/** The middleware as a global layer; `write` receives each access-log line (a JSON object). */
+export const layer = (write: (line: string) => void) =>
+  HttpRouter.middleware((httpEffect) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const started = yield* Clock.currentTimeNanos
+      let failure: string | undefined
+      const response = yield* httpEffect.pipe(
+        Effect.catchCause((cause) => {
+          if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+          const body = bodyOf(cause)
+          if (body.error.status >= 500) failure = Cause.pretty(cause)
+          return Effect.succeed(respond(body))
+        })
+      )
+      const ended = yield* Clock.currentTimeNanos
+      const line = {
+        time: new Date(Number(ended / 1_000_000n)).toISOString(),
+        method: request.method,
+        path: request.url.split("?")[0],
+        status: response.status,
+        ms: Math.round(Number(ended - started) / 1000) / 1000,
+        remote: Option.getOrUndefined(request.remoteAddress),
+        ...(failure === undefined ? {} : { failure })
+      }
+      write(JSON.stringify(line))
+      return response
+    }), { global: true })

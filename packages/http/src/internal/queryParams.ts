@@ -1,0 +1,21 @@
+/**
+ * The query string of a request as the record core's `Query` reads (names in any case, checked
+ * there); a name repeated with different values is refused as ambiguous rather than one picked.
+ */
+import { InvalidParameter, type Query } from "@smsbook/core"
+import { Result } from "effect"
+
+/** The parameters of `url` (a request path with its query string). */
+export const fromUrl = (url: string): Result.Result<Query.Params, InvalidParameter> => {
+  const queryStart = url.indexOf("?")
+  const params: Record<string, string> = {}
+  if (queryStart === -1) return Result.succeed(params)
+  for (const [name, value] of new URLSearchParams(url.slice(queryStart + 1))) {
+    const seen = params[name]
+    if (seen !== undefined && seen !== value) {
+      return Result.fail(new InvalidParameter({ parameter: name, value, reason: `given twice with different values (${seen})` }))
+    }
+    params[name] = value
+  }
+  return Result.succeed(params)
+}

@@ -1,0 +1,122 @@
+/**
+ * The server as a process: SIGTERM mid-load loses no accepted request (each 201 is in the store,
+ * an in-flight upload finishes), the store is closed after; slow clients are cut off.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { request } from "node:http"
+import { connect } from "node:net"
+import { MessageStore } from "@smsbook/core"
+import * as Store from "@smsbook/store/Store"
+import { Effect, ManagedRuntime } from "effect"
+import { afterEach, describe, expect, it } from "vitest"
+import * as Stores from "./stores.ts"
+
+const fixture = new URL("./fixtures/serve.ts", import.meta.url).pathname
+
+interface Child {
+  readonly process: ChildProcess
+  readonly url: string
+  readonly exited: Promise<number | null>
+  readonly stderr: () => string
+}
+
+const children: Array<ChildProcess> = []
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL")
+})
+
+const launch = (args: ReadonlyArray<string>): Promise<Child> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [fixture, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+    children.push(child)
+    let stderr = ""
+    child.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
+    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)))
+    child.stdout?.once("data", (chunk: Buffer) =>
+      resolve({ process: child, url: chunk.toString().trim(), exited, stderr: () => stderr }))
+    child.on("exit", (code) => reject(new Error(`server exited ${code}: ${stderr}`)))
+  })
+
+/** A POST whose body is sent in two halves, the second when `release` resolves. */
+const trickle = (url: string, path: string, body: string, release: Promise<void>) =>
+  new Promise<{ readonly status: number; readonly body: string }>((resolve, reject) => {
+    const req = request(`${url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) }
+    }, (response) => {
+      let text = ""
+      response.on("data", (chunk: Buffer) => void (text += chunk.toString()))
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }))
+    })
+    req.on("error", reject)
+    const half = Math.floor(body.length / 2)
+    req.write(body.slice(0, half))
+    void release.then(() => req.end(body.slice(half)))
+  })
+
+/** Whether a fresh connection (no pooled keep-alive one) is refused within 5 s. */
+const refusesNewConnections = async (url: string): Promise<boolean> => {
+  const { hostname, port } = new URL(url)
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(port), hostname)
+      socket.once("connect", () => {
+        socket.destroy()
+        resolve(false)
+      })
+      socket.once("error", () => resolve(true))
+    })
+    if (refused) return true
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return false
+}
+
+describe("the server process", () => {
+  it("on SIGTERM stops accepting, finishes in-flight requests, loses no accepted one, closes the store", async () => {
+    const store = await Stores.fresh("sqlite")
+    const server = await launch([store.url])
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const slow = trickle(server.url, "/messages/send_to_contact", JSON.stringify({ msisdn: "447400123456", message: "in flight", id: "slow" }), released)
+    const load = Array.from({ length: 200 }, (_, i) =>
+      fetch(`${server.url}/messages/send_to_contact`, {
+        method: "POST",
+        body: JSON.stringify({ msisdn: "447400123456", message: `load ${i}`, id: `load-${i}` })
+      }).then(async (response) => ({ status: response.status, json: (await response.json()) as { readonly message_id?: string } }), () => undefined))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    server.process.kill("SIGTERM")
+    // the server soon accepts no new connection, while the upload in progress is still served
+    expect(await refusesNewConnections(server.url)).toBe(true)
+    release()
+    const finished = await slow
+    expect(finished.status).toBe(201)
+    const answers = await Promise.all(load)
+    expect([0, 130, 143]).toContain(await server.exited)
+    const accepted = answers.filter((answer) => answer?.status === 201).map((answer) => answer?.json.message_id)
+    expect(accepted.length).toBeGreaterThan(0)
+    expect(answers.every((answer) => answer === undefined || answer.status === 201)).toBe(true)
+    // every accepted send is in the store, which the server closed cleanly (it opens again)
+    const book = ManagedRuntime.make(Store.layer(store.url))
+    const stored = await book.runPromise(Effect.flatMap(Effect.service(MessageStore.MessageStore), (messages) => messages.list({ limit: 1000, start: 0 })))
+    await book.dispose()
+    const ids = new Set(stored.map((message) => message.message_id))
+    for (const id of [...accepted, JSON.parse(finished.body).message_id]) expect(ids.has(id)).toBe(true)
+    expect(stored).toHaveLength(accepted.length + 1)
+    await store.drop()
+  }, 30_000)
+
+  it("cuts off a client that never finishes its headers", async () => {
+    const server = await launch(["memory:", "500"])
+    const { hostname, port } = new URL(server.url)
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(Number(port), hostname, () => socket.write("GET /health HTTP/1.1\r\nHost: x\r\n"))
+      let text = ""
+      socket.on("data", (chunk) => void (text += chunk.toString()))
+      socket.on("close", () => resolve(text))
+    })
+    expect(answer).toMatch(/^HTTP\/1\.1 408/)
+    server.process.kill("SIGTERM")
+    await server.exited
+  }, 15_000)
+})

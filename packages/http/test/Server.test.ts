@@ -1,0 +1,237 @@
+/**
+ * A real server on an ephemeral 127.0.0.1 port over SQLite (and PostgreSQL when configured), driven
+ * by plain `fetch` with the interface's sample requests: every endpoint, every documented error.
+ */
+import { ContactBook, Errors } from "@smsbook/core"
+import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
+import * as Store from "@smsbook/store/Store"
+import { Effect, ManagedRuntime, Option, Redacted } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as ErrorBody from "../src/ErrorBody.ts"
+import { type Running, start } from "./running.ts"
+import * as Samples from "./samples.ts"
+import * as Stores from "./stores.ts"
+
+const contactFields = [
+  "added_from", "country_code", "first_name", "full_name", "last_name", "monitoring", "msisdn", "phone_number", "profile_uid", "status", "tags"
+]
+
+/** Every code the server may answer with, from core's catalog and the HTTP layer's. */
+const knownCodes = new Map<string, { readonly number: number; readonly status: number }>([
+  ...Object.values(Errors.catalog).map((info) => [info.code, info] as const),
+  ...Object.values(ErrorBody.httpCatalog).map((info) => [info.code, info] as const)
+])
+
+describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
+  let store: Stores.TestStore
+  let server: Running
+  let key = ""
+  let revokedKey = ""
+
+  beforeAll(async () => {
+    store = await Stores.fresh(kind)
+    const keys = ManagedRuntime.make(ApiKeyStore.layer(store.url))
+    key = Redacted.value((await keys.runPromise(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), (s) => s.create("tests")))).secret)
+    const revoked = await keys.runPromise(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), (s) => s.create("old")))
+    revokedKey = Redacted.value(revoked.secret)
+    await keys.runPromise(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), (s) => s.revoke(revoked.key.id)))
+    await keys.dispose()
+    server = await start({ store: store.url })
+  })
+
+  afterAll(async () => {
+    await server?.close()
+    await store?.drop()
+  })
+
+  const call = async (method: string, path: string, body?: unknown, options: { readonly key?: string | null; readonly raw?: string } = {}) => {
+    const auth = options.key === null ? undefined : options.key ?? key
+    const response = await fetch(server.url + path, {
+      method,
+      headers: { "content-type": "application/json", ...(auth === undefined ? {} : { authorization: `Bearer ${auth}` }) },
+      ...(options.raw !== undefined ? { body: options.raw } : body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    const text = await response.text()
+    return { status: response.status, type: response.headers.get("content-type") ?? "", json: text === "" ? undefined : JSON.parse(text) }
+  }
+
+  /** Asserts the documented error body: the code's own number and status, and the response's status. */
+  const expectError = (answer: { readonly status: number; readonly json: unknown }, code: string) => {
+    const known = knownCodes.get(code)
+    expect(known, `${code} is documented`).toBeDefined()
+    expect(answer.json).toEqual({
+      error: expect.objectContaining({ code, number: known?.number, status: known?.status, message: expect.any(String) })
+    })
+    expect(answer.status).toBe(known?.status)
+  }
+
+  it("answers /health without a key once the store answers", async () => {
+    const health = await call("GET", "/health", undefined, { key: null })
+    expect(health).toMatchObject({ status: 200, json: { status: "ready", store: kind } })
+  })
+
+  it("refuses every endpoint of the interface without a live key (401)", async () => {
+    const endpoints: ReadonlyArray<readonly [string, string, unknown?]> = [
+      ["GET", "/messages"],
+      ["POST", "/messages/send_to_contact", Samples.sendToContact],
+      ["POST", "/messages/send", Samples.sendToGroups],
+      ["GET", "/contacts"],
+      ["GET", `/contacts/${Samples.msisdn}`],
+      ["POST", `/contacts/${Samples.msisdn}`, Samples.createContact],
+      ["PUT", `/contacts/${Samples.msisdn}`, Samples.editContact],
+      ["DELETE", `/contacts/${Samples.msisdn}`]
+    ]
+    for (const [method, path, body] of endpoints) {
+      for (const credential of [null, "wrong", revokedKey, ""]) {
+        expectError(await call(method, path, body, { key: credential }), "UNAUTHORIZED")
+      }
+    }
+    // nothing was created by the refused requests
+    expectError(await call("GET", `/contacts/${Samples.msisdn}`), "CONTACT_NOT_FOUND")
+  })
+
+  it("creates, reads, lists, edits and deletes a contact with the samples' bodies", async () => {
+    const created = await call("POST", `/contacts/${Samples.msisdn}`, Samples.createContact)
+    expect(created.status).toBe(201)
+    expect(Object.keys(created.json).sort()).toEqual(contactFields)
+    expect(created.json).toMatchObject({
+      msisdn: Samples.msisdn,
+      phone_number: "7400123456",
+      country_code: "44",
+      first_name: "Ann",
+      last_name: "Lee",
+      full_name: "Ann Lee",
+      added_from: "API",
+      status: "SUBSCRIBED",
+      tags: [],
+      monitoring: false,
+      profile_uid: expect.stringMatching(/^[0-9a-f]{32}$/)
+    })
+    expectError(await call("POST", `/contacts/${Samples.msisdn}`, Samples.createContact), "CONTACT_EXISTS")
+
+    expect(await call("GET", `/contacts/${Samples.msisdn}`)).toMatchObject({ status: 200, json: created.json })
+
+    const edited = await call("PUT", `/contacts/${Samples.msisdn}`, Samples.editContact)
+    expect(edited).toMatchObject({ status: 200, json: { ...created.json, first_name: "Anne", last_name: "Leigh", full_name: "Anne Leigh" } })
+    const tagged = await call("PUT", `/contacts/${Samples.msisdn}`, { tags: ["news"], monitoring: "1" })
+    expect(tagged.json).toMatchObject({ tags: ["news"], monitoring: true })
+
+    // query names in any case, the samples' SUSCRIBED, booleans as "1"
+    const listed = await call("GET", "/contacts?limit=10&START=0&query=leigh&status=SUSCRIBED")
+    expect(listed).toMatchObject({ status: 200, json: [tagged.json] })
+    const short = await call("GET", "/contacts?shortResults=1")
+    expect(short.json).toEqual([{ msisdn: Samples.msisdn, first_name: "Anne", last_name: "Leigh", status: "SUBSCRIBED" }])
+    expect(await call("GET", "/contacts?Status=CANCELLED")).toMatchObject({ status: 200, json: [] })
+
+    expect(await call("POST", `/contacts/${Samples.other}`, { first_name: "Bo" })).toMatchObject({ status: 201 })
+    expect(await call("DELETE", `/contacts/${Samples.other}`)).toMatchObject({ status: 200, json: { msisdn: Samples.other, deleted: true } })
+    expectError(await call("DELETE", `/contacts/${Samples.other}`), "CONTACT_NOT_FOUND")
+    expectError(await call("PUT", `/contacts/${Samples.other}`, Samples.editContact), "CONTACT_NOT_FOUND")
+    expectError(await call("GET", `/contacts/${Samples.other}`), "CONTACT_NOT_FOUND")
+  })
+
+  it("sends to one number and to groups with the samples' bodies, then lists them", async () => {
+    const sent = await call("POST", "/messages/send_to_contact", Samples.sendToContact)
+    expect(sent.status).toBe(201)
+    expect(sent.json).toMatchObject({
+      message_id: expect.any(String),
+      id: "12345",
+      short_code: "smsbook",
+      country: "44",
+      msisdn: Samples.msisdn,
+      direction: "MT",
+      status: "READY",
+      message: Samples.sendToContact.message,
+      total_recipients: 1,
+      sent_count: 0,
+      error_count: 0,
+      total_monitors: 0,
+      is_scheduled: false,
+      is_billable: true,
+      created_on: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      created_by: "tester",
+      type: 1
+    })
+    const misdn = await call("POST", "/messages/send_to_contact", Samples.sendToContactMisdn)
+    expect(misdn).toMatchObject({ status: 201, json: { msisdn: "447400123457", status: "READY" } })
+
+    const group = await call("POST", "/messages/send", Samples.sendToGroups)
+    expect(group.status).toBe(202)
+    expect(group.json).toMatchObject({ status: "PENDING", total_recipients: 0, is_billable: false, is_scheduled: false, type: 2, direction: "MT" })
+    for (const absent of ["message_id", "msisdn", "country", "created_by"]) expect(group.json).not.toHaveProperty(absent)
+
+    const all = await call("GET", `/messages?${Samples.messagesWindow}&Limit=10`)
+    expect(all.status).toBe(200)
+    expect(all.json.map((message: { readonly message: string }) => message.message)).toEqual([
+      Samples.sendToContact.message,
+      Samples.sendToContactMisdn.message,
+      Samples.sendToGroups.message
+    ])
+    const one = await call("GET", `/messages?MISDN=${Samples.msisdn}&direction=mt`)
+    expect(one.json).toEqual([sent.json])
+    const byGroup = await call("GET", "/messages?group_short_name=NEWS")
+    expect(byGroup.json).toHaveLength(1)
+    expect(await call("GET", "/messages?direction=MO")).toMatchObject({ status: 200, json: [] })
+  })
+
+  it("answers every documented refusal with its code, number and status", async () => {
+    const tooLong = "x".repeat(200)
+    expectError(await call("POST", "/messages/send_to_contact", { ...Samples.sendToContact, id: "i".repeat(41) }), "EXTERNAL_ID_TOO_LONG")
+    expectError(await call("POST", "/messages/send_to_contact", { msisdn: Samples.msisdn, message: tooLong }), "MESSAGE_TOO_LONG")
+    expectError(await call("POST", "/messages/send_to_contact", { msisdn: "12", message: "hi" }), "INVALID_MSISDN")
+    expectError(await call("POST", "/messages/send_to_contact", { msisdn: Samples.msisdn }), "INVALID_FIELD")
+    expectError(await call("POST", "/messages/send_to_contact", Samples.sendToContact), "DUPLICATE_SEND")
+    expectError(await call("POST", "/messages/send", { message: "to everybody?" }), "MISSING_TAGS")
+    expectError(await call("POST", "/messages/send", Samples.sendToGroups), "DUPLICATE_SEND")
+    expectError(await call("POST", `/contacts/${Samples.other}`, { ...Samples.createContact, status: "SUBSCRIBED" }), "INVALID_FIELD")
+    expectError(await call("POST", `/contacts/${Samples.other}`, Samples.createContact), "INVALID_FIELD")
+    expectError(await call("PUT", `/contacts/${Samples.msisdn}`, { status: "CANCELLED" }), "INVALID_FIELD")
+    expectError(await call("GET", "/contacts/abc"), "INVALID_MSISDN")
+    expectError(await call("GET", "/contacts?Limit=1001"), "INVALID_PARAMETER")
+    expectError(await call("GET", "/contacts?Limit=5&limit=6"), "INVALID_PARAMETER")
+    expectError(await call("GET", "/messages?start_date=Sun,%2021%20Nov%202020%2010:15:00%20GMT"), "INVALID_PARAMETER")
+    expectError(await call("GET", "/messages?direction=SIDEWAYS"), "INVALID_PARAMETER")
+
+    // an opted-out number is refused for individual sends
+    const book = ManagedRuntime.make(Store.layer(store.url))
+    await book.runPromise(ContactBook.optOut(Samples.msisdn))
+    await book.dispose()
+    expectError(await call("POST", "/messages/send_to_contact", { msisdn: Samples.msisdn, message: "still there?" }), "RECIPIENT_OPTED_OUT")
+  })
+
+  it("answers malformed, oversized and misrouted requests with an error body, never a stack trace", async () => {
+    for (const raw of ["{\"msisdn\": ", "not json", "[1, 2"]) {
+      const answer = await call("POST", "/messages/send_to_contact", undefined, { raw })
+      expectError(answer, "MALFORMED_JSON")
+      expect(answer.type).toContain("application/json")
+    }
+    expectError(await call("POST", `/contacts/${Samples.other}`, undefined, { raw: "{\"first_name\": \"a\"" }), "MALFORMED_JSON")
+    const big = JSON.stringify({ msisdn: Samples.msisdn, message: "x".repeat(1024 * 1024) })
+    expectError(await call("POST", "/messages/send_to_contact", undefined, { raw: big }), "PAYLOAD_TOO_LARGE")
+    expectError(await call("GET", "/no/such/endpoint"), "ROUTE_NOT_FOUND")
+    expectError(await call("PATCH", `/contacts/${Samples.msisdn}`, {}), "ROUTE_NOT_FOUND")
+  })
+
+  it("exactly one of 50 simultaneous sends with the same id is created; 49 are DuplicateSend", async () => {
+    const body = { msisdn: Samples.other, message: "once only", id: `race-${kind}` }
+    const answers = await Promise.all(Array.from({ length: 50 }, () => call("POST", "/messages/send_to_contact", body)))
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1)
+    const refused = answers.filter((answer) => answer.status === 409)
+    expect(refused).toHaveLength(49)
+    for (const answer of refused) expectError(answer, "DUPLICATE_SEND")
+    const stored = await call("GET", `/messages?misdn=${Samples.other}&Limit=1000`)
+    expect(stored.json.filter((message: { readonly id?: string }) => message.id === body.id)).toHaveLength(1)
+  })
+
+  it("writes one structured access-log line per request", async () => {
+    const before = server.log.length
+    await call("GET", "/health", undefined, { key: null })
+    await call("GET", "/contacts/1", undefined, { key: null })
+    const lines = server.log.slice(before).map((line) => JSON.parse(line))
+    expect(lines).toEqual([
+      expect.objectContaining({ method: "GET", path: "/health", status: 200, ms: expect.any(Number), remote: "127.0.0.1" }),
+      expect.objectContaining({ method: "GET", path: "/contacts/1", status: 401 })
+    ])
+    expect(Option.isNone(Option.fromNullishOr(lines[0].failure))).toBe(true)
+  })
+})

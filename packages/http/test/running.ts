@@ -1,0 +1,31 @@
+/**
+ * A real smsbook server for tests: listening on an ephemeral 127.0.0.1 port over the given store,
+ * its access log collected, stopped by `close` (the same graceful stop as SIGTERM).
+ */
+import { Account } from "@smsbook/core"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { HttpServer } from "effect/http"
+import { NetAddress } from "effect/net"
+import * as Server from "../src/Server.ts"
+
+export interface Running {
+  readonly url: string
+  readonly log: ReadonlyArray<string>
+  readonly close: () => Promise<void>
+}
+
+export const account: Account.Settings = { ...Account.defaults, short_name: "ACME", user: "tester" }
+
+export const start = async (options: Partial<Server.Options> & { readonly store: string }): Promise<Running> => {
+  const log: Array<string> = []
+  const scope = Effect.runSync(Scope.make())
+  const context = await Effect.runPromise(
+    Layer.buildWithScope(Server.layer({ host: "127.0.0.1", port: 0, account, log: (line) => log.push(line), ...options }), scope)
+  )
+  const server = Context.get(context, HttpServer.HttpServer)
+  return {
+    url: NetAddress.formatUrlUnsafe(server.address, "http"),
+    log,
+    close: () => Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+}

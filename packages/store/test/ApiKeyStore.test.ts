@@ -1,0 +1,108 @@
+/**
+ * API keys in every store kind (memory, SQLite, PostgreSQL when SMSBOOK_TEST_POSTGRES_URL is set):
+ * the secret is shown once and only its hash is kept; verify accepts exactly the live keys.
+ */
+import { DatabaseSync } from "node:sqlite"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, ManagedRuntime, Option, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import * as fc from "fast-check"
+import { afterAll, describe, expect, it } from "vitest"
+import * as ApiKeyStore from "../src/ApiKeyStore.ts"
+
+const postgresUrl = process.env["SMSBOOK_TEST_POSTGRES_URL"] ?? ""
+if (postgresUrl === "") console.warn("PostgreSQL key tests skipped: set SMSBOOK_TEST_POSTGRES_URL (scripts/postgres.sh start)")
+
+const cleanups: Array<() => Promise<void>> = []
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup()
+})
+
+const freshUrl = async (kind: string): Promise<string> => {
+  if (kind === "memory") return "memory:"
+  if (kind === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "smsbook-keys-"))
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }))
+    return join(dir, "book.db")
+  }
+  const admin = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(postgresUrl) }))
+  const schema = `smsbook_keys_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`))
+  cleanups.push(async () => {
+    await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`))
+    await admin.dispose()
+  })
+  const url = new URL(postgresUrl)
+  url.searchParams.set("options", `-c search_path=${schema}`)
+  return url.href
+}
+
+const kinds = postgresUrl === "" ? ["memory", "sqlite"] : ["memory", "sqlite", "postgres"]
+
+describe.each(kinds)("ApiKeyStore over %s", (kind) => {
+  const withKeys = async <A>(url: string, f: (keys: ApiKeyStore.ApiKeyStore["Service"]) => Effect.Effect<A, unknown>) => {
+    const runtime = ManagedRuntime.make(ApiKeyStore.layer(url))
+    try {
+      return await runtime.runPromise(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), f))
+    } finally {
+      await runtime.dispose()
+    }
+  }
+
+  it("creates, lists, verifies and revokes keys; a secret verifies only its own live key", async () => {
+    const url = await freshUrl(kind)
+    await withKeys(url, (keys) =>
+      Effect.gen(function*() {
+        const first = yield* keys.create("  deploy bot ")
+        const second = yield* keys.create("reports")
+        const secret = Redacted.value(first.secret)
+        expect(secret).toMatch(/^smsbook_[A-Za-z0-9_-]{43}$/)
+        expect(first.key).toMatchObject({ name: "deploy bot", id: expect.stringMatching(/^[0-9a-f]{16}$/) })
+        expect(first.key).not.toHaveProperty("revoked_at")
+        expect((yield* keys.list).map((key) => key.name)).toEqual(["deploy bot", "reports"])
+        expect(JSON.stringify(yield* keys.list)).not.toContain(secret)
+        expect(yield* keys.verify(secret)).toEqual(Option.some(first.key))
+        expect(yield* keys.verify(Redacted.value(second.secret))).toEqual(Option.some(second.key))
+        for (const wrong of ["", secret.slice(0, -1), secret + "x", secret.toUpperCase(), ApiKeyStore.hash(secret)]) {
+          expect(Option.isNone(yield* keys.verify(wrong)), wrong).toBe(true)
+        }
+        const revoked = yield* keys.revoke(first.key.id)
+        expect(revoked).toEqual(Option.some({ ...first.key, revoked_at: expect.any(String) }))
+        expect(Option.isNone(yield* keys.verify(secret))).toBe(true)
+        expect(yield* keys.revoke(first.key.id)).toEqual(revoked)
+        expect(Option.isNone(yield* keys.revoke("0000000000000000"))).toBe(true)
+        expect(Option.isSome(yield* keys.verify(Redacted.value(second.secret)))).toBe(true)
+        expect(yield* Effect.flip(keys.create("   "))).toMatchObject({ _tag: "InvalidField", field: "name" })
+      }))
+    if (kind === "sqlite") {
+      // only the hash is on disk, and keys outlive the connection
+      const db = new DatabaseSync(url)
+      const rows = db.prepare("SELECT hash FROM api_keys").all()
+      db.close()
+      expect(rows).toHaveLength(2)
+      for (const row of rows) expect(row["hash"]).toMatch(/^[0-9a-f]{64}$/)
+    }
+    if (kind !== "memory") expect((await withKeys(url, (keys) => keys.list)).map((key) => key.name)).toEqual(["deploy bot", "reports"])
+  })
+
+  it("verify accepts a created secret and refuses any other text (property)", async () => {
+    const url = await freshUrl(kind)
+    await withKeys(url, (keys) =>
+      Effect.gen(function*() {
+        const created = yield* keys.create("prop")
+        const secret = Redacted.value(created.secret)
+        yield* Effect.promise(() =>
+          fc.assert(
+            fc.asyncProperty(fc.string(), async (other) => {
+              const found = await Effect.runPromise(keys.verify(other))
+              expect(Option.isSome(found)).toBe(other === secret)
+            }),
+            { numRuns: kind === "memory" ? 200 : 40 }
+          )
+        )
+      }))
+  })
+})
