@@ -91,6 +91,16 @@ const initial = Effect.gen(function*() {
   yield* sql`CREATE INDEX outbox_part ON outbox (message_id, msisdn, part)`
 })
 
+/**
+ * 2: the suppression list. An opt-out binds the number, not the record, so the list outlives
+ * deleted contacts; books from before it start with the numbers of their CANCELLED contacts.
+ */
+const suppressions = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE suppressions (msisdn text COLLATE "C" PRIMARY KEY)`
+  yield* sql`INSERT INTO suppressions (msisdn) SELECT msisdn FROM contacts WHERE status = 'CANCELLED' ORDER BY msisdn`
+})
+
 /** The table where the Migrator records applied migrations. */
 export const migrationsTable = "smsbook_migrations"
 
@@ -99,6 +109,6 @@ export const migrationsTable = "smsbook_migrations"
  * rather than `PgMigrator`, which needs Node's process services only to run `pg_dump`.
  */
 export const run = Migrator.make({})({
-  loader: Migrator.fromRecord({ "1_initial": initial }),
+  loader: Migrator.fromRecord({ "1_initial": initial, "2_suppressions": suppressions }),
   table: migrationsTable
 })
