@@ -5,7 +5,7 @@
  */
 import { Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql"
-import { type Contact, ContactExists, ContactNotFound, ContactStore } from "@smsbook/core"
+import { type Contact, ContactExists, ContactNotFound, ContactStore, StoreFailure } from "@smsbook/core"
 import {
   contactArrays,
   contactColumns,
@@ -112,7 +112,10 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
         const found = yield* getForUpdate(contact.msisdn)
         if (Option.isSome(found)) return { contact: found.value, created: false }
       }
-      return yield* Effect.die(new Error(`contact ${contact.msisdn} kept disappearing while it was being created`))
+      return yield* new StoreFailure({
+        operation: "ContactStore.getOrInsert",
+        reason: `contact ${contact.msisdn} was deleted three times while it was being created`
+      })
     })).pipe(attempt("ContactStore.getOrInsert"))
 
   // Batch writers of one book (imports) queue here, on an advisory lock held to the end of their
