@@ -1,6 +1,6 @@
 /**
  * The contact use cases: one per endpoint of the interface (list, get, create, edit, delete),
- * plus opt-out, resubscribe, and the batch upsert that imports are made of.
+ * plus opt-out, resubscribe, forget (data erasure), and the batch upsert that imports are made of.
  */
 import { Effect, Option, Result } from "effect"
 import * as Contact from "./Contact.ts"
@@ -16,6 +16,13 @@ const keyOf = (raw: string | number) => Effect.fromResult(Msisdn.parse(String(ra
 const find = Effect.fnUntraced(function*(msisdn: string) {
   const store = yield* ContactStore
   const found = yield* store.get(msisdn)
+  return Option.isSome(found) ? found.value : yield* new ContactNotFound({ msisdn })
+})
+
+/** `find` for a read-modify-write: the contact stays held until the transaction ends. */
+const findForUpdate = Effect.fnUntraced(function*(msisdn: string) {
+  const store = yield* ContactStore
+  const found = yield* store.getForUpdate(msisdn)
   return Option.isSome(found) ? found.value : yield* new ContactNotFound({ msisdn })
 })
 
@@ -57,7 +64,8 @@ const newContact = Effect.fnUntraced(function*(
 
 /**
  * `POST /contacts/:msisdn`: the path names the contact; a body `msisdn` or `country_code` must agree
- * with it, a body `status` is refused. Created with `added_from` API.
+ * with it, a body `status` is refused. Created with `added_from` API, CANCELLED when the number is
+ * on the suppression list (an opt-out outlives its contact).
  */
 export const createContact = Effect.fn("ContactBook.createContact")(function*(path: string | number, body: unknown) {
   const msisdn = yield* keyOf(path)
@@ -75,10 +83,14 @@ export const createContact = Effect.fn("ContactBook.createContact")(function*(pa
       reason: `does not match the msisdn's country code ${country_code}`
     })
   }
-  const contact = yield* newContact(msisdn, { first_name: request.first_name ?? "", last_name: request.last_name ?? "" }, "API")
+  const fresh = yield* newContact(msisdn, { first_name: request.first_name ?? "", last_name: request.last_name ?? "" }, "API")
   const store = yield* ContactStore
-  yield* store.insert(contact)
-  return contact
+  return yield* store.transaction(Effect.gen(function*() {
+    const suppressed = (yield* store.suppressed([msisdn])).has(msisdn)
+    const contact: Contact.Contact = suppressed ? { ...fresh, status: "CANCELLED" } : fresh
+    yield* store.insert(contact)
+    return contact
+  }))
 })
 
 /** `PUT /contacts/:msisdn`: changes first_name, last_name, tags, monitoring; returns the full contact. */
@@ -87,13 +99,13 @@ export const editContact = Effect.fn("ContactBook.editContact")(function*(path: 
   const edit = yield* Effect.fromResult(Contact.decodeEditBody(body))
   const store = yield* ContactStore
   return yield* store.transaction(Effect.gen(function*() {
-    const edited = Contact.applyEdit(yield* find(msisdn), edit)
+    const edited = Contact.applyEdit(yield* findForUpdate(msisdn), edit)
     yield* store.update(edited)
     return edited
   }))
 })
 
-/** `DELETE /contacts/:msisdn`. */
+/** `DELETE /contacts/:msisdn`. An opt-out stays on the suppression list: deleting is not resubscribing. */
 export const deleteContact = Effect.fn("ContactBook.deleteContact")(function*(path: string | number) {
   const msisdn = yield* keyOf(path)
   const store = yield* ContactStore
@@ -101,17 +113,37 @@ export const deleteContact = Effect.fn("ContactBook.deleteContact")(function*(pa
   return { msisdn, deleted: true } as const
 })
 
+/**
+ * Erases every trace of a number from the book, its contact and its suppression entry, for a
+ * data-erasure request: after it, an import of the number creates it SUBSCRIBED again.
+ */
+export const forget = Effect.fn("ContactBook.forget")(function*(path: string | number) {
+  const msisdn = yield* keyOf(path)
+  const store = yield* ContactStore
+  if (!(yield* store.forget(msisdn))) return yield* new ContactNotFound({ msisdn })
+  return { msisdn, forgotten: true } as const
+})
+
+/**
+ * A status move, decided on the contact as it stands (held until the transaction ends), with the
+ * suppression entry written in the same transaction: an opt-out adds it, a resubscribe lifts it.
+ */
+const applyMove = Effect.fnUntraced(function*(contact: Contact.Contact, move: Contact.Move) {
+  const store = yield* ContactStore
+  const status = yield* Effect.fromResult(Contact.transition(contact.status, move))
+  const moved = { ...contact, status }
+  // The contact first, then its entry: every writer takes the two in this order (no deadlock).
+  if (status !== contact.status) yield* store.update(moved)
+  if (move === "opt-out") yield* store.suppress(contact.msisdn)
+  if (move === "resubscribe") yield* store.unsuppress(contact.msisdn)
+  return moved
+})
+
 const move = (move: Contact.Move) =>
   Effect.fn(`ContactBook.${move}`)(function*(path: string | number) {
     const msisdn = yield* keyOf(path)
     const store = yield* ContactStore
-    return yield* store.transaction(Effect.gen(function*() {
-      const contact = yield* find(msisdn)
-      const status = yield* Effect.fromResult(Contact.transition(contact.status, move))
-      const moved = { ...contact, status }
-      if (status !== contact.status) yield* store.update(moved)
-      return moved
-    }))
+    return yield* store.transaction(Effect.flatMap(findForUpdate(msisdn), (contact) => applyMove(contact, move)))
   })
 
 /** Opt-out: the contact becomes CANCELLED and receives nothing more. */
@@ -147,6 +179,11 @@ export interface Outcome {
   readonly optedOut: boolean
   /** The same msisdn came earlier in this batch; this row was merged into it. */
   readonly duplicate: boolean
+  /**
+   * Present when the number was on the suppression list, so the contact was created CANCELLED
+   * (an opt-out outlives its contact): imports count these as `suppressed`.
+   */
+  readonly suppressed?: true
 }
 
 /**
@@ -170,15 +207,18 @@ export const merge = (stored: Contact.Contact, row: Candidate, options: UpsertOp
 /**
  * Upserts a batch of import rows by msisdn, in order: each row is `created`, `updated` or
  * `unchanged` against the store as it stands after the rows before it (so a number twice in a
- * batch is merged). New contacts are SUBSCRIBED with `added_from` FILE_UPLOAD. One read and one
- * write for the whole batch.
+ * batch is merged). New contacts are SUBSCRIBED with `added_from` FILE_UPLOAD, or CANCELLED when
+ * the number is suppressed. Two reads and one write for the whole batch; the store's write keeps
+ * any opt-out that lands meanwhile.
  */
 export const upsertContacts = Effect.fn("ContactBook.upsertContacts")(function*(
   rows: ReadonlyArray<Candidate>,
   options: UpsertOptions
 ) {
   const store = yield* ContactStore
-  const current = new Map(yield* store.getMany([...new Set(rows.map((row) => row.msisdn))]))
+  const msisdns = [...new Set(rows.map((row) => row.msisdn))]
+  const current = new Map(yield* store.getMany(msisdns))
+  const suppressed = yield* store.suppressed(msisdns.filter((msisdn) => !current.has(msisdn)))
   const created = new Map<string, Contact.Contact>()
   const updated = new Map<string, Contact.Contact>()
   const seen = new Set<string>()
@@ -189,10 +229,21 @@ export const upsertContacts = Effect.fn("ContactBook.upsertContacts")(function*(
     seen.add(row.msisdn)
     if (stored === undefined) {
       const contact = yield* newContact(row.msisdn, row, "FILE_UPLOAD")
-      const withTags = { ...contact, tags: Contact.normalizeTags(row.tags) }
+      const isSuppressed = suppressed.has(row.msisdn)
+      const withTags: Contact.Contact = {
+        ...contact,
+        status: isSuppressed ? "CANCELLED" : contact.status,
+        tags: Contact.normalizeTags(row.tags)
+      }
       current.set(row.msisdn, withTags)
       created.set(row.msisdn, withTags)
-      outcomes.push({ kind: "created", msisdn: row.msisdn, optedOut: false, duplicate })
+      outcomes.push({
+        kind: "created",
+        msisdn: row.msisdn,
+        optedOut: isSuppressed,
+        duplicate,
+        ...(isSuppressed ? { suppressed: true } : {})
+      })
       continue
     }
     const next = merge(stored, row, options)
@@ -211,8 +262,16 @@ export const upsertContacts = Effect.fn("ContactBook.upsertContacts")(function*(
   return outcomes
 })
 
-/** Creates a contact from an inbound SMS (a keyword from an unknown number), with the given status. */
-export const fromInbound = Effect.fnUntraced(function*(msisdn: Msisdn.Msisdn, status: Contact.Status) {
-  const contact = yield* newContact(msisdn, { first_name: "", last_name: "" }, "SMS")
-  return { ...contact, status }
+/**
+ * Applies an inbound keyword's move to the sender, inside the caller's transaction: the contact is
+ * created or got (never `ContactExists`, whoever adds the number meanwhile), with `added_from` SMS,
+ * CANCELLED for an opt-out, otherwise SUBSCRIBED unless the number is suppressed; then moved as
+ * `optOut`/`resubscribe` would. A move the status does not allow (START from INVITED) leaves the
+ * contact as it is.
+ */
+export const applyKeyword = Effect.fnUntraced(function*(msisdn: Msisdn.Msisdn, move: "opt-out" | "resubscribe") {
+  const store = yield* ContactStore
+  const fresh = yield* newContact(msisdn, { first_name: "", last_name: "" }, "SMS")
+  const { contact } = yield* store.getOrInsert({ ...fresh, status: move === "opt-out" ? "CANCELLED" : "SUBSCRIBED" })
+  return yield* applyMove(contact, move).pipe(Effect.catchTag("IllegalTransition", () => Effect.succeed(contact)))
 })

@@ -1,6 +1,7 @@
 /**
- * The port through which the domain keeps contacts. Adapters (memory, SQLite, PostgreSQL) store and
- * retrieve; every rule (what may change, who receives) stays in the use cases.
+ * The port through which the domain keeps contacts and the suppression list (the numbers that opted
+ * out). Adapters store and retrieve; the rules stay in the use cases, except the opt-out law, which
+ * the store enforces so that no race between processes can undo it.
  */
 import { Context, type Effect, type Option, type Stream } from "effect"
 import type * as Contact from "./Contact.ts"
@@ -25,9 +26,39 @@ export interface Writes {
   readonly update: ReadonlyArray<Contact.Contact>
 }
 
+/** What `getOrInsert` found: the stored contact, and whether this call created it. */
+export interface Got {
+  readonly contact: Contact.Contact
+  readonly created: boolean
+}
+
+/**
+ * The opt-out law, held by every adapter under any interleaving of processes:
+ * - a write that stores a contact CANCELLED puts its msisdn on the suppression list, in the same
+ *   transaction; `remove` keeps the entry; only `unsuppress` (an explicit resubscribe) and `forget`
+ *   take it off;
+ * - `insert` and `write` store a suppressed msisdn CANCELLED, and `write` never changes a stored
+ *   CANCELLED status (a batch decides names and tags, never who opted out);
+ * - `update` stores the status it is given: callers read with `getForUpdate` in the same
+ *   transaction, so the status they write back is one they decided on the current row.
+ */
 export class ContactStore extends Context.Service<ContactStore, {
   readonly get: (msisdn: string) => Effect.Effect<Option.Option<Contact.Contact>, StoreFailure>
-  /** The existing contacts among `msisdns`, by msisdn: one round trip for a whole import batch. */
+  /**
+   * `get`, holding the contact until the surrounding transaction ends (PostgreSQL `FOR UPDATE`;
+   * SQLite and memory transactions hold the whole book): a read-modify-write of one contact.
+   */
+  readonly getForUpdate: (msisdn: string) => Effect.Effect<Option.Option<Contact.Contact>, StoreFailure>
+  /**
+   * The stored contact of `contact.msisdn`, held as by `getForUpdate`, or `contact` inserted when
+   * there is none (CANCELLED when suppressed): never `ContactExists`, whoever creates it meanwhile.
+   */
+  readonly getOrInsert: (contact: Contact.Contact) => Effect.Effect<Got, StoreFailure>
+  /**
+   * The existing contacts among `msisdns`, by msisdn: one round trip for a whole import batch. It is
+   * the read of a batch write: inside a transaction, other batch writers of the book wait until it
+   * ends (an import reads and writes with no other import in between).
+   */
   readonly getMany: (msisdns: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, Contact.Contact>, StoreFailure>
   readonly insert: (contact: Contact.Contact) => Effect.Effect<void, ContactExists | StoreFailure>
   /** Replaces the stored contact of the same msisdn. */
@@ -39,9 +70,23 @@ export class ContactStore extends Context.Service<ContactStore, {
   /** Every contact that carries one of the tags or is monitoring, each once, ordered by msisdn. */
   readonly audience: (filter: AudienceFilter) => Stream.Stream<Contact.Contact, StoreFailure>
   readonly count: Effect.Effect<number, StoreFailure>
+  /** The suppressed numbers among `msisdns`. */
+  readonly suppressed: (msisdns: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>, StoreFailure>
+  /** Puts `msisdn` on the suppression list (kept when it is there). */
+  readonly suppress: (msisdn: string) => Effect.Effect<void, StoreFailure>
+  /** Takes `msisdn` off the suppression list: only an explicit resubscribe may. */
+  readonly unsuppress: (msisdn: string) => Effect.Effect<void, StoreFailure>
+  /** Erases the contact of `msisdn` and its suppression entry; whether there was either. */
+  readonly forget: (msisdn: string) => Effect.Effect<boolean, StoreFailure>
   /**
    * Runs `effect` in one transaction: all of its writes land or none do. Imports run a whole file
    * in one, so an interrupted import leaves nothing behind.
    */
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StoreFailure, R>
+  /**
+   * `transaction`, run again with backoff while the database aborts it for contention (SQLite busy,
+   * PostgreSQL deadlock or serialization failure). Only for effects whose sole side effects are
+   * this store's writes, such as recording an inbound SMS.
+   */
+  readonly retrying: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StoreFailure, R>
 }>()("@smsbook/core/ContactStore") {}

@@ -13,6 +13,8 @@ import * as Ports from "./Ports.ts"
 
 interface State {
   contacts: Map<string, Contact.Contact>
+  /** The suppression list: numbers that opted out, whether or not their contact still exists. */
+  suppressed: Set<string>
   messages: Map<string, Message.Stored>
   deliveries: Map<string, Set<string>>
   outbox: Array<Carrier.Part>
@@ -20,6 +22,7 @@ interface State {
 
 const copy = (state: State): State => ({
   contacts: new Map(state.contacts),
+  suppressed: new Set(state.suppressed),
   messages: new Map(state.messages),
   deliveries: new Map([...state.deliveries].map(([id, set]) => [id, new Set(set)])),
   outbox: [...state.outbox]
@@ -55,7 +58,7 @@ const InTransaction = Context.Reference<boolean>("@smsbook/core/MemoryStore/InTr
 
 /** Builds the three ports over one shared state, plus a view of the carrier's outbox. */
 export const make: Effect.Effect<Ports.Services> = Effect.gen(function*() {
-  let state: State = { contacts: new Map(), messages: new Map(), deliveries: new Map(), outbox: [] }
+  let state: State = { contacts: new Map(), suppressed: new Set(), messages: new Map(), deliveries: new Map(), outbox: [] }
   // One writer at a time, as a database would serialise transactions.
   const lock = yield* Semaphore.make(1)
 
@@ -81,8 +84,27 @@ export const make: Effect.Effect<Ports.Services> = Effect.gen(function*() {
 
   const sortedContacts = () => [...state.contacts.values()].sort((a, b) => a.msisdn < b.msisdn ? -1 : 1)
 
+  /** Stores `contact` as the opt-out law says (see `ContactStore`): `keep` holds a stored or listed opt-out. */
+  const store = (contact: Contact.Contact, keep: boolean): Contact.Contact => {
+    const cancelled = keep && (state.suppressed.has(contact.msisdn) || state.contacts.get(contact.msisdn)?.status === "CANCELLED")
+    const stored: Contact.Contact = cancelled ? { ...contact, status: "CANCELLED" } : contact
+    state.contacts.set(stored.msisdn, stored)
+    if (stored.status === "CANCELLED") state.suppressed.add(stored.msisdn)
+    return stored
+  }
+
+  const get = (msisdn: string) => Effect.sync(() => Option.fromNullishOr(state.contacts.get(msisdn)))
+
   const contacts = ContactStore.ContactStore.of({
-    get: (msisdn) => Effect.sync(() => Option.fromNullishOr(state.contacts.get(msisdn))),
+    get,
+    getForUpdate: get,
+    getOrInsert: (contact) =>
+      serialized(() =>
+        Effect.sync(() => {
+          const stored = state.contacts.get(contact.msisdn)
+          return stored === undefined ? { contact: store(contact, true), created: true } : { contact: stored, created: false }
+        })
+      ),
     getMany: (msisdns) =>
       Effect.sync(() => {
         const found = new Map<string, Contact.Contact>()
@@ -96,12 +118,12 @@ export const make: Effect.Effect<Ports.Services> = Effect.gen(function*() {
       serialized(() =>
         state.contacts.has(contact.msisdn)
           ? Effect.fail(new ContactExists({ msisdn: contact.msisdn }))
-          : Effect.sync(() => void state.contacts.set(contact.msisdn, contact))
+          : Effect.sync(() => void store(contact, true))
       ),
     update: (contact) =>
       serialized(() =>
         state.contacts.has(contact.msisdn)
-          ? Effect.sync(() => void state.contacts.set(contact.msisdn, contact))
+          ? Effect.sync(() => void store(contact, false))
           : Effect.fail(new ContactNotFound({ msisdn: contact.msisdn }))
       ),
     remove: (msisdn) =>
@@ -109,7 +131,18 @@ export const make: Effect.Effect<Ports.Services> = Effect.gen(function*() {
     write: ({ insert, update }) =>
       serialized(() =>
         Effect.sync(() => {
-          for (const contact of [...insert, ...update]) state.contacts.set(contact.msisdn, contact)
+          for (const contact of [...insert, ...update]) store(contact, true)
+        })
+      ),
+    suppressed: (msisdns) => Effect.sync(() => new Set(msisdns.filter((msisdn) => state.suppressed.has(msisdn)))),
+    suppress: (msisdn) => serialized(() => Effect.sync(() => void state.suppressed.add(msisdn))),
+    unsuppress: (msisdn) => serialized(() => Effect.sync(() => void state.suppressed.delete(msisdn))),
+    forget: (msisdn) =>
+      serialized(() =>
+        Effect.sync(() => {
+          const hadContact = state.contacts.delete(msisdn)
+          const hadEntry = state.suppressed.delete(msisdn)
+          return hadContact || hadEntry
         })
       ),
     list: (filter) =>
@@ -122,7 +155,9 @@ export const make: Effect.Effect<Ports.Services> = Effect.gen(function*() {
         )
       }),
     count: Effect.sync(() => state.contacts.size),
-    transaction
+    transaction,
+    // One process, one lock: nothing to contend with.
+    retrying: transaction
   })
 
   const messages = MessageStore.MessageStore.of({

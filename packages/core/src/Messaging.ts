@@ -292,9 +292,11 @@ export const keywordAction = (text: string): "opt-out" | "resubscribe" | undefin
 }
 
 /**
- * Records an inbound (MO) SMS so `listMessages` shows it, and applies its keyword: an opt-out keyword
- * makes the sender CANCELLED, START/UNSTOP resubscribes (a CANCELLED or SUBSCRIBED contact; others stay). A keyword from a number not in the book
- * creates the contact (`added_from` SMS) in the state it asked for, so a later import cannot subscribe it.
+ * Records an inbound (MO) SMS so `listMessages` shows it, and applies its keyword in the same
+ * transaction: an opt-out keyword makes the sender CANCELLED and suppressed, START/UNSTOP
+ * resubscribes (a CANCELLED or SUBSCRIBED contact; others stay) and lifts the suppression. A keyword
+ * from a number not in the book creates the contact (`added_from` SMS). Never lost to a race: no
+ * `ContactExists`, and the transaction is retried while the database reports contention.
  */
 export const receiveMessage = Effect.fn("Messaging.receiveMessage")(function*(from: string, text: string) {
   const msisdn = yield* Effect.fromResult(Msisdn.parse(from))
@@ -323,19 +325,12 @@ export const receiveMessage = Effect.fn("Messaging.receiveMessage")(function*(fr
   const messages = yield* MessageStore
   const contacts = yield* ContactStore
   const action = keywordAction(text)
-  return yield* messages.transaction(Effect.gen(function*() {
+  // One transaction for the message and its keyword, retried on contention: the message is built
+  // once, outside, and its insert replaces by message_id, so a retry records it once.
+  return yield* contacts.retrying(Effect.gen(function*() {
     yield* messages.insert(stored)
     if (action === undefined) return { message: toWire(stored, zone), action }
-    const existing = yield* contacts.get(msisdn)
-    // A keyword whose move the contact's status does not allow (START from INVITED) leaves the contact
-    // as it is; the inbound message is recorded all the same.
-    const contact = Option.isSome(existing)
-      ? yield* (action === "opt-out" ? ContactBook.optOut(msisdn) : ContactBook.resubscribe(msisdn)).pipe(
-        Effect.catchTag("IllegalTransition", () => Effect.succeed(existing.value))
-      )
-      : yield* ContactBook.fromInbound(msisdn, action === "opt-out" ? "CANCELLED" : "SUBSCRIBED").pipe(
-        Effect.tap((contact) => contacts.insert(contact))
-      )
+    const contact = yield* ContactBook.applyKeyword(msisdn, action)
     return { message: toWire(stored, zone), action, contact }
   }))
 })

@@ -2,7 +2,7 @@
  * The SQLite adapter of every port, on Node's built-in `node:sqlite`: one WAL file that several
  * processes can share, with the memory store's semantics and keyset-paged streams for bulk work.
  */
-import { Effect, Layer, type Scope } from "effect"
+import { Duration, Effect, Layer, type Scope } from "effect"
 import { Ports, type StoreUnavailable } from "@smsbook/core"
 import * as Carrier from "./internal/sqlite/carrier.ts"
 import * as Connection from "./internal/sqlite/connection.ts"
@@ -13,9 +13,17 @@ import * as Migrations from "./internal/sqlite/migrations.ts"
 export interface Options {
   /** Rows per page of `audience` and `stream`: memory stays flat whatever the table size (default 4096). */
   readonly pageSize?: number
-  /** How long a write waits for another connection's transaction before failing, in ms (default 5000). */
+  /**
+   * How long a writer waits for another connection's (or process's) transaction to end before it
+   * fails (default `defaultLockWait`). Writers queue on `BEGIN IMMEDIATE` meanwhile.
+   */
+  readonly lockWait?: Duration.Input
+  /** `lockWait` in milliseconds (the older spelling; `lockWait` wins when both are given). */
   readonly busyTimeout?: number
 }
+
+/** How long a writer waits for the write lock unless told otherwise; `Store.layer` waits longer. */
+export const defaultLockWait: Duration.Input = "5 seconds"
 
 /** The ports over one SQLite file, plus a view of the carrier's outbox table. */
 export type Services = Ports.Services
@@ -34,7 +42,8 @@ export const make = Effect.fnUntraced(function*(
   options: Options = {}
 ): Effect.fn.Return<Services, StoreUnavailable, Scope.Scope> {
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? defaultPageSize))
-  const busyTimeout = Math.max(0, Math.floor(options.busyTimeout ?? 5000))
+  const wait = options.lockWait ?? options.busyTimeout ?? defaultLockWait
+  const busyTimeout = Math.max(0, Math.floor(Math.min(Duration.toMillis(wait), 2 ** 31 - 1)))
   const db = yield* Connection.make(path, busyTimeout)
   yield* Migrations.run(db, path)
   return {

@@ -3,7 +3,7 @@
  * (also `postgresql://`), `memory:`. Every choice provides the same ports (`Ports`).
  */
 import { InvalidStoreUrl, MemoryStore, type Ports as CorePorts, StoreUnavailable } from "@smsbook/core"
-import { Effect, Layer } from "effect"
+import { type Duration, Effect, Layer } from "effect"
 import { redactUrl } from "./internal/urlSecrets.ts"
 import * as SqliteStore from "./SqliteStore.ts"
 
@@ -36,15 +36,26 @@ export const locate = (url: string): Location | InvalidStoreUrl => {
   return { kind: "sqlite", path: text }
 }
 
+/**
+ * How long a command waits for another process's write transaction on a SQLite book before failing:
+ * long enough for a nightly import to queue behind another one.
+ */
+export const defaultLockWait: Duration.Input = "10 minutes"
+
+export interface Options {
+  /** How long a writer waits for the book's write lock (SQLite) before failing (default `defaultLockWait`). */
+  readonly lockWait?: Duration.Input
+}
+
 /** The ports of the store at `url`. */
-export const layer = (url: string): Layer.Layer<Ports, InvalidStoreUrl | StoreUnavailable> => {
+export const layer = (url: string, options: Options = {}): Layer.Layer<Ports, InvalidStoreUrl | StoreUnavailable> => {
   const location = locate(url)
   if (location instanceof InvalidStoreUrl) return Layer.unwrap(Effect.fail(location))
   switch (location.kind) {
     case "memory":
       return MemoryStore.layer
     case "sqlite":
-      return SqliteStore.layer(location.path)
+      return SqliteStore.layer(location.path, { lockWait: options.lockWait ?? defaultLockWait })
     case "postgres":
       // Loaded on demand: the PostgreSQL driver costs every other command startup time.
       return Layer.unwrap(

@@ -44,7 +44,7 @@ const freshSchema = async (): Promise<{ readonly schema: string; readonly url: s
   return { schema, url: withParam(baseUrl ?? "", "options", `-c search_path=${schema}`) }
 }
 
-const tables = "contacts, contact_tags, messages, message_tags, anti_spam_locks, deliveries, outbox"
+const tables = "contacts, contact_tags, messages, message_tags, anti_spam_locks, deliveries, outbox, suppressions"
 
 const store = (url: string, options?: PostgresStore.Options) => ManagedRuntime.make(PostgresStore.layer(url, options))
 
@@ -550,7 +550,8 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
         expect(await second.runPromise(Effect.flatMap(ContactStore.ContactStore, (c) => c.get(someone.msisdn))))
           .toEqual(Option.some(someone))
         const applied = await adminSql((sql) => sql`SELECT count(*)::int AS n FROM ${sql(schema)}.smsbook_migrations`)
-        expect(applied).toEqual([{ n: 2 }]) // initial and api_keys, each applied once
+        // One row per migration: 1_initial, 2_suppressions, 3_api_keys.
+        expect(applied).toEqual([{ n: 3 }])
       } finally {
         await second.dispose()
       }

@@ -5,6 +5,7 @@
 import { Effect, Option, Result, Schema, SchemaTransformation, Stream } from "effect"
 import { type SqlClient, SqlError } from "effect/sql"
 import { StoreFailure } from "@smsbook/core"
+import * as Contention from "../contention.ts"
 
 /** The text of a failure: PostgreSQL's own message when there is one (it names the constraint, the value). */
 export const describeError = (error: SqlError.SqlError | Schema.SchemaError): string => {
@@ -12,6 +13,20 @@ export const describeError = (error: SqlError.SqlError | Schema.SchemaError): st
   const cause = error.reason.cause
   const detail = cause instanceof Error && cause.message !== "" ? cause.message : undefined
   return detail === undefined ? error.message : `${error.message}: ${detail}`
+}
+
+/** SQLSTATEs of a transaction aborted for contention: serialization_failure, deadlock_detected. */
+const contentionCodes: ReadonlySet<string> = new Set(["40001", "40P01"])
+
+const sqlState = (error: SqlError.SqlError): string | undefined => {
+  const cause = error.reason.cause
+  return typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined
+}
+
+/** `error` as a `StoreFailure({ operation })`, marked as contention when PostgreSQL aborted for it. */
+export const failure = (operation: string, error: SqlError.SqlError | Schema.SchemaError): StoreFailure => {
+  const failed = new StoreFailure({ operation, reason: describeError(error) })
+  return SqlError.isSqlError(error) && contentionCodes.has(sqlState(error) ?? "") ? Contention.mark(failed) : failed
 }
 
 type Infrastructure = SqlError.SqlError | Schema.SchemaError
@@ -27,7 +42,7 @@ export const attempt = (operation: string) => <A, E, R>(effect: Effect.Effect<A,
   Effect.catchIf(
     effect,
     isInfrastructure,
-    (error) => Effect.fail(new StoreFailure({ operation, reason: describeError(error) }))
+    (error) => Effect.fail(failure(operation, error))
   )
 
 /**
@@ -37,7 +52,7 @@ export const attempt = (operation: string) => <A, E, R>(effect: Effect.Effect<A,
 export const transaction = (sql: SqlClient.SqlClient) =>
 <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreFailure, R> =>
   Effect.mapError(sql.withTransaction(effect), (error) =>
-    SqlError.isSqlError(error) ? new StoreFailure({ operation: "transaction", reason: describeError(error) }) : error)
+    SqlError.isSqlError(error) ? failure("transaction", error) : error)
 
 /** An `int8` column (read by the driver as `bigint`) as a JS number; epoch milliseconds and counts fit exactly. */
 export const NumberFromInt8 = Schema.Union([Schema.BigInt, Schema.Number]).pipe(

@@ -1,21 +1,30 @@
 /**
  * The contact port on PostgreSQL: set-based upserts per batch (`unnest` arrays, one statement per
- * table), keyset-paged audiences, and case-insensitive search on JavaScript-lowered columns.
+ * table, keys in sorted order), the suppression list, row locks for read-modify-writes, keyset-paged
+ * audiences, and case-insensitive search on JavaScript-lowered columns.
  */
 import { Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql"
-import { type Contact, ContactExists, ContactNotFound, ContactStore } from "@smsbook/core"
+import { type Contact, ContactExists, ContactNotFound, ContactStore, StoreFailure } from "@smsbook/core"
 import {
   contactArrays,
   contactColumns,
   decodeContacts,
   decodeCount,
   decodeMsisdns,
+  decodeStatuses,
   lastByKey,
   lower,
   tagPairs
 } from "./rows.ts"
+import * as Contention from "../contention.ts"
 import { attempt, keyset, transaction } from "./connection.ts"
+
+/** Rows a store writes in batches before it first runs ANALYZE; each later ANALYZE waits for 4 times more. */
+export const firstAnalyzeAfter = 20_000
+
+/** The advisory lock that batch writers of one database queue on (an arbitrary constant: "SMSB" "W"). */
+const writersLock = 0x534d5342_57
 
 /** Builds the contact port over `sql`; `pageSize` rows per audience page. */
 export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.ContactStore["Service"] => {
@@ -33,6 +42,13 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
     ) AS v (msisdn, phone_number, first_name, last_name, full_name, country_code, added_from, status,
       tags, profile_uid, monitoring, first_name_lower, last_name_lower, full_name_lower)`
   }
+
+  // A suppressed number is stored CANCELLED whatever the writer read before (the opt-out law).
+  const lawfulValues = (contacts: ReadonlyArray<Contact.Contact>) =>
+    sql`SELECT v.msisdn, v.phone_number, v.first_name, v.last_name, v.full_name, v.country_code, v.added_from,
+        CASE WHEN EXISTS (SELECT 1 FROM suppressions AS s WHERE s.msisdn = v.msisdn) THEN 'CANCELLED' ELSE v.status END,
+        v.tags, v.profile_uid, v.monitoring, v.first_name_lower, v.last_name_lower, v.full_name_lower
+      FROM ${values(contacts)} ORDER BY v.msisdn`
 
   const insertColumns = sql.literal(
     "(msisdn, phone_number, first_name, last_name, full_name, country_code, added_from, status, tags, " +
@@ -63,10 +79,55 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
       attempt("ContactStore.get")
     )
 
+  const getForUpdate = (msisdn: string) =>
+    sql`SELECT ${columns} FROM contacts WHERE msisdn = ${msisdn} FOR UPDATE`.pipe(
+      Effect.flatMap(decodeContacts("ContactStore.getForUpdate")),
+      Effect.map((rows) => Option.fromNullishOr(rows[0])),
+      attempt("ContactStore.getForUpdate")
+    )
+
+  // Puts the numbers of the given rows that are CANCELLED on the suppression list, in key order.
+  const suppressCancelled = (rows: ReadonlyArray<{ readonly msisdn: string; readonly status: string }>) => {
+    const cancelled = rows.filter((row) => row.status === "CANCELLED").map((row) => row.msisdn).sort()
+    return cancelled.length === 0 ? Effect.void : sql`INSERT INTO suppressions (msisdn)
+      SELECT * FROM unnest(${cancelled}::text[]) ON CONFLICT DO NOTHING`.pipe(Effect.asVoid)
+  }
+
+  const insertLawful = (contact: Contact.Contact) =>
+    sql`INSERT INTO contacts ${insertColumns} ${lawfulValues([contact])}
+      ON CONFLICT (msisdn) DO NOTHING RETURNING ${columns}`.pipe(Effect.flatMap(decodeContacts("ContactStore.insert")))
+
+  // INSERT … ON CONFLICT DO NOTHING waits for a concurrent inserter of the number and then finds
+  // its row; a row deleted between the two statements is tried again.
+  const getOrInsert = (contact: Contact.Contact) =>
+    sql.withTransaction(Effect.gen(function*() {
+      for (let round = 0; round < 3; round++) {
+        const inserted = yield* insertLawful(contact)
+        const created = inserted[0]
+        if (created !== undefined) {
+          yield* suppressCancelled([created])
+          yield* replaceTags([created])
+          return { contact: created, created: true }
+        }
+        const found = yield* getForUpdate(contact.msisdn)
+        if (Option.isSome(found)) return { contact: found.value, created: false }
+      }
+      return yield* new StoreFailure({
+        operation: "ContactStore.getOrInsert",
+        reason: `contact ${contact.msisdn} was deleted three times while it was being created`
+      })
+    })).pipe(attempt("ContactStore.getOrInsert"))
+
+  // Batch writers of one book (imports) queue here, on an advisory lock held to the end of their
+  // transaction, before their first read: two imports then run one after the other, and neither
+  // writes back a batch it read before the other's commit, nor waits on the other's rows.
+  const queueWriters = sql`SELECT pg_advisory_xact_lock(${writersLock}::bigint) AS locked`
+
   const getMany = (msisdns: ReadonlyArray<string>) =>
     msisdns.length === 0
       ? Effect.succeed(new Map<string, Contact.Contact>())
-      : sql`SELECT ${columns} FROM contacts WHERE msisdn = ANY(${msisdns}::text[])`.pipe(
+      : queueWriters.pipe(
+        Effect.andThen(sql`SELECT ${columns} FROM contacts WHERE msisdn = ANY(${msisdns}::text[])`),
         Effect.flatMap(decodeContacts("ContactStore.getMany")),
         Effect.map((rows) => {
           const byMsisdn = new Map(rows.map((contact) => [contact.msisdn, contact]))
@@ -83,9 +144,9 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
 
   const insert = (contact: Contact.Contact) =>
     sql.withTransaction(Effect.gen(function*() {
-      const inserted = yield* sql`INSERT INTO contacts ${insertColumns} SELECT * FROM ${values([contact])}
-        ON CONFLICT (msisdn) DO NOTHING RETURNING msisdn`.pipe(Effect.flatMap(decodeMsisdns("ContactStore.insert")))
+      const inserted = yield* insertLawful(contact)
       if (inserted.length === 0) return yield* new ContactExists({ msisdn: contact.msisdn })
+      yield* suppressCancelled(inserted)
       yield* replaceTags([contact])
     })).pipe(attempt("ContactStore.insert"))
 
@@ -101,10 +162,12 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
         Effect.flatMap(decodeMsisdns("ContactStore.update"))
       )
       if (updated.length === 0) return yield* new ContactNotFound({ msisdn: contact.msisdn })
+      yield* suppressCancelled([contact])
       yield* replaceTags([contact])
     })).pipe(attempt("ContactStore.update"))
 
-  // One statement removes the contact and its tag pairs, so no transaction is needed to keep them together.
+  // One statement removes the contact and its tag pairs, so no transaction is needed to keep them
+  // together. The suppression entry stays: deleting a contact is not resubscribing it.
   const remove = (msisdn: string) =>
     sql`WITH gone AS (DELETE FROM contacts WHERE msisdn = ${msisdn} RETURNING msisdn),
         untagged AS (DELETE FROM contact_tags WHERE msisdn IN (SELECT msisdn FROM gone))
@@ -114,29 +177,82 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
       attempt("ContactStore.remove")
     )
 
+  let written = 0
+  let analyzeAt = firstAnalyzeAfter
+
   // Inserts and updates alike are upserts (the reference store replaces in both cases); a batch that
   // names an msisdn twice keeps its last version, since one statement cannot touch a row twice. A row
   // equal to the stored one is not rewritten (no new row version, no index churn).
+  // - Rows are written in msisdn order, so two writers of overlapping batches lock in one order.
+  // - Writers of one book queue on the writers' lock (see `getMany`, the read of a batch).
+  // - A stored CANCELLED and a suppressed number stay CANCELLED: a batch never decides an opt-out.
+  // - After every 4× more rows written (from 20,000 on), ANALYZE: the first import into a fresh
+  //   database is otherwise planned for empty tables all along.
   const write = ({ insert, update }: ContactStore.Writes) => {
-    const contacts = lastByKey([...insert, ...update], (contact) => contact.msisdn)
+    const all = [...insert, ...update]
+    // An opt-out in an earlier version of a number holds, as it would written one by one.
+    const optedOut = new Set(all.filter((contact) => contact.status === "CANCELLED").map((contact) => contact.msisdn))
+    const contacts = lastByKey(all, (contact) => contact.msisdn)
+      .map((contact): Contact.Contact =>
+        optedOut.has(contact.msisdn) && contact.status !== "CANCELLED" ? { ...contact, status: "CANCELLED" } : contact
+      )
+      .sort((a, b) => a.msisdn < b.msisdn ? -1 : a.msisdn > b.msisdn ? 1 : 0)
     return contacts.length === 0 ? Effect.void : sql.withTransaction(Effect.gen(function*() {
-      yield* sql`INSERT INTO contacts ${insertColumns} SELECT * FROM ${values(contacts)}
+      yield* queueWriters
+      const changed = yield* sql`INSERT INTO contacts ${insertColumns} ${lawfulValues(contacts)}
         ON CONFLICT (msisdn) DO UPDATE SET
           phone_number = EXCLUDED.phone_number, first_name = EXCLUDED.first_name,
           last_name = EXCLUDED.last_name, full_name = EXCLUDED.full_name,
           country_code = EXCLUDED.country_code, added_from = EXCLUDED.added_from,
-          status = EXCLUDED.status, tags = EXCLUDED.tags, profile_uid = EXCLUDED.profile_uid,
+          status = CASE WHEN contacts.status = 'CANCELLED' THEN 'CANCELLED' ELSE EXCLUDED.status END,
+          tags = EXCLUDED.tags, profile_uid = EXCLUDED.profile_uid,
           monitoring = EXCLUDED.monitoring, first_name_lower = EXCLUDED.first_name_lower,
           last_name_lower = EXCLUDED.last_name_lower, full_name_lower = EXCLUDED.full_name_lower
         WHERE (contacts.phone_number, contacts.first_name, contacts.last_name, contacts.full_name,
             contacts.country_code, contacts.added_from, contacts.status, contacts.tags, contacts.profile_uid,
             contacts.monitoring)
           IS DISTINCT FROM (EXCLUDED.phone_number, EXCLUDED.first_name, EXCLUDED.last_name, EXCLUDED.full_name,
-            EXCLUDED.country_code, EXCLUDED.added_from, EXCLUDED.status, EXCLUDED.tags, EXCLUDED.profile_uid,
-            EXCLUDED.monitoring)`
+            EXCLUDED.country_code, EXCLUDED.added_from,
+            CASE WHEN contacts.status = 'CANCELLED' THEN 'CANCELLED' ELSE EXCLUDED.status END,
+            EXCLUDED.tags, EXCLUDED.profile_uid, EXCLUDED.monitoring)
+        RETURNING msisdn, status`.pipe(Effect.flatMap(decodeStatuses("ContactStore.write")))
+      yield* suppressCancelled(changed)
       yield* replaceTags(contacts)
+      written += contacts.length
+      if (written >= analyzeAt) {
+        analyzeAt = written * 4
+        yield* sql`ANALYZE contacts, contact_tags`
+      }
     })).pipe(attempt("ContactStore.write"))
   }
+
+  const suppressed = (msisdns: ReadonlyArray<string>) =>
+    msisdns.length === 0
+      ? Effect.succeed(new Set<string>())
+      : sql`SELECT msisdn FROM suppressions WHERE msisdn = ANY(${msisdns}::text[])`.pipe(
+        Effect.flatMap(decodeMsisdns("ContactStore.suppressed")),
+        Effect.map((rows) => new Set(rows.map((row) => row.msisdn))),
+        attempt("ContactStore.suppressed")
+      )
+
+  const suppress = (msisdn: string) =>
+    sql`INSERT INTO suppressions (msisdn) VALUES (${msisdn}) ON CONFLICT DO NOTHING`.pipe(
+      Effect.asVoid,
+      attempt("ContactStore.suppress")
+    )
+
+  const unsuppress = (msisdn: string) =>
+    sql`DELETE FROM suppressions WHERE msisdn = ${msisdn}`.pipe(Effect.asVoid, attempt("ContactStore.unsuppress"))
+
+  const forget = (msisdn: string) =>
+    sql`WITH gone AS (DELETE FROM contacts WHERE msisdn = ${msisdn} RETURNING msisdn),
+        untagged AS (DELETE FROM contact_tags WHERE msisdn IN (SELECT msisdn FROM gone)),
+        unlisted AS (DELETE FROM suppressions WHERE msisdn = ${msisdn} RETURNING msisdn)
+      SELECT msisdn FROM gone UNION ALL SELECT msisdn FROM unlisted`.pipe(
+      Effect.flatMap(decodeMsisdns("ContactStore.forget")),
+      Effect.map((rows) => rows.length > 0),
+      attempt("ContactStore.forget")
+    )
 
   const list = (filter: ContactStore.ListFilter) => {
     const query = filter.query === undefined ? undefined : lower(filter.query)
@@ -183,6 +299,8 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
 
   return ContactStore.ContactStore.of({
     get,
+    getForUpdate,
+    getOrInsert,
     getMany,
     insert,
     update,
@@ -191,6 +309,11 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
     list,
     audience,
     count,
-    transaction: transaction(sql)
+    suppressed,
+    suppress,
+    unsuppress,
+    forget,
+    transaction: transaction(sql),
+    retrying: Contention.retrying(transaction(sql))
   })
 }

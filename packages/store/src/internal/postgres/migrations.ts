@@ -92,7 +92,17 @@ const initial = Effect.gen(function*() {
 })
 
 /**
- * 2: the API keys of the HTTP server: only a SHA-256 hash of each secret is kept; `seq` orders
+ * 2: the suppression list. An opt-out binds the number, not the record, so the list outlives
+ * deleted contacts; books from before it start with the numbers of their CANCELLED contacts.
+ */
+const suppressions = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE suppressions (msisdn text COLLATE "C" PRIMARY KEY)`
+  yield* sql`INSERT INTO suppressions (msisdn) SELECT msisdn FROM contacts WHERE status = 'CANCELLED' ORDER BY msisdn`
+})
+
+/**
+ * 3: the API keys of the HTTP server: only a SHA-256 hash of each secret is kept; `seq` orders
  * keys created in the same millisecond.
  */
 const apiKeys = Effect.gen(function*() {
@@ -115,6 +125,6 @@ export const migrationsTable = "smsbook_migrations"
  * rather than `PgMigrator`, which needs Node's process services only to run `pg_dump`.
  */
 export const run = Migrator.make({})({
-  loader: Migrator.fromRecord({ "1_initial": initial, "2_api_keys": apiKeys }),
+  loader: Migrator.fromRecord({ "1_initial": initial, "2_suppressions": suppressions, "3_api_keys": apiKeys }),
   table: migrationsTable
 })

@@ -157,3 +157,7 @@ export const decodeCount = rowsDecoder(CountRow)
 /** A column of text keys (`RETURNING msisdn`). */
 export const MsisdnRow = Schema.Struct({ msisdn: Schema.String })
 export const decodeMsisdns = rowsDecoder(MsisdnRow)
+
+/** Keys with their status (`RETURNING msisdn, status`). */
+export const StatusRow = Schema.Struct({ msisdn: Schema.String, status: Schema.String })
+export const decodeStatuses = rowsDecoder(StatusRow)

@@ -5,6 +5,7 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite"
 import { Context, Effect, Exit, Result, type Scope, Semaphore } from "effect"
 import { StoreFailure, StoreUnavailable } from "@smsbook/core"
+import * as Contention from "../contention.ts"
 
 export interface Connection {
   readonly db: DatabaseSync
@@ -112,11 +113,19 @@ export interface Database {
   /** `write` for a step that may refuse: its failure rolls the transaction back. */
   readonly writeOrFail: <A, E>(operation: string, run: () => Result.Result<A, E>) => Effect.Effect<A, E | StoreFailure>
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StoreFailure, R>
+  /** `transaction`, retried with backoff while SQLite reports it busy. */
+  readonly retrying: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StoreFailure, R>
 }
 
-/** `run`, its thrown error as `StoreFailure({ operation })`. */
+/** `run`, its thrown error as `StoreFailure({ operation })` (marked as contention when SQLite was busy). */
 export const attempt = <A>(operation: string, run: () => A): Effect.Effect<A, StoreFailure> =>
-  Effect.try({ try: run, catch: (error) => new StoreFailure({ operation, reason: reasonOf(error) }) })
+  Effect.try({
+    try: run,
+    catch: (error) => {
+      const failure = new StoreFailure({ operation, reason: reasonOf(error) })
+      return isBusy(error) ? Contention.mark(failure) : failure
+    }
+  })
 
 /**
  * Opens the file at `path` for the scope's lifetime (closing it after), failing with
@@ -124,6 +133,7 @@ export const attempt = <A>(operation: string, run: () => A): Effect.Effect<A, St
  */
 export const make = Effect.fnUntraced(function*(
   path: string,
+  /** How long a writer waits for another connection's write lock before failing, in ms. */
   busyTimeout: number
 ): Effect.fn.Return<Database, StoreUnavailable, Scope.Scope> {
   const connection = yield* Effect.acquireRelease(
@@ -194,6 +204,7 @@ export const make = Effect.fnUntraced(function*(
     read: (operation, run) => exclusive(attempt(operation, run)),
     write: (operation, run) => transaction(attempt(operation, run)),
     writeOrFail: (operation, run) => transaction(Effect.flatMap(attempt(operation, run), Effect.fromResult)),
-    transaction
+    transaction,
+    retrying: Contention.retrying(transaction)
   }
 })

@@ -94,6 +94,18 @@ export const migrations: ReadonlyArray<Migration> = [
   },
   {
     version: 2,
+    name: "suppression list",
+    // An opt-out binds the number, not the record: the list outlives deleted contacts. Books from
+    // before it start with the numbers of their CANCELLED contacts.
+    sql: `
+      CREATE TABLE suppressions (
+        msisdn TEXT NOT NULL PRIMARY KEY
+      ) WITHOUT ROWID;
+      INSERT INTO suppressions (msisdn) SELECT msisdn FROM contacts WHERE status = 'CANCELLED';
+    `
+  },
+  {
+    version: 3,
     name: "api keys of the HTTP server",
     sql: `
       CREATE TABLE api_keys (

@@ -1,0 +1,87 @@
+/**
+ * Books for the reliability laws: a fresh store reached through two separate connections (two store
+ * layers on one SQLite file, two pools on one PostgreSQL schema), and helpers to run use cases on one.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Account, MemoryStore, Ports } from "@smsbook/core"
+import { Effect, Layer, ManagedRuntime, Redacted, type Scope } from "effect"
+import { SqlClient } from "effect/sql"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as PostgresStore from "../../src/PostgresStore.ts"
+import * as SqliteStore from "../../src/SqliteStore.ts"
+
+/** The account every law runs under. */
+export const account: Account.Settings = { ...Account.defaults, short_name: "Shop" }
+
+/** What a use case needs: the ports of one connection and the account. */
+export type Env = Ports.Ports | Account.Account
+
+/** Runs `effect` against `services` (one connection of a book). */
+export const on = (services: Ports.Services) => <A, E>(effect: Effect.Effect<A, E, Env>): Effect.Effect<A, E> =>
+  Effect.provide(effect, Layer.merge(Layer.succeedContext(Ports.context(services)), Account.layer(account)))
+
+/** A way to open a fresh book `connections` times; each open is its own connection (or pool). */
+export interface Kind {
+  readonly name: string
+  /** Opens a fresh book and gives `count` connections to it, closed with the scope. */
+  readonly open: (count: number) => Effect.Effect<ReadonlyArray<Ports.Services>, unknown, Scope.Scope>
+  readonly dispose: () => Promise<void>
+}
+
+/** The memory store: one connection however many are asked for (its laws are the sequential ones). */
+export const memory: Kind = {
+  name: "memory",
+  open: (count) => Effect.map(MemoryStore.make, (services) => Array.from({ length: count }, () => services)),
+  dispose: async () => {}
+}
+
+/** SQLite: every connection a store of its own on one new file, as separate processes would be. */
+export const sqlite = (): Kind => {
+  const dir = mkdtempSync(join(tmpdir(), "smsbook-laws-"))
+  let files = 0
+  return {
+    name: "sqlite",
+    open: (count) => {
+      const path = join(dir, `book-${files++}.db`)
+      return Effect.forEach(Array.from({ length: count }), () => SqliteStore.make(path, { lockWait: "30 seconds" }))
+    },
+    dispose: async () => rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The PostgreSQL server of the tests, or undefined when SMSBOOK_TEST_POSTGRES_URL is not set. */
+export const postgresUrl: string | undefined = process.env["SMSBOOK_TEST_POSTGRES_URL"] || undefined
+
+/** PostgreSQL: every connection a pool of its own on one new schema. */
+export const postgres = (baseUrl: string): Kind => {
+  const admin = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(baseUrl) }))
+  const schemas: Array<string> = []
+  const adminSql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
+    Effect.promise(() => admin.runPromise(Effect.flatMap(SqlClient.SqlClient, f)))
+  return {
+    name: "postgres",
+    open: (count) =>
+      Effect.gen(function*() {
+        const schema = `smsbook_laws_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+        yield* adminSql((sql) => sql`CREATE SCHEMA ${sql(schema)}`)
+        schemas.push(schema)
+        const url = new URL(baseUrl)
+        url.searchParams.set("options", `-c search_path=${schema}`)
+        // The first opens alone, so the migrations run once before the others connect.
+        const first = yield* PostgresStore.make(url.href, { maxConnections: 4 })
+        const others = yield* Effect.forEach(
+          Array.from({ length: count - 1 }),
+          () => PostgresStore.make(url.href, { maxConnections: 4 }),
+          { concurrency: "unbounded" }
+        )
+        return [first, ...others]
+      }),
+    dispose: async () => {
+      await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        Effect.forEach(schemas, (schema) => sql`DROP SCHEMA ${sql(schema)} CASCADE`, { discard: true })))
+      await admin.dispose()
+    }
+  }
+}
