@@ -2,11 +2,13 @@
  * The flags every command shares (`--store`, `--json`, account settings, text and list flags) and
  * the environment they build: the account and the store's ports, as one layer.
  */
-import { Account } from "@smsbook/core"
+import { Account, InvalidStoreUrl } from "@smsbook/core"
 // The store module alone: the package root would load the PostgreSQL driver for every command.
 import * as Store from "@smsbook/store/Store"
 import { Effect, Layer, Option } from "effect"
 import { Flag } from "effect/cli"
+import * as fs from "node:fs"
+import { StoreNotFound } from "./CliErrors.ts"
 import * as Settings from "./Settings.ts"
 
 /** A text flag that may be absent. */
@@ -62,16 +64,44 @@ export const settings = (input: CommonInput, options: { readonly needsShortName:
     spam_period_seconds: Option.getOrUndefined(input.spamPeriod)
   }, options)
 
-/** Runs `effect` with the account and the store the flags name. */
-export const withStore = <A, E, R>(
-  input: CommonInput,
-  effect: Effect.Effect<A, E, R>,
-  options: { readonly needsShortName: boolean } = { needsShortName: false }
-) =>
-  Effect.flatMap(settings(input, options), (resolved) =>
-    Effect.provide(
-      effect,
-      Layer.merge(Account.layer(resolved.account), Store.layer(resolved.store))
+/** A PostgreSQL URL that cannot be read as a URL, or names no host, before any driver sees it. */
+const malformedPostgres = (url: string): string | undefined => {
+  if (!URL.canParse(url)) return "is not a valid URL (postgres://user:password@host:port/database)"
+  const parsed = new URL(url)
+  if (parsed.hostname === "" && !parsed.searchParams.has("host")) return "names no host (postgres://user:password@host:port/database)"
+  return undefined
+}
+
+/**
+ * Checks the store URL before anything opens it: a malformed URL is refused (exit 2), and a SQLite
+ * book that does not exist is refused unless `create` (only `import` and `init` create a book), so a
+ * typo in `--store` never silently opens a new, empty book.
+ */
+export const checkStore = (url: string, options: { readonly create: boolean }): Effect.Effect<void, InvalidStoreUrl | StoreNotFound> => {
+  const location = Store.locate(url)
+  if (location instanceof InvalidStoreUrl) return Effect.fail(location)
+  if (location.kind === "postgres") {
+    const reason = malformedPostgres(location.url)
+    return reason === undefined ? Effect.void : Effect.fail(new InvalidStoreUrl({ url: location.url.replace(/\/\/[^@/]*@/, "//…@"), reason }))
+  }
+  if (location.kind === "sqlite" && !options.create && location.path !== ":memory:" && !fs.existsSync(location.path)) {
+    return Effect.fail(new StoreNotFound({ path: location.path }))
+  }
+  return Effect.void
+}
+
+export interface StoreOptions {
+  readonly needsShortName?: boolean
+  /** Whether a SQLite book that does not exist is created (import, init) rather than refused. */
+  readonly create?: boolean
+}
+
+/** Runs `effect` with the account and the store the flags name; the store must exist unless `create`. */
+export const withStore = <A, E, R>(input: CommonInput, effect: Effect.Effect<A, E, R>, options: StoreOptions = {}) =>
+  Effect.flatMap(settings(input, { needsShortName: options.needsShortName ?? false }), (resolved) =>
+    Effect.andThen(
+      checkStore(resolved.store, { create: options.create ?? false }),
+      Effect.provide(effect, Layer.merge(Account.layer(resolved.account), Store.layer(resolved.store)))
     ))
 
 /** The account flags, all unsaid: for commands that take only some of them. */

@@ -78,7 +78,8 @@ export const command = Command.make("import", flags, (input) =>
         encoding,
         rejectsPath,
         onProgress: progress.report
-      })
+      }),
+      { create: true }
     ).pipe(Effect.ensuring(progress.clear))
     yield* Output.print(input.json, summary, (value) => Format.importSummary(input.file, value))
     if (summary.max_rejects_exceeded && Option.isSome(maxRejects)) {
