@@ -67,7 +67,7 @@ export const importSummary = (file: string, summary: Import.Summary): ReadonlyAr
   const source = file === "-" ? "standard input" : file
   const delimiter = summary.delimiter === "\t" ? "tab" : summary.delimiter
   const lines = [
-    `${summary.dry_run ? "dry run of" : "imported"} ${source} (${summary.encoding}, delimiter ${delimiter}): ${
+    `${summary.dry_run ? "dry run of" : summary.committed ? "imported" : "nothing imported from"} ${source} (${summary.encoding}, delimiter ${delimiter}): ${
       plural(summary.read, "row")
     } read`,
     `  created ${number(summary.created)}, updated ${number(summary.updated)}, unchanged ${
@@ -90,6 +90,9 @@ export const importSummary = (file: string, summary: Import.Summary): ReadonlyAr
     const more = summary.opted_out > summary.opted_out_msisdns.length ? ", …" : ""
     lines.push(`  ${plural(summary.opted_out, "row")} of opted-out contacts, left CANCELLED: ${shown}${more}`)
   }
+  if (summary.suppressed > 0) {
+    lines.push(`  ${plural(summary.suppressed, "number")} on the suppression list (opted out before): created CANCELLED`)
+  }
   if (summary.rejected > 0) {
     lines.push(`  rejected: ${counts(summary.reasons)}${summary.rejects_file === null ? "" : ` → ${summary.rejects_file}`}`)
   }
@@ -98,13 +101,6 @@ export const importSummary = (file: string, summary: Import.Summary): ReadonlyAr
   else if (summary.dry_run) lines.push("  dry run: rolled back, the store is unchanged")
   lines.push(`  ${(summary.elapsed_ms / 1000).toFixed(1)} s, ${number(summary.rows_per_second)} rows/s`)
   return lines
-}
-
-/** The import's progress line: rows, rate, rejected. */
-export const importProgress = (progress: Import.Progress): string => {
-  const seconds = progress.elapsed_ms / 1000
-  const rate = seconds > 0 ? Math.round(progress.read / seconds) : 0
-  return `  ${number(progress.read)} rows  ${number(rate)} rows/s  ${number(progress.rejected)} rejected`
 }
 
 export const broadcastSent = (sent: Broadcast.Sent): ReadonlyArray<string> => [
