@@ -2,10 +2,10 @@
  * The flags every command shares (`--store`, `--json`, account settings, text and list flags) and
  * the environment they build: the account and the store's ports, as one layer.
  */
-import { Account, InvalidStoreUrl } from "@smsbook/core"
+import { Account, InvalidField, InvalidParameter, InvalidStoreUrl, Msisdn } from "@smsbook/core"
 // The store module alone: the package root would load the PostgreSQL driver for every command.
 import * as Store from "@smsbook/store/Store"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Result } from "effect"
 import { Flag } from "effect/cli"
 import * as fs from "node:fs"
 import { StoreNotFound } from "./CliErrors.ts"
@@ -18,6 +18,51 @@ export const optionalText = (name: string, description: string) =>
 /** A comma-separated list (`--tags a,b`): trimmed, blanks dropped. */
 export const splitList = (text: string): ReadonlyArray<string> =>
   text.split(",").map((item) => item.trim()).filter((item) => item !== "")
+
+/** `--default-country`: how numbers written nationally are read, on every command that reads a number. */
+export const defaultCountry = optionalText(
+  "default-country",
+  "Country of numbers written nationally (07400 123456): an ISO code (GB), a name or a calling code (44)"
+)
+
+/**
+ * A number the user typed for `flag` (or an argument), read as imports read it: international, or
+ * national in `--default-country`. A refusal names the flag.
+ */
+export const readNumber = (flag: string, text: string, country: Option.Option<string>) =>
+  Effect.fromResult(
+    Result.mapError(
+      Msisdn.parse(text, Option.isSome(country) ? { defaultCountry: country.value } : {}),
+      (error) =>
+        new InvalidParameter({
+          parameter: flag,
+          value: text,
+          reason: Option.isNone(country) && /^\s*0/.test(text)
+            ? `${error.message}; a national number needs --default-country (e.g. --default-country GB)`
+            : error.message
+        })
+    )
+  )
+
+/**
+ * Renames the interface's parameter and field names in refusals to the flags the user typed
+ * (`Limit` → `--limit`), so an error message names what is on the command line.
+ */
+export const namingFlags = (names: Readonly<Record<string, string>>) => {
+  const lower = new Map(Object.entries(names).map(([api, flag]) => [api.toLowerCase(), flag]))
+  return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | InvalidParameter | InvalidField, R> =>
+    Effect.mapError(effect, (error): E | InvalidParameter | InvalidField => {
+      if (error instanceof InvalidParameter) {
+        const flag = lower.get(error.parameter.toLowerCase())
+        if (flag !== undefined) return new InvalidParameter({ parameter: flag, value: error.value, reason: error.reason.replace(/\b(start_date|end_date)\b/g, (api) => lower.get(api) ?? api) })
+      }
+      if (error instanceof InvalidField) {
+        const flag = lower.get(error.field.toLowerCase())
+        if (flag !== undefined) return new InvalidField({ field: flag, value: error.value, reason: error.reason })
+      }
+      return error
+    })
+}
 
 export const json = Flag.Boolean("json").pipe(
   Flag.withDescription("Print machine-readable JSON on stdout"),

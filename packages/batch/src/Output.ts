@@ -2,8 +2,8 @@
  * How commands speak: results on stdout (exactly one JSON document with `--json`, text otherwise),
  * errors with their stable code, and the process exit code — decided here and nowhere else.
  */
-import { Errors, type SmsbookError } from "@smsbook/core"
-import { Console, Context, Effect } from "effect"
+import { Errors, InvalidParameter, type SmsbookError } from "@smsbook/core"
+import { Console, Context, Effect, Option } from "effect"
 import * as CliErrors from "./CliErrors.ts"
 
 /**
@@ -114,7 +114,8 @@ export const collector = (): { readonly stdout: Stdout; readonly pending: () => 
   let pending: Pending = { _tag: "Nothing" }
   return {
     stdout: {
-      document: (value) => Effect.sync(() => void (pending = { _tag: "Document", value })),
+      // Once data streamed to stdout it is the document: a later failure is told on stderr only.
+      document: (value) => Effect.sync(() => void (pending._tag === "Streamed" || (pending = { _tag: "Document", value }))),
       streamed: Effect.sync(() => void (pending = { _tag: "Streamed" }))
     },
     pending: () => pending
@@ -136,3 +137,38 @@ export const notes = (text: ReadonlyArray<string>) => Effect.forEach(text, (line
 /** Prints `value` as the JSON document with `--json`, else as the lines `human` makes of it. */
 export const print = <A>(asJson: boolean, value: A, human: (value: A) => ReadonlyArray<string>) =>
   asJson ? json(value) : lines(human(value))
+
+/**
+ * The format of a data export (`report`, `contacts export`): `--format` if given, else CSV — but with
+ * `--json` and `--out -`, stdout must be one JSON document, so the format is JSON and CSV or JSON Lines
+ * there are refused.
+ */
+export const exportFormat = <F extends string>(input: {
+  readonly json: boolean
+  readonly format: Option.Option<F | "csv" | "json">
+  readonly out: string
+}): Effect.Effect<F | "csv" | "json", InvalidParameter> => {
+  const toStdout = input.json && input.out === "-"
+  if (Option.isNone(input.format)) return Effect.succeed(toStdout ? "json" : "csv")
+  if (toStdout && input.format.value !== "json") {
+    return Effect.fail(
+      new InvalidParameter({
+        parameter: "--format",
+        value: input.format.value,
+        reason: "with --json and --out -, stdout carries one JSON document: use --format json, or --out FILE"
+      })
+    )
+  }
+  return Effect.succeed(input.format.value)
+}
+
+/**
+ * What an export says when done. Written to a file, its summary is the command's result (JSON with
+ * `--json`); written to stdout, the data owns stdout and the summary goes to stderr.
+ */
+export const exported = <A>(asJson: boolean, out: string, result: A, human: (value: A) => ReadonlyArray<string>) =>
+  out === "-" ? notes(human(result)) : print(asJson, result, human)
+
+/** Runs an export `write`, marking stdout as streamed first when the data goes there with `--json`. */
+export const exporting = <A, E, R>(asJson: boolean, out: string, write: Effect.Effect<A, E, R>) =>
+  asJson && out === "-" ? Effect.andThen(streamed, write) : write
