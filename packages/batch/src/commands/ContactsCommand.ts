@@ -178,7 +178,7 @@ const resubscribe = Command.make(
     }))
 ).pipe(
   Command.withDescription("Resubscribe a CANCELLED contact and lift its number's suppression (needs --confirm)"),
-  Command.withExamples([{ command: "smsbook contacts resubscribe 447400123456 --confirm", description: "The person asked to come back" }])
+  Command.withExamples([{ command: "smsbook contacts resubscribe 447400123457 --confirm", description: "The person asked to come back" }])
 )
 
 const forget = Command.make(
