@@ -13,6 +13,7 @@ import * as InspectCommand from "./InspectCommand.ts"
 import * as MessagesCommand from "./MessagesCommand.ts"
 import * as Output from "./Output.ts"
 import * as ReportCommand from "./ReportCommand.ts"
+import manifest from "../package.json" with { type: "json" }
 
 export const smsbook = Command.make("smsbook").pipe(
   Command.withDescription("SMS messages and contacts: inspect, import, broadcast, send, report, contacts"),
@@ -28,7 +29,8 @@ export const smsbook = Command.make("smsbook").pipe(
   ])
 )
 
-const version = "0.1.0"
+/** The installed package's own version, so `smsbook --version` follows every release. */
+const version = manifest.version
 
 /** Prints a failure (on stderr; also as JSON on stdout when `--json` was asked) and gives its exit code. */
 const report = (error: unknown, asJson: boolean) =>
