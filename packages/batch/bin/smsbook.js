@@ -3,7 +3,10 @@
  * The `smsbook` executable. Installed from npm it runs the build (`dist/`); in a clone, outside `node_modules`
  * where Node strips types, it runs the TypeScript sources, resolving workspace packages to theirs.
  */
-import { registerHooks } from "node:module"
+import { enableCompileCache, registerHooks } from "node:module"
+
+// V8's code cache on disk (as TypeScript's own bin does): about a quarter less CPU at every start.
+enableCompileCache()
 
 if (import.meta.url.includes("/node_modules/")) {
   await import("../dist/bin.js")
