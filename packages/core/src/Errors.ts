@@ -4,6 +4,8 @@
  */
 import { Data } from "effect"
 
+// Data, not Schema, and marked pure: a rule that can fail stays light in a bundle (docs/decisions.md, "Packaging").
+
 /** Why a text is not an MSISDN; stable, used as reject reasons by imports. */
 export const msisdnProblems = [
   "empty",
