@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { ContractSuite } from "@smsbook/core/testing"
+import { ContractSuite } from "@smsbook/testing"
 import { afterAll } from "vitest"
 import * as SqliteStore from "../src/SqliteStore.ts"
 
