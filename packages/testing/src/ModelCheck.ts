@@ -321,6 +321,8 @@ export interface CheckOptions extends Options {
   readonly numRuns?: number
   /** The sequences to try (default: `arbitraries(options).ops`). */
   readonly ops?: fc.Arbitrary<ReadonlyArray<Op>>
+  /** fast-check seed, to replay a failure it reported. */
+  readonly seed?: number
 }
 
 /**
@@ -333,5 +335,5 @@ export const check = (adapter: Adapter, options: CheckOptions = {}): Promise<voi
       const expected = await memory(scenario(ops))
       expect(await adapter(scenario(ops))).toEqual(expected)
     }),
-    { numRuns: options.numRuns ?? 100 }
+    { numRuns: options.numRuns ?? 100, ...(options.seed === undefined ? {} : { seed: options.seed }) }
   )

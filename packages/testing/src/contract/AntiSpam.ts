@@ -73,5 +73,4 @@ export const register = ({ test, racers }: Harness.Harness): void => {
         expect(yield* Observe.allMessages).toHaveLength(1)
       }))
   })
-
 }

@@ -49,5 +49,4 @@ export const register = ({ test, racers }: Harness.Harness): void => {
         expect((yield* Observe.allContacts).map((c) => c.msisdn)).toEqual(numbers.filter((n) => n % 2 === 1).map(Fixtures.msisdn))
       }))
   })
-
 }

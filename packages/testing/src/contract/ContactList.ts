@@ -112,5 +112,4 @@ export const register = ({ test }: Harness.Harness): void => {
         })
       }))
   })
-
 }

@@ -160,5 +160,4 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(again.first_name).toBe("Back")
       }))
   })
-
 }

@@ -18,17 +18,9 @@ export const register = ({ test, racers }: Harness.Harness): void => {
         expect(Observe.sortedKeys(response)).toEqual(Observe.groupResponseKeys)
         expect(response).toEqual({
           short_code: Fixtures.settings.short_code,
-          direction: "MT",
-          status: "PENDING",
+          ...Fixtures.pendingGroup,
           message: "Big news",
-          total_recipients: 0,
-          sent_count: 0,
-          error_count: 0,
-          total_monitors: 0,
-          is_scheduled: false,
-          is_billable: false,
-          created_on: "2026-11-21 10:15:00",
-          type: 2
+          created_on: "2026-11-21 10:15:00"
         })
         const listed = yield* Observe.allMessages
         expect(listed).toEqual([{ ...response, message_id, created_by: Fixtures.settings.user }])
@@ -231,5 +223,4 @@ export const register = ({ test, racers }: Harness.Harness): void => {
         expect(yield* Observe.allMessages).toHaveLength(1)
       }))
   })
-
 }

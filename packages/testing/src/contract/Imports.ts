@@ -106,5 +106,4 @@ export const register = ({ test }: Harness.Harness): void => {
         ])
       }))
   })
-
 }

@@ -121,5 +121,4 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(listed.map((m) => m.message)).toEqual(["late out"])
       }))
   })
-
 }

@@ -32,54 +32,19 @@ export const withKey = (keys: ReadonlyArray<string>, key: string): ReadonlyArray
 
 /** The keys of a full contact (4.4, 4.5), sorted. */
 export const contactKeys = [
-  "added_from",
-  "country_code",
-  "first_name",
-  "full_name",
-  "last_name",
-  "monitoring",
-  "msisdn",
-  "phone_number",
-  "profile_uid",
-  "status",
-  "tags"
-]
+  "msisdn", "phone_number", "country_code", "first_name", "last_name", "full_name",
+  "status", "added_from", "tags", "profile_uid", "monitoring"
+].sort()
 
 /** The keys of the answer to `send_to_contact` without an id (4.2), sorted. */
 export const individualKeys = [
-  "country",
-  "created_by",
-  "created_on",
-  "direction",
-  "error_count",
-  "is_billable",
-  "is_scheduled",
-  "message",
-  "message_id",
-  "msisdn",
-  "sent_count",
-  "short_code",
-  "status",
-  "total_monitors",
-  "total_recipients",
-  "type"
-]
+  "message_id", "short_code", "country", "msisdn", "direction", "status", "message", "type",
+  "total_recipients", "sent_count", "error_count", "total_monitors", "is_scheduled", "is_billable",
+  "created_on", "created_by"
+].sort()
 
-/** The keys of the answer to `send` without an id (4.3), sorted. */
-export const groupResponseKeys = [
-  "created_on",
-  "direction",
-  "error_count",
-  "is_billable",
-  "is_scheduled",
-  "message",
-  "sent_count",
-  "short_code",
-  "status",
-  "total_monitors",
-  "total_recipients",
-  "type"
-]
+/** The keys of the answer to `send` without an id (4.3): it omits message_id, msisdn, country and created_by. */
+export const groupResponseKeys = individualKeys.filter((key) => !["message_id", "msisdn", "country", "created_by"].includes(key))
 
 /** The HTTP-date of the epoch + `offset` milliseconds. */
 export const httpDate = (offset: number): string => HttpDate.format(DateTime.makeUnsafe(Fixtures.epoch + offset))

@@ -102,5 +102,4 @@ export const register = ({ test }: Harness.Harness): void => {
         expect((yield* Observe.partsOf(second.message_id)).map((p) => p.msisdn).sort()).toEqual([Fixtures.msisdn(1), Fixtures.msisdn(2)])
       }))
   })
-
 }

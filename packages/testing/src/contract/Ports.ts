@@ -179,5 +179,4 @@ export const register = ({ test }: Harness.Harness): void => {
         yield* messages.insert(Fixtures.message("0002", { id: "x" }), { id: "x", since: 0 })
       }))
   })
-
 }
