@@ -18,6 +18,7 @@ import * as ReceiveCommand from "./commands/ReceiveCommand.ts"
 import * as ReportCommand from "./commands/ReportCommand.ts"
 import * as SendCommand from "./commands/SendCommand.ts"
 import * as ServeCommand from "./commands/ServeCommand.ts"
+import manifest from "../package.json" with { type: "json" }
 import * as Output from "./Output.ts"
 
 export const smsbook = Command.make("smsbook").pipe(
@@ -37,7 +38,8 @@ export const smsbook = Command.make("smsbook").pipe(
   ])
 )
 
-export const version = "0.1.0"
+/** The installed package's own version, so `smsbook --version` follows every release. */
+export const version = manifest.version
 
 /** Whether the arguments ask for JSON: `--json` (or `--json=true`) before a `--` end of flags. */
 export const wantsJson = (args: ReadonlyArray<string>): boolean => {

@@ -2,8 +2,7 @@
  * The contact export: filters, formats, spreadsheet safety, and its law — an export imported into
  * an empty book gives the same book.
  */
-import { ContactBook, ContactStore, type Contact } from "@smsbook/core"
-import { MemoryStore } from "@smsbook/core/testing"
+import { ContactBook, ContactStore, MemoryStore, type Contact } from "@smsbook/core"
 import { parse } from "csv-parse/sync"
 import { Effect } from "effect"
 import * as fc from "fast-check"
