@@ -107,7 +107,7 @@ const add = Command.make(
 ).pipe(
   Command.withDescription("Create a contact: SUBSCRIBED, or CANCELLED if the number opted out before (suppression list)"),
   Command.withExamples([
-    { command: "smsbook contacts add 447400123456 --first-name Ann --tags news,vip", description: "Ann, in two groups" }
+    { command: "smsbook contacts add 447400123458 --first-name Ann --tags news,vip", description: "Ann, in two groups" }
   ])
 )
 
