@@ -28,8 +28,6 @@ const [first, second, third] = [msisdnOf(1), msisdnOf(2), msisdnOf(3)]
 
 const formulaStarts = ["=", "+", "-", "@", "\t", "\r"]
 const startsWithFormula = (text: string) => formulaStarts.some((start) => text.startsWith(start))
-/** A formula character behind any run of `'`: such a cell gets one more `'`, so reading it back is exact. */
-const neutralisable = (text: string) => startsWithFormula(text.replace(/^'*/, ""))
 
 /**
  * The CSV record the rule makes of a wire message: absent fields empty, numbers as text, flags
@@ -41,7 +39,7 @@ const toRecord = (message: Message.Message): Readonly<Record<string, string>> =>
   return Object.fromEntries(Report.columns.map((column) => {
     const value = fields[column]
     if (value === undefined) return [column, ""]
-    if (typeof value === "string") return [column, neutralisable(value) ? `'${value}` : value]
+    if (typeof value === "string") return [column, startsWithFormula(value) ? `'${value}` : value]
     return [column, String(value)]
   }))
 }

@@ -2,8 +2,7 @@
  * Spreadsheet safety of CSV cells: a cell a spreadsheet would read as a formula is neutralised.
  */
 
-// Also a cell that already reads like a neutralised one (`'=`): its own `'` must survive a round trip.
-const formulaStart = /^'*[=+\-@\t\r]/
+const formulaStart = /^[=+\-@\t\r]/
 
 /**
  * Prefixes `'` to a cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return (OWASP's
@@ -11,7 +10,7 @@ const formulaStart = /^'*[=+\-@\t\r]/
  */
 export const neutralize = (cell: string): string => formulaStart.test(cell) ? `'${cell}` : cell
 
-const neutralised = /^'+[=+\-@\t\r]/
+const neutralised = /^'[=+\-@\t\r]/
 
 /** The inverse of {@link neutralize}: a cell written `'=…` (or `'+`, `'-`, `'@`, tab, CR) reads as `=…` again. */
 export const restore = (cell: string): string => neutralised.test(cell) ? cell.slice(1) : cell
