@@ -2,7 +2,7 @@
  * The set-based import (SQLite's staging table and merge) against the row-by-row one (the memory store): on generated
  * files and books, both give the same summary and leave the same contacts, on a first run and on a re-run.
  */
-import { ContactBook, ContactStore } from "@smsbook/core"
+import { ContactBook, ContactStore, type Msisdn } from "@smsbook/core"
 import { MemoryStore } from "@smsbook/core/testing"
 import { SqliteStore } from "@smsbook/store"
 import { stringify } from "csv-stringify/sync"
@@ -24,7 +24,7 @@ async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
 
 /** A small pool of GB mobiles, so that files repeat numbers and books already hold some. */
 const pool = Array.from({ length: 12 }, (_, i) => `7400 1000${String(i).padStart(2, "0")}`)
-const e164 = (i: number) => `447400${String(1_000_00 + i).padStart(6, "0")}`
+const e164 = (i: number) => `447400${String(1_000_00 + i).padStart(6, "0")}` as Msisdn.Msisdn
 
 const names = fc.constantFrom("", "", "Ann", "Bea", "Émile", "ann")
 const tags = fc.array(fc.constantFrom("news", "News", "VIP", "all", "ß", " x "), { maxLength: 3 })
