@@ -1,6 +1,6 @@
 /**
  * The set-based import on SQLite: rows staged 100 per statement into a TEMP table, then merged into `contacts` by one
- * `UPDATE … FROM (staged ORDER BY msisdn) WHERE <changed>` (nothing is written for a row that changes nothing) and one
+ * `UPDATE … FROM staged WHERE <changed>` (nothing is written for a row that changes nothing) and one
  * `INSERT … SELECT … ORDER BY msisdn` of the new numbers; the statements' own change counts are the summary's.
  */
 import type { SQLInputValue } from "node:sqlite"
@@ -40,12 +40,14 @@ const rule = (blankErases: boolean) => {
   const full = `CASE WHEN (${first}) = '' THEN (${last}) WHEN (${last}) = '' THEN (${first}) ELSE (${first}) || ' ' || (${last}) END`
   const newTag = `EXISTS (SELECT 1 FROM json_each(s.tag_keys) k
     WHERE NOT EXISTS (SELECT 1 FROM contact_tags t WHERE t.tag = k.value AND t.msisdn = s.msisdn))`
-  const changed = `(c.first_name IS NOT (${first}) OR c.last_name IS NOT (${last}) OR c.full_name IS NOT (${full}) OR ${newTag})`
+  // Equal tag texts add nothing: the common case of a re-import skips the per-tag probes.
+  const changed = `(c.first_name IS NOT (${first}) OR c.last_name IS NOT (${last}) OR c.full_name IS NOT (${full}) OR
+    (c.tags <> s.tags AND ${newTag}))`
   return { first, last, full, changed }
 }
 
 /**
- * Stored contacts changed by their staged row, in key order: names by the rule, tags the stored ones then the row's
+ * Stored contacts changed by their staged row (probed in file order: sorting the staging first measured no faster): names by the rule, tags the stored ones then the row's
  * whose keys are not stored yet (contact_tags still holds only the stored keys: the row's are added after).
  */
 const update = (blankErases: boolean) => {
@@ -57,7 +59,7 @@ const update = (blankErases: boolean) => {
       WHERE k.key = t.key AND NOT EXISTS (SELECT 1 FROM contact_tags ct WHERE ct.tag = k.value AND ct.msisdn = s.msisdn)
       ORDER BY part, position))`
   return `UPDATE contacts AS c SET first_name = ${first}, last_name = ${last}, full_name = ${full}, tags = ${tags}
-    FROM (SELECT * FROM temp.smsbook_import_rows ORDER BY msisdn) AS s
+    FROM temp.smsbook_import_rows AS s
     WHERE c.msisdn = s.msisdn AND ${changed}`
 }
 
