@@ -2,8 +2,7 @@
  * The set-based import (SQLite's staging table and merge) against the row-by-row one (the memory store): on generated
  * files and books, both give the same summary and leave the same contacts, on a first run and on a re-run.
  */
-import { ContactBook, ContactStore, type Msisdn } from "@smsbook/core"
-import { MemoryStore } from "@smsbook/core/testing"
+import { ContactBook, ContactStore, MemoryStore, type Msisdn } from "@smsbook/core"
 import { SqliteStore } from "@smsbook/store"
 import { stringify } from "csv-stringify/sync"
 import { Effect, Layer } from "effect"
