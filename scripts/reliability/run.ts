@@ -9,12 +9,12 @@ import * as Scenarios from "./Scenarios.ts"
 const scale = Math.max(1, Number(process.env["RELIABILITY_SCALE"] ?? "1") || 1)
 
 const scenarios: ReadonlyArray<readonly [string, Scenarios.Scenario, number]> = [
-  ["kill -9 import", Scenarios.killedImport, 3],
+  ["kill -9 import", Scenarios.killedImport, 2],
   ["kill -9 broadcast", Scenarios.killedBroadcast, 3],
-  ["kill -9 report", Scenarios.killedReport, 3],
+  ["kill -9 report", Scenarios.killedReport, 2],
   ["STOP races", Scenarios.stopRaces, 2],
   ["overlapping imports", Scenarios.overlappingImports, 1],
-  ["command-line fuzz", Scenarios.fuzz, 40]
+  ["command-line fuzz", Scenarios.fuzz, 25]
 ]
 
 const stores: ReadonlyArray<readonly [string, () => Harness.Book]> = [
