@@ -115,10 +115,12 @@ export const sqliteBook = (): Book => {
 
 const psql = (url: string, sql: string): string => {
   const result = spawnSync("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-At", "-F", "\u001f", "-R", "\u001e", "-d", url, "-c", sql], {
-    encoding: "utf8"
+    encoding: "utf8",
+    maxBuffer: 1 << 30
   })
-  if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`)
-  return result.stdout
+  if (result.status !== 0) throw new Error(`psql failed: ${result.error?.message ?? ""} ${result.stderr}`)
+  // psql ends its output with a line end after the last record separator.
+  return result.stdout.replace(/\n$/, "")
 }
 
 /** A fresh PostgreSQL database on the server of `serverUrl` (its own name), dropped by `drop`. */
@@ -136,7 +138,7 @@ export const postgresBook = (serverUrl: string): Book => {
     query: (sql) => {
       const exists = psql(bookUrl, "SELECT to_regclass('contacts') IS NOT NULL").trim()
       if (exists !== "t") return []
-      return psql(bookUrl, sql).split("\u001e").filter((line) => line !== "").map((line) => line.replace(/^\n/, "").split("\u001f"))
+      return psql(bookUrl, sql).split("\u001e").filter((line) => line !== "").map((line) => line.split("\u001f"))
     },
     drop: () => {
       psql(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
