@@ -12,6 +12,7 @@ import { SqlClient } from "effect/sql"
 import * as fc from "fast-check"
 import { afterAll, describe, expect, it } from "vitest"
 import * as ApiKeyStore from "../src/ApiKeyStore.ts"
+import * as Store from "../src/Store.ts"
 
 const postgresUrl = process.env["SMSBOOK_TEST_POSTGRES_URL"] ?? ""
 if (postgresUrl === "") console.warn("PostgreSQL key tests skipped: set SMSBOOK_TEST_POSTGRES_URL (scripts/postgres.sh start)")
@@ -44,7 +45,7 @@ const kinds = postgresUrl === "" ? ["memory", "sqlite"] : ["memory", "sqlite", "
 
 describe.each(kinds)("ApiKeyStore over %s", (kind) => {
   const withKeys = async <A>(url: string, f: (keys: ApiKeyStore.ApiKeyStore["Service"]) => Effect.Effect<A, unknown>) => {
-    const runtime = ManagedRuntime.make(ApiKeyStore.layer(url))
+    const runtime = ManagedRuntime.make(Store.layer(url))
     try {
       return await runtime.runPromise(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), f))
     } finally {
