@@ -265,7 +265,7 @@ const main = async () => {
       `127.0.0.1, a SQLite book of ${fmt(contacts)} contacts; ` +
       `both servers in their own process on the same file; smsbook checks a bearer key on every request, the bare server does not. ` +
       `CPU µs/req is the server process's user + system time per answered request (from /proc): it holds still when other work loads the machine, ` +
-      `and its ratio (bare ÷ smsbook) is the throughput ratio a machine of our own would show. ` +
+      `and its ratio (bare ÷ smsbook) estimates the throughput ratio on an otherwise idle machine. ` +
       `${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)} at the end, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
       "",
       ...table,
