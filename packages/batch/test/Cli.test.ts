@@ -155,7 +155,7 @@ describe("smsbook broadcast", () => {
     const sent = json("broadcast", "--plan", plan, "--short-name", "ACME")
     expect(sent).toMatchObject({ recipients: 2, monitors: 0, sent_count: 2, status: "SENT", handed_over: 2 })
     expect(smsbook("broadcast", "--plan", plan, "--short-name", "ACME").stderr).toContain("DUPLICATE_SEND")
-  })
+  }, 120_000) // a dozen CLI processes, each paying start-up
 
   it("a dry run refuses what the send would refuse, and --plan takes nothing else", () => {
     expect(smsbook("broadcast", "--message", "Hi", "--short-name", "ACME", "--dry-run").stderr).toContain("MISSING_TAGS")
