@@ -83,8 +83,10 @@ const optedOut = `SELECT s.msisdn AS msisdn FROM temp.smsbook_import_rows s
 
 const stagedCount = "SELECT count(*) AS n FROM temp.smsbook_import_rows"
 
+/** The rows' tag keys, in key order (each tag's run of numbers lands together, not all over the index). */
 const insertTags = `INSERT INTO contact_tags (tag, msisdn)
   SELECT k.value, s.msisdn FROM temp.smsbook_import_rows s, json_each(s.tag_keys) k WHERE true
+  ORDER BY 1, 2
   ON CONFLICT DO NOTHING`
 
 const stagedParams = (contact: Contact.Contact): ReadonlyArray<SQLInputValue> => [
