@@ -41,6 +41,8 @@ export interface TestSmsc {
   readonly accepted: Array<Accepted>
   /** submit_sm that arrived but were dropped with the link, never answered. */
   readonly unanswered: Array<Accepted>
+  /** The stat of the scripted receipt of each accepted part, by SMSC id. */
+  readonly receipts: Map<string, Stat>
   readonly binds: () => number
   readonly submits: () => number
   /** The most submit_sm awaiting an answer at once on one session. */
@@ -110,6 +112,7 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
   Raw.apply()
   const accepted: Array<Accepted> = []
   const unanswered: Array<Accepted> = []
+  const receipts = new Map<string, Stat>()
   const drops = new Set(script.dropAtSubmit ?? [])
   let binds = 0
   let submits = 0
@@ -191,8 +194,9 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
       const part = read(pdu, systemId, messageId, script.packed === true)
       pending.set(pdu.sequence_number, part)
       maxOutstanding = Math.max(maxOutstanding, pending.size)
-      const index = accepted.length
+      const index = n - 1
       const plan = script.receipt?.(part, index)
+      if (plan !== undefined) receipts.set(messageId, plan.stat)
       const respond = () => {
         if (!pending.delete(pdu.sequence_number)) return
         accepted.push(part)
@@ -222,6 +226,7 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
         port,
         accepted,
         unanswered,
+        receipts,
         binds: () => binds,
         submits: () => submits,
         maxOutstanding: () => maxOutstanding,
