@@ -17,6 +17,7 @@ import * as Output from "./Output.ts"
 import * as ReportCommand from "./commands/ReportCommand.ts"
 import * as SendCommand from "./commands/SendCommand.ts"
 import * as ServeCommand from "./commands/ServeCommand.ts"
+import manifest from "../package.json" with { type: "json" }
 
 export const smsbook = Command.make("smsbook").pipe(
   Command.withDescription("SMS messages and contacts: inspect, import, broadcast, send, report, contacts"),
@@ -34,7 +35,8 @@ export const smsbook = Command.make("smsbook").pipe(
   ])
 )
 
-const version = "0.1.0"
+/** The installed package's own version, so `smsbook --version` follows every release. */
+const version = manifest.version
 
 /** Prints a failure (on stderr; also as JSON on stdout when `--json` was asked) and gives its exit code. */
 const report = (error: unknown, asJson: boolean) =>

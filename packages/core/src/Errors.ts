@@ -2,10 +2,12 @@
  * Every failure smsbook can report, as a tagged error with a stable code.
  * `Errors.info(error)` gives its text code, its number and the HTTP status a server would answer.
  */
-import { Schema } from "effect"
+import { Data } from "effect"
+
+// Data, not Schema, and marked pure: a rule that can fail stays light in a bundle (docs/decisions.md, "Packaging").
 
 /** Why a text is not an MSISDN; stable, used as reject reasons by imports. */
-export const MsisdnProblem = Schema.Literals([
+export const msisdnProblems = [
   "empty",
   "not-a-number",
   "letter-in-number",
@@ -16,172 +18,172 @@ export const MsisdnProblem = Schema.Literals([
   "unknown-country",
   "bad-country",
   "invalid"
-])
-export type MsisdnProblem = typeof MsisdnProblem.Type
+] as const
+export type MsisdnProblem = (typeof msisdnProblems)[number]
 
-export class InvalidField extends Schema.TaggedError<InvalidField>()("InvalidField", {
-  field: Schema.String,
-  value: Schema.String,
-  reason: Schema.String
-}) {
+export class InvalidField extends /* @__PURE__ */ Data.TaggedError("InvalidField")<{
+  readonly field: string
+  readonly value: string
+  readonly reason: string
+}> {
   override get message(): string {
     return `${this.field}: ${this.reason} (got ${JSON.stringify(this.value)})`
   }
 }
 
-export class InvalidMsisdn extends Schema.TaggedError<InvalidMsisdn>()("InvalidMsisdn", {
-  value: Schema.String,
-  problem: MsisdnProblem
-}) {
+export class InvalidMsisdn extends /* @__PURE__ */ Data.TaggedError("InvalidMsisdn")<{
+  readonly value: string
+  readonly problem: MsisdnProblem
+}> {
   override get message(): string {
     return `msisdn ${JSON.stringify(this.value)} is not a valid phone number (${this.problem})`
   }
 }
 
-export class MessageTooLong extends Schema.TaggedError<MessageTooLong>()("MessageTooLong", {
-  length: Schema.Number,
-  max: Schema.Number
-}) {
+export class MessageTooLong extends /* @__PURE__ */ Data.TaggedError("MessageTooLong")<{
+  readonly length: number
+  readonly max: number
+}> {
   override get message(): string {
     return `message is ${this.length} characters, at most ${this.max} fit after the short-name prefix`
   }
 }
 
-export class ExternalIdTooLong extends Schema.TaggedError<ExternalIdTooLong>()("ExternalIdTooLong", {
-  value: Schema.String,
-  length: Schema.Number,
-  max: Schema.Number
-}) {
+export class ExternalIdTooLong extends /* @__PURE__ */ Data.TaggedError("ExternalIdTooLong")<{
+  readonly value: string
+  readonly length: number
+  readonly max: number
+}> {
   override get message(): string {
     return `id ${JSON.stringify(this.value)} is ${this.length} characters, at most ${this.max} are allowed`
   }
 }
 
-export class InvalidHttpDate extends Schema.TaggedError<InvalidHttpDate>()("InvalidHttpDate", {
-  value: Schema.String,
-  reason: Schema.String
-}) {
+export class InvalidHttpDate extends /* @__PURE__ */ Data.TaggedError("InvalidHttpDate")<{
+  readonly value: string
+  readonly reason: string
+}> {
   override get message(): string {
     return `${JSON.stringify(this.value)} is not an HTTP-date: ${this.reason}`
   }
 }
 
-export class InvalidCreatedOn extends Schema.TaggedError<InvalidCreatedOn>()("InvalidCreatedOn", {
-  value: Schema.String,
-  reason: Schema.String
-}) {
+export class InvalidCreatedOn extends /* @__PURE__ */ Data.TaggedError("InvalidCreatedOn")<{
+  readonly value: string
+  readonly reason: string
+}> {
   override get message(): string {
     return `${JSON.stringify(this.value)} is not a created_on time (YYYY-MM-DD HH:MM:SS): ${this.reason}`
   }
 }
 
-export class InvalidParameter extends Schema.TaggedError<InvalidParameter>()("InvalidParameter", {
-  parameter: Schema.String,
-  value: Schema.String,
-  reason: Schema.String
-}) {
+export class InvalidParameter extends /* @__PURE__ */ Data.TaggedError("InvalidParameter")<{
+  readonly parameter: string
+  readonly value: string
+  readonly reason: string
+}> {
   override get message(): string {
     return `parameter ${this.parameter}: ${this.reason} (got ${JSON.stringify(this.value)})`
   }
 }
 
-export class MissingTags extends Schema.TaggedError<MissingTags>()("MissingTags", {}) {
+export class MissingTags extends /* @__PURE__ */ Data.TaggedError("MissingTags") {
   override get message(): string {
     return "a group send needs at least one tag; smsbook never sends to everybody by default"
   }
 }
 
-export class IllegalTransition extends Schema.TaggedError<IllegalTransition>()("IllegalTransition", {
-  entity: Schema.Literals(["message", "contact"]),
-  from: Schema.String,
-  to: Schema.String
-}) {
+export class IllegalTransition extends /* @__PURE__ */ Data.TaggedError("IllegalTransition")<{
+  readonly entity: "message" | "contact"
+  readonly from: string
+  readonly to: string
+}> {
   override get message(): string {
     return `a ${this.entity} cannot move from ${this.from} to ${this.to}`
   }
 }
 
-export class DuplicateSend extends Schema.TaggedError<DuplicateSend>()("DuplicateSend", {
-  id: Schema.String,
-  message_id: Schema.String,
+export class DuplicateSend extends /* @__PURE__ */ Data.TaggedError("DuplicateSend")<{
+  readonly id: string
+  readonly message_id: string
   /** When the earlier message was created, ISO 8601 UTC. */
-  created_at: Schema.String
-}) {
+  readonly created_at: string
+}> {
   override get message(): string {
     return `id ${JSON.stringify(this.id)} was already used by message ${this.message_id} at ${this.created_at}, within the anti-spam period`
   }
 }
 
-export class ContactExists extends Schema.TaggedError<ContactExists>()("ContactExists", {
-  msisdn: Schema.String
-}) {
+export class ContactExists extends /* @__PURE__ */ Data.TaggedError("ContactExists")<{
+  readonly msisdn: string
+}> {
   override get message(): string {
     return `a contact with msisdn ${this.msisdn} already exists`
   }
 }
 
-export class ContactNotFound extends Schema.TaggedError<ContactNotFound>()("ContactNotFound", {
-  msisdn: Schema.String
-}) {
+export class ContactNotFound extends /* @__PURE__ */ Data.TaggedError("ContactNotFound")<{
+  readonly msisdn: string
+}> {
   override get message(): string {
     return `no contact with msisdn ${this.msisdn}`
   }
 }
 
-export class MessageNotFound extends Schema.TaggedError<MessageNotFound>()("MessageNotFound", {
-  message_id: Schema.String
-}) {
+export class MessageNotFound extends /* @__PURE__ */ Data.TaggedError("MessageNotFound")<{
+  readonly message_id: string
+}> {
   override get message(): string {
     return `no message with message_id ${this.message_id}`
   }
 }
 
-export class RecipientOptedOut extends Schema.TaggedError<RecipientOptedOut>()("RecipientOptedOut", {
-  msisdn: Schema.String
-}) {
+export class RecipientOptedOut extends /* @__PURE__ */ Data.TaggedError("RecipientOptedOut")<{
+  readonly msisdn: string
+}> {
   override get message(): string {
     return `${this.msisdn} has opted out (CANCELLED); it receives nothing until it resubscribes`
   }
 }
 
-export class NoRecipients extends Schema.TaggedError<NoRecipients>()("NoRecipients", {
-  tags: Schema.Array(Schema.String)
-}) {
+export class NoRecipients extends /* @__PURE__ */ Data.TaggedError("NoRecipients")<{
+  readonly tags: ReadonlyArray<string>
+}> {
   override get message(): string {
     return `no subscribed contact carries any of the tags ${this.tags.join(", ")}`
   }
 }
 
-export class InvalidStoreUrl extends Schema.TaggedError<InvalidStoreUrl>()("InvalidStoreUrl", {
-  url: Schema.String,
-  reason: Schema.String
-}) {
+export class InvalidStoreUrl extends /* @__PURE__ */ Data.TaggedError("InvalidStoreUrl")<{
+  readonly url: string
+  readonly reason: string
+}> {
   override get message(): string {
     return `store ${this.url}: ${this.reason}`
   }
 }
 
-export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("StoreUnavailable", {
-  url: Schema.String,
-  reason: Schema.String
-}) {
+export class StoreUnavailable extends /* @__PURE__ */ Data.TaggedError("StoreUnavailable")<{
+  readonly url: string
+  readonly reason: string
+}> {
   override get message(): string {
     return `cannot open store ${this.url}: ${this.reason}`
   }
 }
 
-export class StoreFailure extends Schema.TaggedError<StoreFailure>()("StoreFailure", {
-  operation: Schema.String,
-  reason: Schema.String
-}) {
+export class StoreFailure extends /* @__PURE__ */ Data.TaggedError("StoreFailure")<{
+  readonly operation: string
+  readonly reason: string
+}> {
   override get message(): string {
     return `store failed during ${this.operation}: ${this.reason}`
   }
 }
 
-export class CarrierFailure extends Schema.TaggedError<CarrierFailure>()("CarrierFailure", {
-  reason: Schema.String
-}) {
+export class CarrierFailure extends /* @__PURE__ */ Data.TaggedError("CarrierFailure")<{
+  readonly reason: string
+}> {
   override get message(): string {
     return `the carrier refused the hand-over: ${this.reason}`
   }

@@ -17,12 +17,12 @@ export const length = Sms.characterCount
  * An external id: non-empty text of at most 40 code points, kept exactly as sent (no trimming, no case folding: it
  * is compared as is by the anti-spam check).
  */
-export const ExternalId = Schema.toStandardSchemaV1(
-  Schema.String.check(
-    Schema.makeFilter((text: string) => text !== "" && length(text) <= maxLength, {
+export const ExternalId = /* @__PURE__ */ Schema.toStandardSchemaV1(
+  /* @__PURE__ */ Schema.String.check(
+    /* @__PURE__ */ Schema.makeFilter((text: string) => text !== "" && length(text) <= maxLength, {
       expected: "an id of 1 to 40 characters"
     })
-  ).pipe(Schema.brand("ExternalId"))
+  ).pipe(/* @__PURE__ */ Schema.brand("ExternalId"))
 )
 export type ExternalId = typeof ExternalId.Type
 
@@ -69,4 +69,4 @@ export const parse = (input: unknown): Result.Result<ExternalId, ExternalIdTooLo
 }
 
 /** The id as the wire carries it: text or a number, read by {@link parse}; written as text. */
-export const FromWire = Wire.fromParser(ExternalId, parse)
+export const FromWire = /* @__PURE__ */ Wire.fromParser(ExternalId, parse)

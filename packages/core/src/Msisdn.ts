@@ -33,10 +33,10 @@ const pattern = /^[1-9][0-9]{5,14}$/
  * not validity against the numbering plans: a stored number must stay readable when the metadata changes, so
  * validity is decided once, by {@link parse}, where the number comes in.
  */
-export const Msisdn = Schema.toStandardSchemaV1(
-  Schema.String.check(
-    Schema.isPattern(pattern, { expected: "an MSISDN: 6 to 15 digits, calling code first, no leading 0" })
-  ).pipe(Schema.brand("Msisdn"))
+export const Msisdn = /* @__PURE__ */ Schema.toStandardSchemaV1(
+  /* @__PURE__ */ Schema.String.check(
+    /* @__PURE__ */ Schema.isPattern(pattern, { expected: "an MSISDN: 6 to 15 digits, calling code first, no leading 0" })
+  ).pipe(/* @__PURE__ */ Schema.brand("Msisdn"))
 )
 export type Msisdn = typeof Msisdn.Type
 
@@ -447,4 +447,4 @@ const fromWire = (input: string | number): Result.Result<Msisdn, InvalidMsisdn> 
  * default country; bare digits start with the calling code). A number must be a positive safe integer (every
  * 15-digit MSISDN is one). Written as text.
  */
-export const FromWire = Wire.fromParser(Msisdn, fromWire)
+export const FromWire = /* @__PURE__ */ Wire.fromParser(Msisdn, fromWire)

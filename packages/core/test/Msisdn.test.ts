@@ -10,7 +10,7 @@ import parsePhoneNumber, {
 import metadata from "libphonenumber-js/max/metadata"
 import examples from "libphonenumber-js/mobile/examples"
 import { describe, expect, it } from "vitest"
-import { MsisdnProblem } from "../src/Errors.ts"
+import { type MsisdnProblem, msisdnProblems } from "../src/Errors.ts"
 import * as Msisdn from "../src/Msisdn.ts"
 
 // ---------------------------------------------------------------------------------------------
@@ -56,7 +56,7 @@ const outcome = (result: Result.Result<Msisdn.Msisdn, { readonly problem: Msisdn
 const options = (country: string | undefined): Msisdn.Options | undefined =>
   country === undefined ? undefined : { defaultCountry: country }
 
-const problems: ReadonlyArray<string> = MsisdnProblem.literals
+const problems: ReadonlyArray<string> = msisdnProblems
 
 /** A pandas/Excel decimal such as `447400123456.0`, refused on purpose (see the examples below). */
 const decimalShape = /^[0-9]{6,}\.0+$/

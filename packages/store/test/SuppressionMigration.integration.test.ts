@@ -36,13 +36,13 @@ if (postgresUrl === undefined) {
       url.searchParams.set("options", `-c search_path=${schema}`)
       try {
         await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`))
-        // A book as migration 1 left it: contacts, no suppression list.
+        // A book as migration 1 left it: contacts, no suppression list (nor anything later).
         await Effect.runPromise(Effect.scoped(Effect.flatMap(PostgresStore.make(url.href), (book) =>
           book.contacts.write({ insert: [contact("447400000001", "CANCELLED"), contact("447400000002", "SUBSCRIBED")], update: [] }))))
         await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
           Effect.andThen(
-            sql`DROP TABLE ${sql(schema)}.suppressions`,
-            sql`DELETE FROM ${sql(schema)}.smsbook_migrations WHERE migration_id = 2`
+            sql`DROP TABLE ${sql(schema)}.suppressions, ${sql(schema)}.api_keys`,
+            sql`DELETE FROM ${sql(schema)}.smsbook_migrations WHERE migration_id >= 2`
           )))
         await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
           const book = yield* PostgresStore.make(url.href)
