@@ -154,28 +154,39 @@ const concat = (head: Uint8Array, tail: Uint8Array): Uint8Array => {
 }
 
 /**
+ * The submit_sm message fields of one part of a message: in the message's encoding (core decides
+ * it for the whole text, so a part of a UCS-2 message stays UCS-2 even when its own characters are
+ * GSM), with the concatenation UDH when the message has several parts. Packed GSM-7 pads the text
+ * after the UDH to a septet boundary. A text that is not GSM is sent as UCS-2 whatever `encoding` says.
+ */
+export const encodePart = (
+  text: string,
+  options: {
+    readonly encoding: Sms.Encoding
+    readonly packing: Packing
+    readonly reference: number
+    readonly sequence: number
+    readonly total: number
+  }
+): Encoded => {
+  const udh = options.total > 1 ? concatenationUdh(options) : new Uint8Array(0)
+  const esm_class = udh.length > 0 ? udhIndicator : 0
+  const gsm = options.encoding === "GSM-7" ? septets(text) : undefined
+  if (gsm === undefined) return { data_coding: dataCoding.ucs2, esm_class, short_message: concat(udh, ucs2(text)) }
+  const body = options.packing === "packed" ? packText(gsm, (7 - ((udh.length * 8) % 7)) % 7) : gsm
+  return { data_coding: dataCoding.smscDefault, esm_class, short_message: concat(udh, body) }
+}
+
+/**
  * The submit_sm message fields of every part of one message, in order: exactly core's parts (a
- * part is never re-cut here), in the message's encoding (core decides it for the whole text, so a
- * part of a UCS-2 message stays UCS-2 even when its own characters are GSM). Several parts carry the
- * concatenation UDH with `reference`; a single part carries none. Packed GSM-7 pads the text after
- * the UDH to a septet boundary.
+ * part is never re-cut here), in the encoding core chose for their whole text.
  */
 export const encodeParts = (
   parts: ReadonlyArray<string>,
   options: { readonly packing: Packing; readonly reference: number }
 ): ReadonlyArray<Encoded> => {
   const encoding = Sms.analyze(parts.join("")).encoding
-  const total = parts.length
-  return parts.map((text, index) => {
-    const udh = total > 1 ? concatenationUdh({ reference: options.reference, total, sequence: index + 1 }) : new Uint8Array(0)
-    const esm_class = udh.length > 0 ? udhIndicator : 0
-    const gsm = encoding === "GSM-7" ? septets(text) : undefined
-    if (gsm === undefined) {
-      return { data_coding: dataCoding.ucs2, esm_class, short_message: concat(udh, ucs2(text)) }
-    }
-    const body = options.packing === "packed" ? packText(gsm, (7 - ((udh.length * 8) % 7)) % 7) : gsm
-    return { data_coding: dataCoding.smscDefault, esm_class, short_message: concat(udh, body) }
-  })
+  return parts.map((text, index) => encodePart(text, { ...options, encoding, sequence: index + 1, total: parts.length }))
 }
 
 /** An inbound short message split into its concatenation information (if any) and the text octets. */

@@ -3,6 +3,7 @@
  * delivery receipts, inbound SMS). Every module is a namespace.
  */
 export * as Deliveries from "./Deliveries.ts"
+export * as Dispatcher from "./Dispatcher.ts"
 export * as Reassembly from "./Reassembly.ts"
 export * as Receipt from "./Receipt.ts"
 export * as ShortMessage from "./ShortMessage.ts"
