@@ -130,6 +130,11 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
         }
       }))
 
+    const flush = Effect.gen(function*() {
+      if (answers.length > 0) yield* queue.answer(answers.splice(0))
+      if (released.length > 0) yield* queue.release(released.splice(0))
+    })
+
     const receive = (from: string, text: string) =>
       runPromise(Messaging.receiveMessage(from, text).pipe(
         Effect.as(0),
@@ -161,6 +166,19 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
     const link = yield* Effect.acquireRelease(
       Effect.sync(() => Link.open(config, inbound.handle, (event) => notify({ _tag: "Link", event }))),
       (opened) => Effect.promise(() => opened.close())
+    )
+    // A stop (SIGTERM, the end of `once`) lets what is on the wire be answered (5 s at most), then
+    // stores the answers and gives back the parts that never left.
+    yield* Effect.addFinalizer(() =>
+      Effect.promise(async () => {
+        let timer: NodeJS.Timeout | undefined
+        await Promise.race([link.idle(), new Promise((resolve) => {
+          timer = setTimeout(resolve, 5000)
+        })])
+        clearTimeout(timer)
+        await link.close()
+        await new Promise((resolve) => setImmediate(resolve))
+      }).pipe(Effect.andThen(Effect.ignore(flush)))
     )
 
     // Messages left PENDING/READY are processed beside the draining, so a long broadcast never stalls it.
@@ -199,7 +217,8 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
         } else if (outcome._tag === "Refused") {
           answers.push({ seq: claimed.seq, refused: outcome.status })
           counts.refused++
-        } else released.push(claimed.seq)
+        } else if (!outcome.sent) released.push(claimed.seq)
+        // A part on the wire when the link was closed stays `submitting`: recovery makes it `unknown`.
         signal()
       })
     }
@@ -222,10 +241,6 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
       return claimed.length
     })
 
-    const flush = Effect.gen(function*() {
-      if (answers.length > 0) yield* queue.answer(answers.splice(0))
-      if (released.length > 0) yield* queue.release(released.splice(0))
-    })
 
     const applyReceipts = Effect.gen(function*() {
       const now = Date.now()

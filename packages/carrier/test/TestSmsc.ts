@@ -137,11 +137,22 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
     }
   }
 
+  // deliver_sm awaiting their response, per session: a closed session fails them (to be sent again).
+  const awaiting = new Map<Session, Set<(error: Error) => void>>()
   const deliverOn = (session: Session | undefined, fields: Record<string, unknown>) =>
     new Promise<number>((resolve, reject) => {
       if (session === undefined) return reject(new Error("no ESME is bound"))
-      const sent = session.deliver_sm(fields, (response) => resolve(response.command_status))
-      if (!sent) reject(new Error("the ESME link is not writable"))
+      const failers = awaiting.get(session) ?? new Set<(error: Error) => void>()
+      awaiting.set(session, failers)
+      failers.add(reject)
+      const sent = session.deliver_sm(fields, (response) => {
+        failers.delete(reject)
+        resolve(response.command_status)
+      })
+      if (!sent) {
+        failers.delete(reject)
+        reject(new Error("the ESME link is not writable"))
+      }
     })
 
   // Like a real SMSC, a receipt that cannot be delivered now (no bind) is tried again later.
@@ -149,6 +160,14 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
     deliverOn(bound, fields).catch(() => {
       if (tries > 0) later(50, () => deliverLater(fields, tries - 1))
     })
+  }
+
+  // A dropped link answers nothing more; what it answered before still reaches the ESME (a flushed close).
+  const dropping = new Set<Session>()
+  const drop = (session: Session) => {
+    dropping.add(session)
+    session.socket.end()
+    setTimeout(() => session.destroy(), 100)
   }
 
   const server = smpp.createServer({}, (session) => {
@@ -162,6 +181,8 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
       if (bound === session) bound = undefined
       unanswered.push(...pending.values())
       pending.clear()
+      for (const fail of awaiting.get(session) ?? []) fail(new Error("the ESME link closed"))
+      awaiting.delete(session)
     })
     session.on("bind_transceiver", (pdu: Pdu) => {
       binds++
@@ -182,10 +203,11 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
     session.on("submit_sm", (pdu: Pdu) => {
       submits++
       const n = submits
+      if (dropping.has(session)) return
       if (drops.has(n)) {
         drops.delete(n)
         pending.set(-1, read(pdu, systemId, "", script.packed === true))
-        return session.destroy()
+        return drop(session)
       }
       if (script.throttleEvery !== undefined && n % script.throttleEvery === 0) {
         return later(script.respondDelayMs ?? 0, () => session.send(pdu.response({ command_status: script.throttleStatus ?? 0x58 })))
@@ -196,11 +218,19 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
       maxOutstanding = Math.max(maxOutstanding, pending.size)
       const index = n - 1
       const plan = script.receipt?.(part, index)
-      if (plan !== undefined) receipts.set(messageId, plan.stat)
       const respond = () => {
-        if (!pending.delete(pdu.sequence_number)) return
+        if (dropping.has(session) || !pending.delete(pdu.sequence_number)) return
         accepted.push(part)
         session.send(pdu.response({ message_id: messageId }))
+        // Only an accepted part gets a receipt (one dropped unanswered was never the SMSC's).
+        if (plan === undefined) return
+        receipts.set(messageId, plan.stat)
+        if (plan.beforeResponse === true) return
+        later(plan.delayMs, () => {
+          const fields = receiptFields(messageId, plan.stat, plan.form ?? "text")
+          deliverLater(fields)
+          if (plan.duplicate === true) deliverLater(fields)
+        })
       }
       if (plan?.beforeResponse === true) {
         // The receipt goes first; the response only after the ESME answered it.
@@ -208,13 +238,6 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
         return
       }
       later(script.respondDelayMs ?? 0, respond)
-      if (plan !== undefined) {
-        later(plan.delayMs + (script.respondDelayMs ?? 0), () => {
-          const fields = receiptFields(messageId, plan.stat, plan.form ?? "text")
-          deliverLater(fields)
-          if (plan.duplicate === true) deliverLater(fields)
-        })
-      }
     })
   })
 
@@ -268,7 +291,7 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
           }))
         },
         dropLink: () => {
-          for (const session of sessions) session.destroy()
+          for (const session of sessions) drop(session)
         },
         close: () =>
           new Promise<void>((done) => {

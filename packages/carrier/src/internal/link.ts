@@ -42,7 +42,8 @@ export const defaults: Omit<Options, "host" | "port" | "systemId" | "password"> 
 export type Outcome =
   | { readonly _tag: "Accepted"; readonly messageId: string }
   | { readonly _tag: "Refused"; readonly status: number }
-  | { readonly _tag: "LinkFailed"; readonly reason: string }
+  /** The link gave up; `sent` when the submit_sm was on the wire unanswered (the SMSC may have it). */
+  | { readonly _tag: "LinkFailed"; readonly reason: string; readonly sent: boolean }
 
 /** What the link tells its owner, to be logged. */
 export type Event =
@@ -129,7 +130,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     reconnectWait = Math.min(reconnectWait * 2, options.reconnectMs.max)
     onEvent({ _tag: "Disconnected", reason, requeued: requeued.length, retryInMs: wait })
     if (options.maxBindAttempts > 0 && attempt >= options.maxBindAttempts) {
-      for (const submission of queue.splice(0)) submission.settle({ _tag: "LinkFailed", reason })
+      for (const submission of queue.splice(0)) submission.settle({ _tag: "LinkFailed", reason, sent: false })
       notifyIdle()
       return
     }
@@ -254,7 +255,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   return {
     submit: (params) =>
       new Promise<Outcome>((resolve) => {
-        if (closed) return resolve({ _tag: "LinkFailed", reason: "the link is closed" })
+        if (closed) return resolve({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
         queue.push({ params, settle: resolve, throttles: 0 })
         pump()
       }),
@@ -270,8 +271,8 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
         closed = true
         clearInterval(watchdog)
         if (pumpTimer !== undefined) clearTimeout(pumpTimer)
-        for (const submission of queue.splice(0)) submission.settle({ _tag: "LinkFailed", reason: "the link is closed" })
-        for (const entry of inflight.values()) entry.submission.settle({ _tag: "LinkFailed", reason: "the link is closed" })
+        for (const submission of queue.splice(0)) submission.settle({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
+        for (const entry of inflight.values()) entry.submission.settle({ _tag: "LinkFailed", reason: "the link is closed", sent: true })
         inflight.clear()
         notifyIdle()
         const current = session
