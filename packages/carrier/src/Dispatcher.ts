@@ -251,10 +251,13 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
           msisdn: pending.handset
         })
         if (outcome._tag === "Unknown" && (inflight > 0 || answers.length > 0) && now - pending.since < config.responseTimeoutMs) {
-          // It may have overtaken its submit_sm_resp: answered now (an SMSC may hold the resp until
-          // then), applied once the resp is stored, or reported unknown after the response timeout.
-          pending.answer(0)
-          receipts.push({ ...pending, answer: () => undefined })
+          // It may have overtaken its submit_sm_resp: kept unanswered (so a crash loses nothing: the
+          // SMSC sends it again) until the resp is stored; answered after a second all the same, as
+          // an SMSC may hold the resp until the receipt is answered.
+          if (now - pending.since >= 1000) {
+            pending.answer(0)
+            receipts.push({ ...pending, answer: () => undefined })
+          } else receipts.push(pending)
           continue
         }
         for (const id of Receipt.idCandidates(pending.receipt.messageId)) awaitingReceipt.delete(id)

@@ -124,11 +124,11 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
 
   const later = (ms: number, run: () => void) => setTimeout(run, ms)
 
-  const receiptFields = (messageId: string, stat: Stat, form: "text" | "tlv") => {
+  const receiptFields = (messageId: string, stat: Stat, form: "text" | "tlv", handset = "447400000000") => {
     const states: Record<Stat, number> = { DELIVRD: 2, EXPIRED: 3, DELETED: 4, UNDELIV: 5, REJECTD: 8 }
     const text = `id:${messageId} sub:001 dlvrd:${stat === "DELIVRD" ? "001" : "000"} submit date:2601011200 done date:2601011201 stat:${stat} err:000 text:`
     return {
-      source_addr: "447400000000",
+      source_addr: handset,
       destination_addr: "smsbook",
       esm_class: 0x04,
       data_coding: 0,
@@ -227,14 +227,14 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
         receipts.set(messageId, plan.stat)
         if (plan.beforeResponse === true) return
         later(plan.delayMs, () => {
-          const fields = receiptFields(messageId, plan.stat, plan.form ?? "text")
+          const fields = receiptFields(messageId, plan.stat, plan.form ?? "text", part.destination)
           deliverLater(fields)
           if (plan.duplicate === true) deliverLater(fields)
         })
       }
       if (plan?.beforeResponse === true) {
         // The receipt goes first; the response only after the ESME answered it.
-        deliverOn(session, receiptFields(messageId, plan.stat, plan.form ?? "text")).then(respond, respond)
+        deliverOn(session, receiptFields(messageId, plan.stat, plan.form ?? "text", part.destination)).then(respond, respond)
         return
       }
       later(script.respondDelayMs ?? 0, respond)

@@ -2,31 +2,16 @@
  * `smsbook dispatch [--tps N] [--once] [--carrier URL]`: hands READY and PENDING messages over and
  * drains the outbox to the configured carrier, keeping the bind for receipts and inbound SMS.
  */
-import { Account, Messaging, Message, MessageStore } from "@smsbook/core"
+import { Account } from "@smsbook/core"
 import { Dispatcher, SmppConfig } from "@smsbook/carrier"
 import * as PartStore from "@smsbook/store/PartStore"
 import * as Store from "@smsbook/store/Store"
-import { Console, Effect, Layer, Option, Stream } from "effect"
+import { Console, Effect, Layer, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as GlobalFlags from "../GlobalFlags.ts"
+import * as Dispatch from "../jobs/Dispatch.ts"
 import * as Output from "../Output.ts"
 import * as Settings from "../Settings.ts"
-
-/** Without a carrier the outbox is the carrier: messages left PENDING or READY are handed to it, nothing leaves. */
-const toOutbox = Effect.gen(function*() {
-  const store = yield* MessageStore.MessageStore
-  let processed = 0
-  yield* Stream.runForEach(store.stream({ direction: "MT" }), (message) => {
-    if (message.type === Message.INDIVIDUAL && message.status === "READY") {
-      return Effect.map(Messaging.deliverMessage(message.message_id), () => void processed++)
-    }
-    if (message.type === Message.GROUP && message.status !== "SENT") {
-      return Effect.map(Messaging.processGroupMessage(message.message_id), () => void processed++)
-    }
-    return Effect.void
-  })
-  return processed
-})
 
 export const command = Command.make(
   "dispatch",
@@ -53,7 +38,7 @@ export const command = Command.make(
       }, { needsShortName: true })
       const base = Layer.merge(Account.layer(resolved.account), Store.layer(resolved.store))
       if (resolved.carrier === undefined) {
-        const processed = yield* Effect.provide(toOutbox, base)
+        const processed = yield* Effect.provide(Dispatch.toOutbox, base)
         return yield* Output.print(input.json, { carrier: "outbox", messages: processed }, () => [
           `no carrier configured (SMSBOOK_CARRIER=smpp://…): ${processed} message(s) handed to the outbox, where parts stay`
         ])
