@@ -3,7 +3,7 @@
  * listening, and on SIGTERM/SIGINT a JSON summary (parts accepted, reassembled texts, receipts).
  *
  *   node packages/carrier/test/smsc.ts [--throttle-every N] [--drop-at N,…] [--fail-percent P]
- *     [--receipt-delay MS] [--respond-delay MS] [--packed]
+ *     [--receipt-delay MS] [--respond-delay MS] [--packed] [--no-receipts]
  */
 import { parseArgs } from "node:util"
 import * as TestSmsc from "./TestSmsc.ts"
@@ -15,7 +15,8 @@ const { values } = parseArgs({
     "fail-percent": { type: "string", default: "0" },
     "receipt-delay": { type: "string", default: "20" },
     "respond-delay": { type: "string", default: "0" },
-    packed: { type: "boolean", default: false }
+    packed: { type: "boolean", default: false },
+    "no-receipts": { type: "boolean", default: false }
   }
 })
 
@@ -26,7 +27,7 @@ const smsc = await TestSmsc.start({
   respondDelayMs: Number(values["respond-delay"]),
   packed: values.packed,
   // Every part whose index falls in the failing share gets UNDELIV, spread evenly over the run.
-  receipt: (_part, index) => ({
+  receipt: (_part, index) => values["no-receipts"] ? undefined : ({
     stat: failPercent > 0 && Math.floor((index + 1) * failPercent / 100) > Math.floor(index * failPercent / 100) ? "UNDELIV" : "DELIVRD",
     delayMs: Number(values["receipt-delay"])
   })
