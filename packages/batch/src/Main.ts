@@ -8,6 +8,7 @@ import { Cause, Console, Effect, Exit } from "effect"
 import { CliError, Command } from "effect/cli"
 import * as BroadcastCommand from "./commands/BroadcastCommand.ts"
 import * as ContactsCommand from "./commands/ContactsCommand.ts"
+import * as DispatchCommand from "./commands/DispatchCommand.ts"
 import * as ImportCommand from "./commands/ImportCommand.ts"
 import * as InspectCommand from "./commands/InspectCommand.ts"
 import * as KeysCommand from "./commands/KeysCommand.ts"
@@ -31,6 +32,7 @@ export const smsbook = Command.make("smsbook").pipe(
     BroadcastCommand.command,
     ReportCommand.command,
     ServeCommand.command,
+    DispatchCommand.command,
     KeysCommand.command
   ])
 )

@@ -15,11 +15,14 @@ export interface Given {
   readonly user?: string | undefined
   readonly time_zone?: string | undefined
   readonly spam_period_seconds?: string | undefined
+  /** The carrier dispatch hands parts to (`smpp://…`); absent: parts stay in the outbox. */
+  readonly carrier?: string | undefined
 }
 
 export interface Resolved {
   readonly store: string
   readonly account: Account.Settings
+  readonly carrier?: string
 }
 
 export const defaultStore = "./smsbook.db"
@@ -30,7 +33,8 @@ const environmentNames: { readonly [K in keyof Given]-?: string } = {
   short_code: "SMSBOOK_SHORT_CODE",
   user: "SMSBOOK_USER",
   time_zone: "SMSBOOK_TIME_ZONE",
-  spam_period_seconds: "SMSBOOK_SPAM_PERIOD"
+  spam_period_seconds: "SMSBOOK_SPAM_PERIOD",
+  carrier: "SMSBOOK_CARRIER"
 }
 
 const isKey = (name: string | number | undefined): name is keyof Given =>
@@ -94,7 +98,8 @@ export const said = Config.all({
   short_code: setting("short_code"),
   user: setting("user"),
   time_zone: setting("time_zone"),
-  spam_period_seconds: setting("spam_period_seconds")
+  spam_period_seconds: setting("spam_period_seconds"),
+  carrier: setting("carrier")
 })
 
 /**
@@ -135,7 +140,12 @@ export const resolve = Effect.fnUntraced(function*(
   const account = yield* Effect.fromResult(
     Account.make({ ...overrides, ...(spam === undefined ? {} : { spam_period_seconds: Number(spam) }) })
   ).pipe(Effect.mapError(({ field, value, reason }) => new InvalidSettings({ setting: field, value, reason })))
-  return { store: Option.getOrElse(values.store, () => defaultStore), account } satisfies Resolved
+  const carrier = Option.getOrUndefined(values.carrier)
+  return {
+    store: Option.getOrElse(values.store, () => defaultStore),
+    account,
+    ...(carrier === undefined ? {} : { carrier })
+  } satisfies Resolved
 })
 
 export const configFile = "smsbook.json"
