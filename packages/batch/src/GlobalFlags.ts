@@ -98,16 +98,27 @@ export interface CommonInput {
   readonly spamPeriod: Text
 }
 
-/** The settings of a command: its flags over the environment, `smsbook.json` and the defaults. */
-export const settings = (input: CommonInput, options: { readonly needsShortName: boolean }) =>
-  Settings.load({
-    store: input.store === undefined ? undefined : Option.getOrUndefined(input.store),
+/**
+ * The settings of a command: its flags over the environment, `smsbook.json` and the defaults. `--store ''` is
+ * refused (exit 2): an empty value in a script is a mistake, not a wish for the default book.
+ */
+export const settings = Effect.fnUntraced(function*(input: CommonInput, options: { readonly needsShortName: boolean }) {
+  const store = input.store === undefined ? undefined : Option.getOrUndefined(input.store)
+  if (store !== undefined && store.trim() === "") {
+    return yield* new InvalidStoreUrl({
+      url: store,
+      reason: "is empty: give a file path, sqlite:PATH, postgres://… or memory: (or leave --store out)"
+    })
+  }
+  return yield* Settings.load({
+    store,
     short_name: Option.getOrUndefined(input.shortName),
     short_code: Option.getOrUndefined(input.shortCode),
     user: Option.getOrUndefined(input.user),
     time_zone: Option.getOrUndefined(input.timeZone),
     spam_period_seconds: Option.getOrUndefined(input.spamPeriod)
   }, options)
+})
 
 /** A PostgreSQL URL that cannot be read as a URL, or names no host, before any driver sees it. */
 const malformedPostgres = (url: string): string | undefined => {
@@ -135,17 +146,29 @@ export const checkStore = (url: string, options: { readonly create: boolean }): 
   return Effect.void
 }
 
-export interface StoreOptions {
+export interface StoreOptions<E2> {
   readonly needsShortName?: boolean
   /** Whether a SQLite book that does not exist is created (import, init) rather than refused. */
   readonly create?: boolean
+  /**
+   * Runs before the store is opened, given its URL: where a command refuses outputs that would write over the
+   * store or an input (see `internal/outputPath.ts`), so a refused command has not even created the book.
+   */
+  readonly check?: ((store: string) => Effect.Effect<void, E2>) | undefined
 }
 
 /** Runs `effect` with the account and the store the flags name; the store must exist unless `create`. */
-export const withStore = <A, E, R>(input: CommonInput, effect: Effect.Effect<A, E, R>, options: StoreOptions = {}) =>
+export const withStore = <A, E, R, E2 = never>(
+  input: CommonInput,
+  effect: Effect.Effect<A, E, R>,
+  options: StoreOptions<E2> = {}
+) =>
   Effect.flatMap(settings(input, { needsShortName: options.needsShortName ?? false }), (resolved) =>
     Effect.andThen(
-      checkStore(resolved.store, { create: options.create ?? false }),
+      Effect.andThen(
+        checkStore(resolved.store, { create: options.create ?? false }),
+        options.check === undefined ? Effect.void : options.check(resolved.store)
+      ),
       Effect.provide(effect, Layer.merge(Account.layer(resolved.account), Store.layer(resolved.store)))
     ))
 

@@ -9,6 +9,7 @@ import { CliError, CliOutput, Command } from "effect/cli"
 import * as CliErrors from "./CliErrors.ts"
 import * as BroadcastCommand from "./commands/BroadcastCommand.ts"
 import * as ContactsCommand from "./commands/ContactsCommand.ts"
+import * as DispatchCommand from "./commands/DispatchCommand.ts"
 import * as ImportCommand from "./commands/ImportCommand.ts"
 import * as InitCommand from "./commands/InitCommand.ts"
 import * as InspectCommand from "./commands/InspectCommand.ts"
@@ -34,6 +35,7 @@ export const smsbook = Command.make("smsbook").pipe(
     BroadcastCommand.command,
     ReportCommand.command,
     ServeCommand.command,
+    DispatchCommand.command,
     KeysCommand.command
   ])
 )
@@ -109,6 +111,31 @@ const fail = (error: unknown, asJson: boolean) =>
   )
 
 /**
+ * A flag followed by a value starting with `-` (`--message -5`): the parser takes that value for a flag, so the
+ * usage error it gives is followed by the way out, `--message=-5`.
+ */
+export const dashValueHint = (args: ReadonlyArray<string>): string | undefined => {
+  for (let i = 0; i + 1 < args.length; i++) {
+    const flag = args[i] ?? ""
+    const value = args[i + 1] ?? ""
+    if (/^--[a-z][a-z-]*$/.test(flag) && value.startsWith("-") && value !== "-" && !/^--[a-z][a-z-]*(=|$)/.test(value)) {
+      return `a value starting with "-" must be joined to its flag with "=": ${flag}=${value}`
+    }
+  }
+  return undefined
+}
+
+/**
+ * `--message -hi`: the parser would read the value as the flags `-h -i` and show help, so nothing is sent and
+ * the exit is 0. Someone asking for help writes `-h` alone; a longer word starting `-h` or `-v` right after a
+ * flag is a value, refused (exit 2, `USAGE`) with the way to write it.
+ */
+const swallowedValue = (args: ReadonlyArray<string>): string | undefined => {
+  const at = args.findIndex((arg, i) => i > 0 && /^-[hv]./.test(arg) && /^--[a-z][a-z-]*$/.test(args[i - 1] ?? ""))
+  return at < 0 ? undefined : `${args[at - 1]} ${args[at]} is read as flags: ${dashValueHint(args.slice(at - 1)) ?? ""}`
+}
+
+/**
  * The command line on `args`, as an effect that always succeeds with the exit code: 0 done,
  * 1 failed, 2 bad usage or input, 3 too many rejected rows. With `--json`, whatever happened,
  * stdout receives exactly one JSON document, written here and only here.
@@ -118,7 +145,9 @@ export const program = (
   collected: ReturnType<typeof Output.collector> = Output.collector()
 ): Effect.Effect<Output.ExitCode> => {
   const asJson = wantsJson(args)
-  const run = Command.runWith(smsbook, { version })(args).pipe(
+  const swallowed = swallowedValue(args)
+  const refused = swallowed === undefined ? Effect.void : Effect.fail(new CliErrors.Usage({ reason: swallowed }))
+  const run = Effect.andThen(refused, Command.runWith(smsbook, { version })(args)).pipe(
     Effect.provideService(CliOutput.Presenter, presenter(asJson)),
     Effect.provide(NodeServices.layer),
     Effect.exit,
@@ -128,13 +157,17 @@ export const program = (
       if (Option.isNone(failure)) {
         return Cause.hasInterruptsOnly(exit.cause)
           ? Effect.interrupt
-          : fail(new Error(Cause.pretty(exit.cause)), asJson)
+          : fail(Cause.squash(exit.cause), asJson)
       }
       const error = failure.value
       if (CliError.isCliError(error)) {
         if (error._tag === "ShowHelp" && error.errors.length === 0) return Effect.succeed(Output.ExitCode.done)
+        const hint = dashValueHint(args)
         const usage = usageError(error)
-        return asJson ? Effect.as(Output.json(Output.errorJson(usage)), Output.ExitCode.badInput) : Effect.succeed(Output.ExitCode.badInput)
+        return Effect.andThen(
+          hint === undefined ? Effect.void : Console.error(Output.describeHint(hint)),
+          Effect.as(asJson ? Output.json(Output.errorJson(usage)) : Effect.void, Output.ExitCode.badInput)
+        )
       }
       return fail(error, asJson)
     }),

@@ -5,6 +5,7 @@
 import { Errors, InvalidParameter, type SmsbookError } from "@smsbook/core"
 import { Console, Context, Effect, Option } from "effect"
 import * as CliErrors from "./CliErrors.ts"
+import * as Visible from "./internal/visible.ts"
 
 /**
  * 0 done, 1 failed, 2 bad usage or input, 3 finished but rows were rejected beyond `--max-rejects`,
@@ -38,13 +39,16 @@ export const exitCodeOf = (error: unknown): ExitCode => {
   return status === 400 || status === 422 ? ExitCode.badInput : ExitCode.failed
 }
 
-/** One line for stderr: `error CODE (number): message`. */
+/**
+ * One line for stderr: `error CODE (number): message`. Errors quote values from files and flags, so control
+ * characters in them are shown as escapes (see `internal/visible.ts`).
+ */
 export const describeError = (error: unknown): string => {
   if (isSmsbookError(error)) {
     const { code, number } = info(error)
-    return `error ${code} (${number}): ${error.message}`
+    return Visible.show(`error ${code} (${number}): ${error.message}`)
   }
-  return `error: ${error instanceof Error ? error.message : String(error)}`
+  return Visible.show(`error: ${error instanceof Error ? error.message : String(error)}`)
 }
 
 /** The flag, setting or field an error is about, when it names one. */
@@ -128,11 +132,21 @@ export const json = (value: unknown) => Effect.flatMap(Stdout, (stdout) => stdou
 /** Marks stdout as carrying streamed data with `--json`: that data is the run's one document. */
 export const streamed = Effect.flatMap(Stdout, (stdout) => stdout.streamed)
 
-/** Human lines on stdout. */
-export const lines = (text: ReadonlyArray<string>) => Effect.forEach(text, (line) => Console.log(line), { discard: true })
+/**
+ * Human lines on stdout. They carry names, tags, texts and headers from data and files: their control
+ * characters are shown as escapes, never acted on by the terminal (JSON escapes C0 itself; C1 and bidi
+ * characters are kept there, as data).
+ */
+export const lines = (text: ReadonlyArray<string>) => Effect.forEach(text, (line) => Console.log(Visible.show(line)), { discard: true })
 
-/** Human lines on stderr: notes beside a document or a data stream. */
-export const notes = (text: ReadonlyArray<string>) => Effect.forEach(text, (line) => Console.error(line), { discard: true })
+/** Human lines on stderr (notes beside a document or a data stream), shown as {@link lines} shows them. */
+export const notes = (text: ReadonlyArray<string>) => Effect.forEach(text, (line) => Console.error(Visible.show(line)), { discard: true })
+
+/** A hint after a usage error, on stderr. */
+export const describeHint = (hint: string): string => Visible.show(`hint: ${hint}`)
+
+/** A human line on stderr, shown as {@link lines} shows lines. */
+export const note = (line: string) => Console.error(Visible.show(line))
 
 /** Prints `value` as the JSON document with `--json`, else as the lines `human` makes of it. */
 export const print = <A>(asJson: boolean, value: A, human: (value: A) => ReadonlyArray<string>) =>

@@ -11,6 +11,7 @@ import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
 import * as CsvDialect from "../internal/csv/dialect.ts"
 import * as InputFile from "../internal/inputFile.ts"
+import * as OutputPath from "../internal/outputPath.ts"
 import * as Import from "../jobs/Import.ts"
 import * as Output from "../Output.ts"
 import * as Progress from "../Progress.ts"
@@ -94,7 +95,11 @@ export const command = Command.make("import", flags, (input) =>
         rejectsPath,
         onProgress: progress.report
       }),
-      { create: true }
+      {
+        create: true,
+        check: (store) =>
+          OutputPath.ensureDistinct("--rejects", rejectsPath, [{ role: "the input FILE", path: input.file }, ...OutputPath.storeFiles(store)])
+      }
     ).pipe(
       Effect.ensuring(progress.finish),
       Effect.onInterrupt(() => {

@@ -6,6 +6,7 @@ import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
+import * as OutputPath from "../internal/outputPath.ts"
 import * as Report from "../jobs/Report.ts"
 import * as MessageFilter from "../MessageFilter.ts"
 import * as Output from "../Output.ts"
@@ -41,7 +42,8 @@ export const command = Command.make(
           input.summary
             ? Format.reportSummary(result)
             : [`${result.rows.toLocaleString("en-US")} messages written${input.out === "-" ? "" : ` to ${input.out}`}`])
-      })
+      }),
+      { check: (store) => OutputPath.ensureDistinct("--out", input.out, OutputPath.storeFiles(store)) }
     )
 ).pipe(
   Command.withDescription("Export messages as spreadsheet-safe CSV, JSON or JSON Lines, streamed, with an optional summary"),
