@@ -51,7 +51,7 @@ describe("smsbook keys and smsbook serve", () => {
       server.kill("SIGTERM")
       await new Promise((resolve) => server.once("exit", resolve))
     }
-  }, 60_000)
+  }, 300_000)
 
   it("refuses --no-auth on a host other than loopback (exit 2), and serve without a short name", () => {
     const open = smsbook("serve", "--no-auth", "--host", "0.0.0.0")

@@ -63,8 +63,9 @@ export const command = Command.make(
         if (answer !== "") given[key] = answer
       }
     }
-    // Checked exactly as every later command will read them, before anything is written.
-    const resolved = yield* Settings.resolve(Settings.fromGiven(given), { needsShortName: false })
+    // Checked exactly as every later command will read them (the environment under the flags), before anything
+    // is written; only what was given here goes into the file.
+    const resolved = yield* Settings.resolve(Settings.layered([Settings.fromGiven(given), Settings.fromEnvironment()]), { needsShortName: false })
     const location = Store.locate(resolved.store)
     const existed = "path" in location && fs.existsSync(location.path)
     yield* GlobalFlags.checkStore(resolved.store, { create: true })
