@@ -137,9 +137,6 @@ export const importSummary = (file: string, summary: Import.Summary): ReadonlyAr
     const more = summary.opted_out > summary.opted_out_msisdns.length ? ", …" : ""
     lines.push(`  ${plural(summary.opted_out, "row")} of opted-out contacts, left CANCELLED: ${shown}${more}`)
   }
-  if (summary.suppressed > 0) {
-    lines.push(`  ${plural(summary.suppressed, "number")} on the suppression list (opted out before): created CANCELLED`)
-  }
   if (summary.rejected > 0) {
     lines.push(`  rejected: ${counts(summary.reasons)}${summary.rejects_file === null ? "" : ` → ${summary.rejects_file}`}`)
   }

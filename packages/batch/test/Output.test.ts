@@ -111,9 +111,9 @@ describe("Output.exitCodeOf", () => {
     }))
   })
 
-  it("law: every exit code of a failure is 1, 2 or 3, never 0", () => {
+  it("law: every exit code of a failure is 1, 2, 3, 130 or 143, never 0", () => {
     fc.assert(fc.property(fc.oneof(anyError, foreign), (error) => {
-      expect([1, 2, 3]).toContain(Output.exitCodeOf(error))
+      expect([1, 2, 3, 130, 143]).toContain(Output.exitCodeOf(error))
     }))
   })
 })
