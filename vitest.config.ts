@@ -11,7 +11,7 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "scripts/**/*.test.ts"],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     // Node processes a test starts (the CLI, helper scripts) resolve the sources the same way.
     env: { NODE_OPTIONS: [process.env["NODE_OPTIONS"], "--conditions=@smsbook/source"].filter(Boolean).join(" ") }

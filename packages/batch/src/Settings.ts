@@ -5,6 +5,7 @@
 import { Account } from "@smsbook/core"
 import { Config, ConfigProvider, Effect, FileSystem, Option, Result } from "effect"
 import { InvalidSettings } from "./CliErrors.ts"
+import * as Visible from "./internal/visible.ts"
 
 /** The settings a command line may give; absent means "not said here". */
 export interface Given {
@@ -117,6 +118,14 @@ export const resolve = Effect.fnUntraced(function*(
       setting: "short_name",
       value: "",
       reason: "is required: pass --short-name, set SMSBOOK_SHORT_NAME, or put short_name in smsbook.json"
+    })
+  }
+  const shortName = Option.getOrUndefined(values.short_name)
+  if (shortName !== undefined && Visible.isHostile(shortName)) {
+    return yield* new InvalidSettings({
+      setting: "short_name",
+      value: shortName,
+      reason: "must be one line of printable characters (no line break, tab, escape or bidi control)"
     })
   }
   const spam = Option.getOrUndefined(values.spam_period_seconds)

@@ -2,9 +2,9 @@
  * The contact use cases: one per endpoint of the interface (list, get, create, edit, delete),
  * plus opt-out, resubscribe, forget (data erasure), and the batch upsert that imports are made of.
  */
-import { Effect, Option, Result } from "effect"
+import { Effect, Option, Random, Result } from "effect"
 import * as Contact from "./Contact.ts"
-import { ContactStore } from "./ContactStore.ts"
+import { type BulkImport, ContactStore } from "./ContactStore.ts"
 import { ContactNotFound, InvalidField } from "./Errors.ts"
 import * as ids from "./internal/ids.ts"
 import * as Msisdn from "./Msisdn.ts"
@@ -260,6 +260,34 @@ export const upsertContacts = Effect.fn("ContactBook.upsertContacts")(function*(
     yield* store.write({ insert: [...created.values()], update: [...updated.values()] })
   }
   return outcomes
+})
+
+/**
+ * Stages the first rows of numbers into a set-based import (see `ContactStore.BulkImport`), as contacts an import
+ * creates: FILE_UPLOAD, SUBSCRIBED (the store makes a suppressed number CANCELLED), trimmed names, normalised tags.
+ * Each number at most once per import: later rows of a number go through {@link upsertContacts} after a merge.
+ */
+export const stageContacts = Effect.fnUntraced(function*(bulk: BulkImport, rows: ReadonlyArray<Candidate>) {
+  const random = yield* Effect.service(Random.Random)
+  const contacts = rows.map((row): Contact.Contact => {
+    const first_name = row.first_name.trim()
+    const last_name = row.last_name.trim()
+    const { country_code, phone_number } = Msisdn.split(row.msisdn)
+    return {
+      msisdn: row.msisdn,
+      phone_number,
+      country_code,
+      first_name,
+      last_name,
+      full_name: Contact.fullName(first_name, last_name),
+      added_from: "FILE_UPLOAD",
+      status: "SUBSCRIBED",
+      tags: Contact.normalizeTags(row.tags),
+      profile_uid: ids.profileUidFrom(random),
+      monitoring: false
+    }
+  })
+  yield* bulk.stage(contacts)
 })
 
 /**

@@ -26,6 +26,31 @@ export interface Writes {
   readonly update: ReadonlyArray<Contact.Contact>
 }
 
+/** The outcomes of the rows a {@link BulkImport} merged, counted as `ContactBook.upsertContacts` counts them. */
+export interface MergeCounts {
+  readonly created: number
+  readonly updated: number
+  readonly unchanged: number
+  /** Rows of CANCELLED contacts, created ones (the number was suppressed) included. */
+  readonly optedOut: number
+  /** The first of those numbers, in the order staged (at most the limit `merge` was given). */
+  readonly optedOutMsisdns: ReadonlyArray<string>
+}
+
+/**
+ * A set-based import inside the caller's transaction: new-contact rows are staged, then merged with what is stored
+ * in one statement, which writes only what changes. Each number is staged at most once per import (its first row);
+ * the merge applies the import rule of `ContactBook.merge` (names replace stored ones, a blank keeps the stored name
+ * unless `blankErases`, tags are added, the status never changes) and keeps the opt-out law: a suppressed number is
+ * created CANCELLED.
+ */
+export interface BulkImport {
+  /** Stages contacts as an import would create them (FILE_UPLOAD, SUBSCRIBED, normalised tags). */
+  readonly stage: (contacts: ReadonlyArray<Contact.Contact>) => Effect.Effect<void, StoreFailure>
+  /** Merges everything staged since the last merge, and empties the staging. */
+  readonly merge: (optedOutLimit: number) => Effect.Effect<MergeCounts, StoreFailure>
+}
+
 /** What `getOrInsert` found: the stored contact, and whether this call created it. */
 export interface Got {
   readonly contact: Contact.Contact
@@ -89,4 +114,9 @@ export class ContactStore extends Context.Service<ContactStore, {
    * this store's writes, such as recording an inbound SMS.
    */
   readonly retrying: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StoreFailure, R>
+  /**
+   * A set-based import, where the adapter has one (imports fall back to `write` batches otherwise). Only inside a
+   * `transaction`, whose end also drops the staging.
+   */
+  readonly bulkImport?: ((options: { readonly blankErases: boolean }) => Effect.Effect<BulkImport, StoreFailure>) | undefined
 }>()("@smsbook/core/ContactStore") {}

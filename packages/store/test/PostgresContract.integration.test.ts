@@ -3,7 +3,7 @@
  * (SMSBOOK_TEST_POSTGRES_URL, see scripts/postgres.sh): every test and property run in its own schema.
  */
 import { PgClient } from "@effect/sql-pg"
-import { ContractSuite } from "@smsbook/core/testing"
+import { ContractSuite } from "@smsbook/testing"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, describe, it } from "vitest"

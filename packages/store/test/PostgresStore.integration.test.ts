@@ -3,19 +3,16 @@
  * the same answers as MemoryStore on any sequence of operations, atomic anti-spam, keyset streams.
  */
 import { PgClient } from "@effect/sql-pg"
-import { Carrier, Contact, ContactStore, type Message, MessageStore } from "@smsbook/core"
-import { MemoryStore } from "@smsbook/core/testing"
+import { Carrier, ContactStore, type Message, MessageStore } from "@smsbook/core"
+import { Fixtures, ModelCheck } from "@smsbook/testing"
 import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Stream } from "effect"
 import { SqlClient } from "effect/sql"
-import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as PostgresStore from "../src/PostgresStore.ts"
 
 const baseUrl = process.env["SMSBOOK_TEST_POSTGRES_URL"]
 const skipMessage = "PostgreSQL tests skipped: set SMSBOOK_TEST_POSTGRES_URL (scripts/postgres.sh start)"
 if (baseUrl === undefined || baseUrl === "") console.warn(skipMessage)
-
-type Ports = ContactStore.ContactStore | MessageStore.MessageStore | Carrier.Carrier | Carrier.Outbox
 
 // ---------------------------------------------------------------------------------------------
 // Fixture: every test file gets its own schemas (search_path in the URL), dropped at the end.
@@ -48,297 +45,17 @@ const tables = "contacts, contact_tags, messages, message_tags, anti_spam_locks,
 
 const store = (url: string, options?: PostgresStore.Options) => ManagedRuntime.make(PostgresStore.layer(url, options))
 
-// ---------------------------------------------------------------------------------------------
-// Operations on the ports, as data, so fast-check can generate and shrink sequences of them.
-
-// Few distinct characters, so that searches hit often; the odd ones (İ lowers to two code units,
-// % and _ are LIKE wildcards, ' and \ quote and escape, 😀 is a surrogate pair) where they matter.
-const charPool = ["a", "A", "é", "É", "İ", "i", "%", "_", " ", "ω", "Ω", "😀", "'", "\\", "4"]
-const text = fc.string({ unit: fc.constantFrom(...charPool), maxLength: 3 })
-const msisdn = fc.constantFrom("441", "4410", "442", "45", "4599", "1", "10")
-const tagPool = ["VIP", "vip", "News", "café", "CAFÉ", "x_y", "%", "İ", "i̇"]
-const tag = fc.constantFrom(...tagPool)
-
-const contact: fc.Arbitrary<Contact.Contact> = fc.record({
-  msisdn,
-  phone_number: text,
-  first_name: text,
-  last_name: text,
-  full_name: text,
-  country_code: fc.constantFrom("44", "45", "1"),
-  added_from: fc.constantFrom("WEB_FORM", "API", "FILE_UPLOAD", "SMS", "SUBSCRIPTION_REQUEST" as const),
-  status: fc.constantFrom(...Contact.statuses),
-  tags: fc.array(tag, { maxLength: 3 }),
-  profile_uid: fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), maxLength: 8 }),
-  monitoring: fc.boolean()
-})
-
-const messageId = fc.constantFrom("m1", "m2", "m10", "M1")
-const externalId = fc.constantFrom("e1", "e2")
-const instant = fc.constantFrom(1_000, 2_000, 1_700_000_000_000)
-
-const message: fc.Arbitrary<Message.Stored> = fc.record({
-  message_id: messageId,
-  id: externalId,
-  short_code: fc.constantFrom("12345", "SMSBOOK"),
-  country: fc.constantFrom("44", "45"),
-  msisdn,
-  direction: fc.constantFrom("MT", "MO" as const),
-  status: fc.constantFrom("PENDING", "PROCESSING", "READY", "SENT" as const),
-  message: text,
-  total_recipients: fc.nat(1_000),
-  sent_count: fc.nat(1_000),
-  error_count: fc.nat(1_000),
-  total_monitors: fc.nat(1_000),
-  is_scheduled: fc.boolean(),
-  is_billable: fc.boolean(),
-  created_at: instant,
-  created_by: text,
-  type: fc.constantFrom(1, 2 as const),
-  tags: fc.array(tag, { maxLength: 3 }),
-  segments: fc.integer({ min: 1, max: 5 })
-}, { requiredKeys: ["message_id", "short_code", "direction", "status", "message", "total_recipients", "sent_count", "error_count", "total_monitors", "is_scheduled", "is_billable", "created_at", "type", "tags", "segments"] })
-
-const filter: fc.Arbitrary<MessageStore.Filter> = fc.record({
-  from: fc.constantFrom(1_000, 1_001, 1_500, 2_000),
-  to: fc.constantFrom(1_000, 1_001, 1_500, 2_000, 1_700_000_000_000),
-  direction: fc.constantFrom("MT", "MO" as const),
-  msisdn,
-  group: tag
-}, { requiredKeys: [] })
-
-const part: fc.Arbitrary<Carrier.Part> = fc.record({
-  message_id: messageId,
-  msisdn,
-  short_code: fc.constantFrom("12345"),
-  part: fc.integer({ min: 1, max: 3 }),
-  parts: fc.integer({ min: 1, max: 3 }),
-  text
-})
-
-// Weighted towards the operations that build state and the queries that read it back.
-const write = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant("contact.insert" as const), contact }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant("contact.update" as const), contact }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant("contact.remove" as const), msisdn }), weight: 1 },
-  {
-    arbitrary: fc.record({
-      kind: fc.constant("contact.write" as const),
-      insert: fc.array(contact, { maxLength: 6 }),
-      update: fc.array(contact, { maxLength: 3 })
-    }),
-    weight: 4
-  },
-  {
-    arbitrary: fc.record({
-      kind: fc.constant("message.insert" as const),
-      message,
-      antiSpam: fc.option(fc.record({ id: externalId, since: fc.constantFrom(0, 1_001, 1_500, 2_001) }), { nil: undefined })
-    }),
-    weight: 4
-  },
-  { arbitrary: fc.record({ kind: fc.constant("message.update" as const), message }), weight: 2 },
-  {
-    arbitrary: fc.record({
-      kind: fc.constant("deliveries.record" as const),
-      messageId,
-      msisdns: fc.array(msisdn, { maxLength: 5 })
-    }),
-    weight: 2
-  },
-  { arbitrary: fc.record({ kind: fc.constant("carrier.handOver" as const), parts: fc.array(part, { maxLength: 3 }) }), weight: 1 }
-)
-type Write = typeof write extends fc.Arbitrary<infer W> ? W : never
-
-const read = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant("contact.get" as const), msisdn }), weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constant("contact.getMany" as const), msisdns: fc.array(msisdn, { maxLength: 5 }) }), weight: 1 },
-  {
-    arbitrary: fc.record({
-      kind: fc.constant("contact.list" as const),
-      filter: fc.record({
-        query: fc.oneof(fc.string({ unit: fc.constantFrom(...charPool), minLength: 1, maxLength: 2 }), fc.constantFrom("", "i̇", "44")),
-        status: fc.constantFrom(...Contact.statuses),
-        limit: fc.nat(6),
-        start: fc.nat(2)
-      }, { requiredKeys: ["limit", "start"] })
-    }),
-    weight: 5
-  },
-  { arbitrary: fc.record({ kind: fc.constant("contact.audience" as const), tags: fc.array(tag, { maxLength: 3 }) }), weight: 3 },
-  { arbitrary: fc.record({ kind: fc.constant("contact.count" as const) }), weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constant("message.get" as const), messageId }), weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constant("message.findById" as const), id: externalId }), weight: 2 },
-  {
-    arbitrary: fc.record({
-      kind: fc.constant("message.list" as const),
-      page: fc.tuple(filter, fc.nat(6), fc.nat(2)).map(([f, limit, start]) => ({ ...f, limit, start }))
-    }),
-    weight: 2
-  },
-  { arbitrary: fc.record({ kind: fc.constant("message.stream" as const), filter }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant("deliveries.count" as const), messageId }), weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constant("outbox" as const) }), weight: 1 }
-)
-type Read = typeof read extends fc.Arbitrary<infer R> ? R : never
-
-const transactionOp = fc.record({
-  kind: fc.constant("transaction" as const),
-  writes: fc.array(write, { minLength: 1, maxLength: 4 }),
-  fails: fc.boolean()
-})
-type Transaction = typeof transactionOp extends fc.Arbitrary<infer T> ? T : never
-type Op = Write | Read | Transaction
-
-const op: fc.Arbitrary<Op> = fc.oneof(
-  { arbitrary: write, weight: 5 },
-  { arbitrary: read, weight: 4 },
-  { arbitrary: transactionOp, weight: 1 }
-)
-
-/** What an operation answered, in plain data: a success value, or the failure's tag and fields. */
-type Outcome = { readonly ok: unknown } | { readonly error: unknown }
-
-const outcome = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<Outcome, never, R> =>
-  Effect.match(effect, {
-    onFailure: (error) => ({ error: typeof error === "object" && error !== null ? { ...error } : error }),
-    onSuccess: (value) => ({ ok: value instanceof Map ? [...value] : Option.isOption(value) ? Option.getOrNull(value) : value })
-  })
-
-const runWrite = (w: Write): Effect.Effect<unknown, unknown, Ports> =>
-  Effect.gen(function*() {
-    const contacts = yield* ContactStore.ContactStore
-    const messages = yield* MessageStore.MessageStore
-    const carrier = yield* Carrier.Carrier
-    switch (w.kind) {
-      case "contact.insert":
-        return yield* contacts.insert(w.contact)
-      case "contact.update":
-        return yield* contacts.update(w.contact)
-      case "contact.remove":
-        return yield* contacts.remove(w.msisdn)
-      case "contact.write":
-        return yield* contacts.write({ insert: w.insert, update: w.update })
-      case "message.insert":
-        return yield* messages.insert(w.message, w.antiSpam)
-      case "message.update":
-        return yield* messages.update(w.message)
-      case "deliveries.record":
-        return yield* messages.recordDeliveries(w.messageId, w.msisdns)
-      case "carrier.handOver":
-        return yield* carrier.handOver(w.parts)
-    }
-  })
-
-const runRead = (r: Read): Effect.Effect<unknown, unknown, Ports> =>
-  Effect.gen(function*() {
-    const contacts = yield* ContactStore.ContactStore
-    const messages = yield* MessageStore.MessageStore
-    switch (r.kind) {
-      case "contact.get":
-        return yield* contacts.get(r.msisdn)
-      case "contact.getMany":
-        return yield* contacts.getMany(r.msisdns)
-      case "contact.list":
-        return yield* contacts.list(r.filter)
-      case "contact.audience":
-        return yield* Stream.runCollect(contacts.audience({ tags: r.tags }))
-      case "contact.count":
-        return yield* contacts.count
-      case "message.get":
-        return yield* messages.get(r.messageId)
-      case "message.findById":
-        return yield* messages.findById(r.id)
-      case "message.list":
-        return yield* messages.list(r.page)
-      case "message.stream":
-        return yield* Stream.runCollect(messages.stream(r.filter))
-      case "deliveries.count":
-        return yield* messages.countDeliveries(r.messageId)
-      case "outbox":
-        return yield* (yield* Carrier.Outbox).parts
-    }
-  })
-
-const runTransaction = (t: Transaction): Effect.Effect<unknown, unknown, Ports> =>
-  Effect.flatMap(MessageStore.MessageStore, (messages) =>
-    messages.transaction(Effect.gen(function*() {
-      for (const w of t.writes) yield* runWrite(w)
-      if (t.fails) return yield* Effect.fail("rolled back")
-    })))
-
-const readKinds = new Set<string>([
-  "contact.get", "contact.getMany", "contact.list", "contact.audience", "contact.count", "message.get",
-  "message.findById", "message.list", "message.stream", "deliveries.count", "outbox"
-])
-const isRead = (o: Write | Read): o is Read => readKinds.has(o.kind)
-
-const runOp = (o: Op): Effect.Effect<Outcome, never, Ports> =>
-  outcome(o.kind === "transaction" ? runTransaction(o) : isRead(o) ? runRead(o) : runWrite(o))
-
-/** Everything the store holds, read through the ports: compared at the end of every sequence. */
-const snapshot = Effect.gen(function*() {
-  const contacts = yield* ContactStore.ContactStore
-  const messages = yield* MessageStore.MessageStore
-  return {
-    contacts: yield* contacts.list({ limit: 1_000, start: 0 }),
-    messages: yield* Stream.runCollect(messages.stream({})),
-    deliveries: yield* Effect.forEach(["m1", "m2", "m10", "M1"], (id) => messages.countDeliveries(id)),
-    outbox: yield* (yield* Carrier.Outbox).parts
+/** Runs `f` over a store on `url`, disposing of it afterwards. */
+const withStore = async <A>(url: string, f: (runtime: ReturnType<typeof store>) => Promise<A>): Promise<A> => {
+  const runtime = store(url)
+  try {
+    return await f(runtime)
+  } finally {
+    await runtime.dispose()
   }
-})
-
-const scenario = (ops: ReadonlyArray<Op>) =>
-  Effect.gen(function*() {
-    const outcomes = yield* Effect.forEach(ops, (o) => Effect.map(runOp(o), (result) => ({ op: o.kind, result })))
-    return { outcomes, final: yield* snapshot }
-  })
+}
 
 // ---------------------------------------------------------------------------------------------
-
-describe("PostgresStore: redactUrl and unreachable servers (no server needed)", () => {
-  const user = fc.string({ unit: fc.constantFrom("a", "b", "_", ".", "%", "@", "/"), maxLength: 6 })
-  const password = fc.string({ unit: fc.constantFrom("p", "a", "@", ":", "/", "?", "#", "%", "&", "*", "é"), minLength: 1, maxLength: 10 })
-
-  it("replaces exactly the password of any userinfo, however odd its characters", () => {
-    fc.assert(fc.property(user, password, (u, p) => {
-      const url = `postgres://${u}:${p}@db.example.org:5432/smsbook?sslmode=require`
-      expect(PostgresStore.redactUrl(url)).toBe(`postgres://${u}:***@db.example.org:5432/smsbook?sslmode=require`)
-    }))
-  })
-
-  it("masks a password query parameter and leaves URLs without a password as they are", () => {
-    fc.assert(fc.property(fc.constantFrom("", "u", "user.name"), password.filter((p) => !/[&#]/.test(p)), (u, p) => {
-      const at = u === "" ? "" : `${u}@`
-      const plain = `postgres://${at}127.0.0.1:5432/db?sslmode=disable`
-      expect(PostgresStore.redactUrl(plain)).toBe(plain)
-      expect(PostgresStore.redactUrl(`${plain}&password=${p}&application_name=x`))
-        .toBe(`${plain}&password=***&application_name=x`)
-    }))
-  })
-
-  it("is idempotent", () => {
-    fc.assert(fc.property(fc.string({ maxLength: 40 }), (url) => {
-      const once = PostgresStore.redactUrl(url)
-      expect(PostgresStore.redactUrl(once)).toBe(once)
-    }))
-  })
-
-  it("an unreachable server gives StoreUnavailable naming the URL without its password", async () => {
-    const url = "postgres://smsbook:s3cret-Pa55@127.0.0.1:1/smsbook?connect_timeout=3"
-    const error = await Effect.runPromise(Effect.flip(Layer.build(PostgresStore.layer(url)).pipe(Effect.scoped)))
-    expect(error._tag).toBe("StoreUnavailable")
-    expect(error.url).toBe("postgres://smsbook:***@127.0.0.1:1/smsbook?connect_timeout=3")
-    expect(JSON.stringify(error) + error.message).not.toContain("s3cret-Pa55")
-  })
-
-  it("an unparsable URL gives StoreUnavailable without its password", async () => {
-    const url = "postgres://smsbook:s3cret/Pa55@[broken/smsbook"
-    const error = await Effect.runPromise(Effect.flip(Layer.build(PostgresStore.layer(url)).pipe(Effect.scoped)))
-    expect(error._tag).toBe("StoreUnavailable")
-    expect(JSON.stringify(error) + error.message).not.toContain("s3cret")
-  })
-})
 
 describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (PostgreSQL)", () => {
   beforeAll(() => {
@@ -351,7 +68,7 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
 
   describe("against MemoryStore", () => {
     let url = ""
-    let pg: ManagedRuntime.ManagedRuntime<Ports, unknown> | undefined
+    let pg: ManagedRuntime.ManagedRuntime<ModelCheck.Ports, unknown> | undefined
     let schemaSql: ReturnType<typeof adminRuntime> | undefined
     beforeAll(async () => {
       url = (await freshSchema()).url
@@ -366,51 +83,18 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
     })
 
     it("answers every operation as MemoryStore does, on any sequence of operations", async () => {
-      await fc.assert(
-        // size "max": sequences up to 30 operations, long enough to build states worth querying.
-        fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30, size: "max" }), async (ops) => {
-          await schemaSql?.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`TRUNCATE ${tables}`)))
-          const expected = await Effect.runPromise(scenario(ops).pipe(Effect.provide(MemoryStore.layer)))
-          const actual = await pg?.runPromise(scenario(ops))
-          expect(actual).toEqual(expected)
-        }),
-        { numRuns: 100 }
-      )
+      // One pool for every generated case (fast); the tables are emptied before each.
+      await ModelCheck.check(async (effect) => {
+        if (pg === undefined || schemaSql === undefined) throw new Error("no store")
+        await schemaSql.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`TRUNCATE ${tables}`)))
+        return pg.runPromise(effect)
+      }, { numRuns: 100 })
     })
   })
 
   describe("transactions, errors, migrations and examples", () => {
-    const someone: Contact.Contact = {
-      msisdn: "447400123456",
-      phone_number: "7400123456",
-      first_name: "Ada",
-      last_name: "Lovelace",
-      full_name: "Ada Lovelace",
-      country_code: "44",
-      added_from: "API",
-      status: "SUBSCRIBED",
-      tags: ["Friends"],
-      profile_uid: "a1",
-      monitoring: false
-    }
-    const sent: Message.Stored = {
-      message_id: "m-1",
-      id: "ext-1",
-      short_code: "12345",
-      direction: "MT",
-      status: "PENDING",
-      message: "hello",
-      total_recipients: 0,
-      sent_count: 0,
-      error_count: 0,
-      total_monitors: 0,
-      is_scheduled: false,
-      is_billable: false,
-      created_at: 1_700_000_000_000,
-      type: 2,
-      tags: ["Friends"],
-      segments: 1
-    }
+    const someone = Fixtures.contact(123456, { first_name: "Ada", last_name: "Lovelace", tags: ["Friends"] })
+    const sent = Fixtures.groupMessage("m-1", ["Friends"], { id: "ext-1", created_at: 1_700_000_000_000 })
 
     const everything = Effect.gen(function*() {
       const contacts = yield* ContactStore.ContactStore
@@ -436,8 +120,7 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
     })
 
     it("a failed transaction leaves nothing, across all three ports; a committed one keeps everything", async () => {
-      const runtime = store((await freshSchema()).url)
-      try {
+      await withStore((await freshSchema()).url, async (runtime) => {
         const error = await runtime.runPromise(Effect.gen(function*() {
           const contacts = yield* ContactStore.ContactStore
           return yield* Effect.flip(contacts.transaction(Effect.andThen(writeAll, Effect.fail("stop" as const))))
@@ -447,14 +130,11 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
 
         await runtime.runPromise(Effect.flatMap(ContactStore.ContactStore, (c) => c.transaction(writeAll)))
         expect(await runtime.runPromise(everything)).toEqual({ contacts: 2, message: true, deliveries: 1, outbox: 1, audience: 2 })
-      } finally {
-        await runtime.dispose()
-      }
+      })
     })
 
     it("a nested transaction joins the outer one: the outer failure undoes the inner's committed work", async () => {
-      const runtime = store((await freshSchema()).url)
-      try {
+      await withStore((await freshSchema()).url, async (runtime) => {
         await runtime.runPromise(Effect.gen(function*() {
           const contacts = yield* ContactStore.ContactStore
           const messages = yield* MessageStore.MessageStore
@@ -464,14 +144,11 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
           })))
         }))
         expect(await runtime.runPromise(everything)).toEqual({ contacts: 0, message: false, deliveries: 0, outbox: 0, audience: 0 })
-      } finally {
-        await runtime.dispose()
-      }
+      })
     })
 
     it("a failed nested transaction rolls back to its savepoint while the outer one goes on", async () => {
-      const runtime = store((await freshSchema()).url)
-      try {
+      await withStore((await freshSchema()).url, async (runtime) => {
         await runtime.runPromise(Effect.gen(function*() {
           const contacts = yield* ContactStore.ContactStore
           yield* contacts.transaction(Effect.gen(function*() {
@@ -484,14 +161,11 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
         }))
         const found = await runtime.runPromise(Effect.flatMap(ContactStore.ContactStore, (c) => c.getMany([someone.msisdn, "1"])))
         expect([...found.keys()]).toEqual([someone.msisdn])
-      } finally {
-        await runtime.dispose()
-      }
+      })
     })
 
     it("findById breaks a tie of created_at by message_id; anti-spam names the first message stored", async () => {
-      const runtime = store((await freshSchema()).url)
-      try {
+      await withStore((await freshSchema()).url, async (runtime) => {
         const result = await runtime.runPromise(Effect.gen(function*() {
           const messages = yield* MessageStore.MessageStore
           for (const messageId of ["m-1", "m-3", "m-2"]) yield* messages.insert({ ...sent, message_id: messageId })
@@ -505,15 +179,12 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
           message_id: "m-1",
           created_at: "2023-11-14T22:13:20.000Z"
         })
-      } finally {
-        await runtime.dispose()
-      }
+      })
     })
 
     it("contact_tags holds exactly the lower-cased pairs of the stored contacts, after writes and removes", async () => {
       const { schema, url } = await freshSchema()
-      const runtime = store(url)
-      try {
+      await withStore(url, async (runtime) => {
         await runtime.runPromise(Effect.gen(function*() {
           const contacts = yield* ContactStore.ContactStore
           yield* contacts.write({ insert: [{ ...someone, tags: ["A", "a", "B"] }, { ...someone, msisdn: "2", tags: ["C"] }], update: [] })
@@ -522,22 +193,17 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
         }))
         const pairs = await adminSql((sql) => sql`SELECT tag, msisdn FROM ${sql(schema)}.contact_tags ORDER BY tag`)
         expect(pairs).toEqual([{ tag: "b", msisdn: someone.msisdn }, { tag: "d", msisdn: someone.msisdn }])
-      } finally {
-        await runtime.dispose()
-      }
+      })
     })
 
     it("a SQL failure is a StoreFailure naming the operation (text with U+0000 cannot be stored)", async () => {
-      const runtime = store((await freshSchema()).url)
-      try {
+      await withStore((await freshSchema()).url, async (runtime) => {
         const error = await runtime.runPromise(
           Effect.flatMap(ContactStore.ContactStore, (c) => Effect.flip(c.insert({ ...someone, first_name: "a\u0000b" })))
         )
         expect(error._tag).toBe("StoreFailure")
         expect(error).toMatchObject({ operation: "ContactStore.insert" })
-      } finally {
-        await runtime.dispose()
-      }
+      })
     })
 
     it("migrations run once: a second layer on the same schema finds the data of the first", async () => {
@@ -570,24 +236,7 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
   })
 
   describe("anti-spam across connections", () => {
-    const make = (messageId: string, id: string, createdAt: number): Message.Stored => ({
-      message_id: messageId,
-      id,
-      short_code: "12345",
-      direction: "MT",
-      status: "READY",
-      message: "hi",
-      total_recipients: 1,
-      sent_count: 0,
-      error_count: 0,
-      total_monitors: 0,
-      is_scheduled: false,
-      is_billable: true,
-      created_at: createdAt,
-      type: 1,
-      tags: [],
-      segments: 1
-    })
+    const make = (messageId: string, id: string, createdAt: number) => Fixtures.message(messageId, { id, created_at: createdAt })
 
     const insert = (m: Message.Stored, antiSpam: MessageStore.AntiSpam) =>
       Effect.flatMap(MessageStore.MessageStore, (messages) => messages.insert(m, antiSpam))
@@ -677,23 +326,16 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
   describe("keyset streams", () => {
     it("audience and stream read more than one default-size page, each row once, in order", async () => {
       const { schema, url } = await freshSchema()
-      const runtime = store(url)
-      try {
+      await withStore(url, async (runtime) => {
         const total = PostgresStore.defaultPageSize * 2 + 345
-        const msisdns = Array.from({ length: total }, (_, i) => `44${String((i * 7_919) % 1_000_003).padStart(9, "0")}`)
-        const contacts = msisdns.map((m, i): Contact.Contact => ({
-          msisdn: m,
-          phone_number: m.slice(2),
-          first_name: `F${i}`,
-          last_name: "",
-          full_name: `F${i}`,
-          country_code: "44",
-          added_from: "FILE_UPLOAD",
-          status: "SUBSCRIBED",
-          tags: i % 3 === 0 ? ["Night"] : i % 3 === 1 ? ["NIGHT", "day"] : [],
-          profile_uid: "",
-          monitoring: i % 5 === 0
-        }))
+        // Numbers scattered over the range, so rows go in out of msisdn order.
+        const contacts = Array.from({ length: total }, (_, i) =>
+          Fixtures.contact((i * 7_919) % 999_983, {
+            first_name: `F${i}`,
+            added_from: "FILE_UPLOAD",
+            tags: i % 3 === 0 ? ["Night"] : i % 3 === 1 ? ["NIGHT", "day"] : [],
+            monitoring: i % 5 === 0
+          }))
         await runtime.runPromise(Effect.flatMap(ContactStore.ContactStore, (c) => c.write({ insert: contacts, update: [] })))
         const audience = await runtime.runPromise(
           Effect.flatMap(ContactStore.ContactStore, (c) => Stream.runCollect(c.audience({ tags: ["night"] })))
@@ -718,9 +360,7 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
           .sort((x, y) => x.at - y.at || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
           .map((m) => m.id)
         expect(streamed.map((m) => m.message_id)).toEqual(expected)
-      } finally {
-        await runtime.dispose()
-      }
+      })
     })
   })
 })

@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { ContractSuite } from "@smsbook/core/testing"
-import { afterAll } from "vitest"
+/**
+ * The port contract suite against the SQLite adapter: a new file per test and per property run, since
+ * the suite needs a fresh, empty store each time; pages of 3 rows so every stream crosses pages.
+ */
+import { ContractSuite } from "@smsbook/testing"
 import * as SqliteStore from "../src/SqliteStore.ts"
+import * as SqliteFiles from "./sqliteFiles.ts"
 
-const dir = mkdtempSync(join(tmpdir(), "smsbook-sqlite-contract-"))
-let files = 0
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const freshPath = SqliteFiles.folder()
 
-// A new file per test and per property run: the suite needs a fresh, empty store each time.
-// A small page size so every stream crosses pages.
-ContractSuite.run("sqlite", () => SqliteStore.layer(join(dir, `contract-${files++}.db`), { pageSize: 3 }), { numRuns: 25 })
+ContractSuite.run("sqlite", () => SqliteStore.layer(freshPath(), { pageSize: 3 }), { numRuns: 25 })

@@ -58,6 +58,8 @@ export interface Options {
    * rows outlive a young-generation collection).
    */
   readonly batchSize?: number | undefined
+  /** Rows staged between merges, where the store imports set-based (default {@link defaultMergeEvery}). */
+  readonly mergeEvery?: number | undefined
   /** Called after every batch (the command throttles and draws it). */
   readonly onProgress?: ((progress: Progress) => Effect.Effect<void>) | undefined
 }
@@ -70,6 +72,13 @@ export interface Progress {
 
 /** Rows per store round trip unless `Options.batchSize` says otherwise. */
 export const defaultBatchSize = 250
+
+/**
+ * Rows staged between two merges of a set-based import (stores that have one). Each merge touches leaves all over
+ * the contacts index, so fewer, larger merges write each leaf fewer times: at 1M rows, merging every 200k rows took
+ * 38 CPU s against 44 for every 25k (re-imports alike, 31 s); the staging held costs a few tens of MB.
+ */
+export const defaultMergeEvery = 200_000
 
 /** The first opted-out numbers listed in a summary; the count covers them all. */
 export const optedOutListLimit = 100
@@ -214,6 +223,33 @@ export const run = Effect.fn("Import.run")(
       }
     }
 
+    // Set-based where the store can: first rows of numbers are staged and merged every `mergeEvery` rows; later rows
+    // of a number wait for the merge of their first one, then go through the row-by-row rule (they only add tags).
+    // Opened inside the file's transaction (below), which the staging lives and dies with.
+    let bulk: ContactStore.BulkImport | undefined
+    const mergeEvery = options.mergeEvery ?? defaultMergeEvery
+    let staged = 0
+    let waiting: Array<ContactBook.Candidate> = []
+
+    const upsertRepeats = Effect.fnUntraced(function*(repeats: ReadonlyArray<ContactBook.Candidate>) {
+      for (let at = 0; at < repeats.length; at += batchSize) {
+        count(yield* ContactBook.upsertContacts(repeats.slice(at, at + batchSize), { blankErases: false }))
+      }
+    })
+
+    const mergeStaged = Effect.fnUntraced(function*(importer: ContactStore.BulkImport) {
+      const merged = yield* importer.merge(optedOutListLimit - optedOut.length)
+      tally.created += merged.created
+      tally.updated += merged.updated
+      tally.unchanged += merged.unchanged
+      tally.opted_out += merged.optedOut
+      for (const msisdn of merged.optedOutMsisdns) if (!optedOut.includes(msisdn)) optedOut.push(msisdn)
+      staged = 0
+      const repeats = waiting
+      waiting = []
+      yield* upsertRepeats(repeats)
+    })
+
     const importBatch = Effect.fnUntraced(function*(rows: ReadonlyArray<CsvRecords.Row>) {
       const firsts: Array<ContactBook.Candidate> = []
       const repeats: Array<ContactBook.Candidate> = []
@@ -236,9 +272,16 @@ export const run = Effect.fn("Import.run")(
       tally.rejected += rejected.length
       tally.duplicates += repeats.length
       if (rejects !== undefined) yield* rejects.write(rejected)
-      if (firsts.length > 0) count(yield* ContactBook.upsertContacts(firsts, { blankErases }))
-      // Later rows of a number only add tags: a blank name never erases what its first row set.
-      if (repeats.length > 0) count(yield* ContactBook.upsertContacts(repeats, { blankErases: false }))
+      if (bulk !== undefined) {
+        if (firsts.length > 0) yield* ContactBook.stageContacts(bulk, firsts)
+        staged += firsts.length
+        for (const repeat of repeats) waiting.push(repeat)
+        if (staged >= mergeEvery) yield* mergeStaged(bulk)
+      } else {
+        if (firsts.length > 0) count(yield* ContactBook.upsertContacts(firsts, { blankErases }))
+        // Later rows of a number only add tags: a blank name never erases what its first row set.
+        if (repeats.length > 0) count(yield* ContactBook.upsertContacts(repeats, { blankErases: false }))
+      }
       if (options.onProgress !== undefined) {
         const now = yield* Clock.currentTimeMillis
         yield* options.onProgress({ read: tally.read, rejected: tally.rejected, elapsed_ms: now - started })
@@ -246,12 +289,14 @@ export const run = Effect.fn("Import.run")(
     })
 
     const all = Effect.gen(function*() {
+      if (store.bulkImport !== undefined) bulk = yield* store.bulkImport({ blankErases })
       yield* importBatch(first.slice(1))
       for (;;) {
         const rows = yield* next
         if (rows.length === 0) break
         yield* importBatch(rows)
       }
+      if (bulk !== undefined) yield* mergeStaged(bulk)
       const exceeded = options.maxRejects !== undefined && exceeds(options.maxRejects, tally.rejected, tally.read)
       // In place before the commit: a rejects file that cannot be written rolls the import back.
       const placed = rejects === undefined ? undefined : yield* rejects.finish

@@ -2,8 +2,7 @@
  * Laws of the contact import, over generated files in every dialect: each row accounted for once, rejects at their
  * physical lines, re-runs unchanged, dry runs that predict real runs, opt-outs kept; and the sample files' summaries.
  */
-import { ContactBook, ContactStore, InvalidField, InvalidParameter } from "@smsbook/core"
-import { MemoryStore } from "@smsbook/core/testing"
+import { ContactBook, ContactStore, InvalidField, InvalidParameter, MemoryStore } from "@smsbook/core"
 import { parse } from "csv-parse/sync"
 import { stringify } from "csv-stringify/sync"
 import { Effect, Result } from "effect"

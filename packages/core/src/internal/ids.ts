@@ -12,11 +12,11 @@ const word = (random: Random.Random): string => {
   return (byteHex[n >>> 24] ?? "") + (byteHex[(n >>> 16) & 255] ?? "") + (byteHex[(n >>> 8) & 255] ?? "") + (byteHex[n & 255] ?? "")
 }
 
+/** 32 random hex digits (128 bits) from `random`: for a batch that takes the service once. */
+export const profileUidFrom = (random: Random.Random): string => word(random) + word(random) + word(random) + word(random)
+
 /** 32 random hex digits (128 bits). */
-export const profileUid: Effect.Effect<string> = Effect.map(
-  Effect.service(Random.Random),
-  (random) => word(random) + word(random) + word(random) + word(random)
-)
+export const profileUid: Effect.Effect<string> = Effect.map(Effect.service(Random.Random), profileUidFrom)
 
 /** 12 hex digits of the creation time then 16 random ones: unique, and sorted ids follow creation. */
 export const messageId = (createdAt: number): Effect.Effect<string> =>

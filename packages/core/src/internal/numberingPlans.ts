@@ -382,5 +382,80 @@ export const callingCodeOf = (region: string): string | undefined => planOf(regi
 /** The trunk prefix of a region from the metadata, or `undefined` for a region it does not know. */
 export const trunkOf = (region: string): Trunk | undefined => planOf(region)?.trunk
 
+// ---------------------------------------------------------------------------------------------
+// National formats
+
+/** One of a region's national formats: when it applies, and what it writes. */
+interface NationalFormat {
+  /** The last (most detailed) of its leading-digit patterns, anchored at the start; `undefined`: any number. */
+  readonly leading: RegExp | undefined
+  readonly whole: RegExp
+  /** The pattern as the replacement runs it (unanchored, as libphonenumber applies it). */
+  readonly replace: RegExp
+  /** The format with its first group written as the national prefix formatting rule says (the trunk prefix…). */
+  readonly output: string
+}
+
+const formatsCache = new Map<string, ReadonlyArray<NationalFormat>>()
+
+/** The metadata entry of the main region of a region's calling code: shared codes keep formats and rules there. */
+const mainRaw = (raw: ReadonlyArray<unknown>): ReadonlyArray<unknown> | undefined => {
+  const callingCode = text(raw[0])
+  const main = callingCode === undefined ? undefined : regionsOf(callingCode)?.[0]
+  return main === undefined || !Object.hasOwn(rawPlans, main) ? undefined : rawPlans[main]
+}
+
+const compileFormats = (region: string): ReadonlyArray<NationalFormat> => {
+  const raw = Object.hasOwn(rawPlans, region) ? rawPlans[region] : undefined
+  if (raw === undefined) return []
+  const main = mainRaw(raw)
+  const own: unknown = raw[4]
+  const formats: unknown = Array.isArray(own) ? own : main?.[4]
+  const regionRule = text(raw[6]) ?? text(main?.[6])
+  if (!Array.isArray(formats)) return []
+  return formats.flatMap((format: unknown) => {
+    if (!Array.isArray(format)) return []
+    const pattern = text(format[0])
+    const written = text(format[1])
+    if (pattern === undefined || written === undefined) return []
+    const leadingPatterns: unknown = format[2]
+    const last: unknown = Array.isArray(leadingPatterns) ? leadingPatterns[leadingPatterns.length - 1] : undefined
+    const rule = text(format[3]) ?? regionRule
+    return [{
+      leading: typeof last === "string" ? new RegExp(`^(?:${last})`) : undefined,
+      whole: new RegExp(`^(?:${pattern})$`),
+      replace: new RegExp(pattern),
+      output: rule === undefined ? written : written.replace(/(\$\d)/, rule)
+    }]
+  })
+}
+
+/**
+ * The digits of a valid number's national format (what libphonenumber's `formatNational()` shows, separators
+ * removed): the first of the region's formats whose leading digits and pattern take the national number, its first
+ * group written with the national prefix formatting rule (`07400 123456`, `8 (912) …`); the national number itself
+ * when no format takes it. `region` is the number's region; without one, the calling code's main region's formats
+ * apply, as libphonenumber chooses them.
+ */
+export const nationalFormatDigits = (region: string | undefined, callingCode: string, nationalNumber: string): string => {
+  const chosen = region ?? regionsOf(callingCode)?.[0]
+  if (chosen === undefined) return nationalNumber
+  return formatIn(chosen, nationalNumber)
+}
+
+const formatIn = (region: string, nationalNumber: string): string => {
+  let formats = formatsCache.get(region)
+  if (formats === undefined) {
+    formats = compileFormats(region)
+    formatsCache.set(region, formats)
+  }
+  for (const format of formats) {
+    if (format.leading !== undefined && !format.leading.test(nationalNumber)) continue
+    if (!format.whole.test(nationalNumber)) continue
+    return nationalNumber.replace(format.replace, format.output).replace(/[^0-9]/g, "")
+  }
+  return nationalNumber
+}
+
 /** Regions compiled so far (start-up stays cheap: a region costs nothing until a number of it is read). */
 export const compiledRegions = (): number => plans.size

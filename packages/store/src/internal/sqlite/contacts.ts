@@ -6,6 +6,7 @@
 import type { SQLInputValue } from "node:sqlite"
 import { Option, Result, Stream } from "effect"
 import { type Contact, ContactExists, ContactNotFound, ContactStore, type StoreFailure } from "@smsbook/core"
+import * as BulkImport from "./bulkImport.ts"
 import type { Database } from "./connection.ts"
 import * as Rows from "./rows.ts"
 
@@ -201,6 +202,7 @@ export const make = (db: Database, pageSize: number): ContactStore.ContactStore[
     },
     count: read("contacts.count", () => Rows.number(statement(sql.count).get() ?? {}, "count")),
     transaction: db.transaction,
-    retrying: db.retrying
+    retrying: db.retrying,
+    bulkImport: BulkImport.make(db)
   })
 }

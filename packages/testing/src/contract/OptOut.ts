@@ -1,0 +1,105 @@
+/**
+ * Contract: inbound messages and opt-out: keywords cancel and resubscribe, an opted-out contact is
+ * never sent to, and every inbound SMS is recorded.
+ */
+import { describe, expect } from "@effect/vitest"
+import { ContactBook, ContactStore, Messaging } from "@smsbook/core"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
+import * as Fixtures from "../Fixtures.ts"
+import type * as Harness from "./Harness.ts"
+import * as Observe from "./Observe.ts"
+
+export const register = ({ test }: Harness.Harness): void => {
+  describe("opt-out and inbound messages", () => {
+    test("an inbound SMS is recorded as MO and listed; a text that is not only a keyword changes nothing", () =>
+      Effect.gen(function*() {
+        const ann = yield* ContactBook.createContact(Fixtures.msisdn(1), { first_name: "Ann" })
+        const { action, message } = yield* Messaging.receiveMessage("+44 7400 000001", "Please STOP sending")
+        expect(action).toBeUndefined()
+        expect(message).toMatchObject({
+          msisdn: Fixtures.msisdn(1),
+          country: "44",
+          direction: "MO",
+          message: "Please STOP sending",
+          short_code: Fixtures.settings.short_code,
+          created_on: "2026-11-21 10:15:00"
+        })
+        expect(message).not.toHaveProperty("created_by")
+        expect(yield* Observe.allMessages).toEqual([message])
+        expect(yield* ContactBook.getContact(Fixtures.msisdn(1))).toEqual(ann)
+      }))
+
+    test("every opt-out keyword, in any case, alone in the text, makes the contact CANCELLED", () =>
+      Effect.gen(function*() {
+        const keywords = ["STOP", "stopall", " Unsubscribe ", "END", "quit", "Cancel", "OPTOUT\n"]
+        yield* ContactBook.upsertContacts(keywords.map((_, i) => Fixtures.candidate(i)), { blankErases: false })
+        for (const [i, keyword] of keywords.entries()) {
+          const { action, contact } = yield* Messaging.receiveMessage(Fixtures.msisdn(i), keyword)
+          expect(action).toBe("opt-out")
+          expect(contact?.status).toBe("CANCELLED")
+        }
+        expect((yield* ContactBook.listContacts({ Status: "CANCELLED" })).map((c) => c.msisdn)).toEqual(keywords.map((_, i) => Fixtures.msisdn(i)))
+        expect(yield* Messaging.listMessages({ direction: "MO" })).toHaveLength(keywords.length)
+      }))
+
+    test("START or UNSTOP resubscribes a CANCELLED contact; an unknown number's keyword creates it from SMS in that state", () =>
+      Effect.gen(function*() {
+        yield* ContactBook.createContact(Fixtures.msisdn(1), { first_name: "Ann" })
+        yield* Messaging.receiveMessage(Fixtures.msisdn(1), "stop")
+        expect((yield* Messaging.receiveMessage(Fixtures.msisdn(1), "Start")).contact?.status).toBe("SUBSCRIBED")
+        expect((yield* ContactBook.getContact(Fixtures.msisdn(1))).first_name).toBe("Ann")
+        const stranger = yield* Messaging.receiveMessage(Fixtures.msisdn(2), "STOP")
+        expect(stranger.contact).toMatchObject({ msisdn: Fixtures.msisdn(2), status: "CANCELLED", added_from: "SMS", tags: [] })
+        expect(yield* ContactBook.getContact(Fixtures.msisdn(2))).toEqual(stranger.contact)
+        yield* ContactBook.upsertContacts([Fixtures.candidate(2, { first_name: "Imported" })], { blankErases: false })
+        expect((yield* ContactBook.getContact(Fixtures.msisdn(2))).status).toBe("CANCELLED")
+        expect((yield* Messaging.receiveMessage(Fixtures.msisdn(2), "unstop")).contact?.status).toBe("SUBSCRIBED")
+        const newcomer = yield* Messaging.receiveMessage(Fixtures.msisdn(3), "START")
+        expect(newcomer.contact).toMatchObject({ status: "SUBSCRIBED", added_from: "SMS" })
+        const hello = yield* Messaging.receiveMessage(Fixtures.msisdn(4), "hello")
+        expect(hello.contact).toBeUndefined()
+        yield* Observe.refused(ContactBook.getContact(Fixtures.msisdn(4)), "ContactNotFound")
+      }))
+
+    test("a keyword the contact's status cannot follow leaves the contact as it is and the SMS is still recorded", () =>
+      Effect.gen(function*() {
+        const store = yield* ContactStore.ContactStore
+        const invited = Fixtures.contact(1, { status: "INVITED" })
+        yield* store.insert(invited)
+        const { action, contact } = yield* Messaging.receiveMessage(Fixtures.msisdn(1), "START")
+        expect(action).toBe("resubscribe")
+        expect(contact).toEqual(invited)
+        expect(yield* ContactBook.getContact(Fixtures.msisdn(1))).toEqual(invited)
+        expect(yield* Observe.allMessages).toHaveLength(1)
+      }))
+
+    test("optOut cancels (twice is a no-op), resubscribe restores; an absent contact is ContactNotFound", () =>
+      Effect.gen(function*() {
+        const created = yield* ContactBook.createContact(Fixtures.msisdn(1), {})
+        expect(yield* ContactBook.optOut(Fixtures.msisdn(1))).toEqual({ ...created, status: "CANCELLED" })
+        expect(yield* ContactBook.optOut(Fixtures.msisdn(1))).toEqual({ ...created, status: "CANCELLED" })
+        expect(yield* ContactBook.getContact(Fixtures.msisdn(1))).toEqual({ ...created, status: "CANCELLED" })
+        expect(yield* ContactBook.resubscribe(Fixtures.msisdn(1))).toEqual(created)
+        yield* Observe.refused(ContactBook.optOut(Fixtures.msisdn(2)), "ContactNotFound")
+      }))
+
+    test("an opted-out contact never receives a group message, even as a monitor; after START it does again", () =>
+      Effect.gen(function*() {
+        yield* ContactBook.createContact(Fixtures.msisdn(1), {})
+        yield* ContactBook.createContact(Fixtures.msisdn(2), {})
+        yield* ContactBook.editContact(Fixtures.msisdn(1), { tags: ["news"], monitoring: true })
+        yield* ContactBook.editContact(Fixtures.msisdn(2), { tags: ["news"] })
+        yield* Messaging.receiveMessage(Fixtures.msisdn(1), "STOP")
+        const first = yield* Messaging.sendToGroups({ tags: ["news"], message: "One" })
+        const one = yield* Messaging.processGroupMessage(first.message_id)
+        expect(one.message).toMatchObject({ total_recipients: 1, total_monitors: 0 })
+        expect((yield* Observe.partsOf(first.message_id)).map((p) => p.msisdn)).toEqual([Fixtures.msisdn(2)])
+        yield* TestClock.adjust(1)
+        yield* Messaging.receiveMessage(Fixtures.msisdn(1), "START")
+        const second = yield* Messaging.sendToGroups({ tags: ["news"], message: "Two" })
+        yield* Messaging.processGroupMessage(second.message_id)
+        expect((yield* Observe.partsOf(second.message_id)).map((p) => p.msisdn).sort()).toEqual([Fixtures.msisdn(1), Fixtures.msisdn(2)])
+      }))
+  })
+}

@@ -1,0 +1,7 @@
+/**
+ * @smsbook/testing: what every package's tests share — the port contract suite, the model check of an
+ * adapter against the memory store, and the fixtures. Never imported by production code.
+ */
+export * as ContractSuite from "./ContractSuite.ts"
+export * as Fixtures from "./Fixtures.ts"
+export * as ModelCheck from "./ModelCheck.ts"
