@@ -5,13 +5,47 @@
 import type { Errors } from "@smsbook/core"
 import { Schema } from "effect"
 
-/** An import rejected more rows than `--max-rejects` allows: rolled back, exit 3. */
+const count = (value: number): string => value.toLocaleString("en-US")
+
+/**
+ * An import rejected more rows than `--max-rejects` allows: rolled back, exit 3. It carries the import's
+ * summary, so `--json` callers get one document saying both what failed and what the file held.
+ */
 export class TooManyRejects extends Schema.TaggedError<TooManyRejects>()("TooManyRejects", {
   rejected: Schema.Number,
-  allowed: Schema.String
+  allowed: Schema.String,
+  read: Schema.optionalKey(Schema.Number),
+  summary: Schema.optionalKey(Schema.Unknown)
 }) {
   override get message(): string {
-    return `${this.rejected} rows were rejected, more than --max-rejects ${this.allowed}; nothing was imported`
+    if (this.read === undefined || this.read === 0) {
+      return `nothing imported: ${count(this.rejected)} rows rejected, more than --max-rejects ${this.allowed}`
+    }
+    const share = (Math.round((this.rejected / this.read) * 1000) / 10).toFixed(1)
+    return `nothing imported: ${count(this.rejected)} of ${count(this.read)} rows rejected (${share} %), more than --max-rejects ${this.allowed}`
+  }
+}
+
+/**
+ * The command line was used wrongly: an unknown or missing flag, a value it cannot read, an unknown
+ * subcommand. `field` names the flag or argument when there is one.
+ */
+export class Usage extends Schema.TaggedError<Usage>()("Usage", {
+  reason: Schema.String,
+  field: Schema.optionalKey(Schema.String)
+}) {
+  override get message(): string {
+    return this.reason
+  }
+}
+
+/** A SQLite book named by `--store` that does not exist: only `import` and `init` create one. */
+export class StoreNotFound extends Schema.TaggedError<StoreNotFound>()("StoreNotFound", {
+  path: Schema.String
+}) {
+  override get message(): string {
+    return `no book at ${this.path}: check --store (or SMSBOOK_STORE, or store in smsbook.json); ` +
+      `create one with \`smsbook init --store ${this.path}\` or by importing a file into it (\`smsbook import FILE --store ${this.path}\`)`
   }
 }
 
@@ -45,12 +79,24 @@ export class InvalidSettings extends Schema.TaggedError<InvalidSettings>()("Inva
   }
 }
 
-export type CliError = TooManyRejects | PlanMismatch | FileFailure | InvalidSettings
+/** The run was stopped by SIGINT (Ctrl-C) or SIGTERM: whatever was under way rolled back; exit 130 or 143. */
+export class Interrupted extends Schema.TaggedError<Interrupted>()("Interrupted", {
+  signal: Schema.Literals(["SIGINT", "SIGTERM"])
+}) {
+  override get message(): string {
+    return `interrupted by ${this.signal}: work under way was rolled back, nothing half-written was kept`
+  }
+}
+
+export type CliError = TooManyRejects | PlanMismatch | FileFailure | InvalidSettings | Usage | StoreNotFound | Interrupted
 
 /** Their identities, numbered among core's (see `Errors.catalog`): never renumber, only append. */
 export const catalog: { readonly [Tag in CliError["_tag"]]: Errors.Info } = {
   PlanMismatch: { code: "PLAN_MISMATCH", number: 1014, status: 409 },
   InvalidSettings: { code: "INVALID_SETTINGS", number: 1016, status: 400 },
   TooManyRejects: { code: "TOO_MANY_REJECTS", number: 1018, status: 422 },
-  FileFailure: { code: "FILE_FAILURE", number: 2004, status: 500 }
+  StoreNotFound: { code: "STORE_NOT_FOUND", number: 1019, status: 400 },
+  Usage: { code: "USAGE", number: 1020, status: 400 },
+  FileFailure: { code: "FILE_FAILURE", number: 2004, status: 500 },
+  Interrupted: { code: "INTERRUPTED", number: 2005, status: 503 }
 }

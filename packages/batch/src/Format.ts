@@ -9,6 +9,53 @@ import type * as Import from "./jobs/Import.ts"
 import type * as Inspection from "./jobs/Inspection.ts"
 import type * as Report from "./jobs/Report.ts"
 
+/**
+ * Rows under a header, every column as wide as its widest cell (two spaces apart, the last one not
+ * padded), numbers right-aligned: the text form of every list.
+ */
+export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, numeric: ReadonlyArray<number> = []): ReadonlyArray<string> => {
+  const width = (text: string) => [...text].length
+  const widths = header.map((title, column) => Math.max(width(title), ...rows.map((row) => width(row[column] ?? ""))))
+  const line = (cells: ReadonlyArray<string>) =>
+    cells.map((cell, column) => {
+      const pad = " ".repeat(Math.max(0, (widths[column] ?? 0) - width(cell)))
+      if (numeric.includes(column)) return pad + cell
+      return column === cells.length - 1 ? cell : cell + pad
+    }).join("  ")
+  return [line(header), ...rows.map(line)]
+}
+
+const nameOf = (contact: Contact.Contact | Contact.ShortContact): string =>
+  [contact.first_name, contact.last_name].filter((part) => part !== "").join(" ")
+
+/** Contacts as a table: msisdn, status, name, and for full contacts tags and monitoring. */
+export const contacts = (all: ReadonlyArray<Contact.Contact | Contact.ShortContact>): ReadonlyArray<string> => {
+  if (all.length === 0) return ["no contacts"]
+  const full = all.every((c) => "tags" in c)
+  return table(
+    full ? ["MSISDN", "STATUS", "NAME", "TAGS", "MONITORING"] : ["MSISDN", "STATUS", "NAME"],
+    all.map((c) => {
+      const base = [c.msisdn, c.status, nameOf(c) === "" ? "-" : nameOf(c)]
+      return "tags" in c && full ? [...base, c.tags.join(",") || "-", c.monitoring ? "yes" : "no"] : base
+    })
+  )
+}
+
+/** Messages as a table: when, direction, status, to whom, SMS, the text. */
+export const messages = (all: ReadonlyArray<Message.Message>): ReadonlyArray<string> =>
+  all.length === 0 ? ["no messages"] : table(
+    ["CREATED_ON", "DIR", "STATUS", "TO/FROM", "SMS", "MESSAGE"],
+    all.map((m) => [
+      m.created_on,
+      m.direction,
+      m.status,
+      m.msisdn ?? `group (${m.total_recipients}+${m.total_monitors})`,
+      String(m.sent_count),
+      JSON.stringify(m.message)
+    ]),
+    [4]
+  )
+
 /** One line: msisdn, status, name, and (for a full contact) tags and monitoring. */
 export const contact = (contact: Contact.Contact | Contact.ShortContact): string => {
   const name = [contact.first_name, contact.last_name].filter((part) => part !== "").join(" ")
@@ -67,7 +114,7 @@ export const importSummary = (file: string, summary: Import.Summary): ReadonlyAr
   const source = file === "-" ? "standard input" : file
   const delimiter = summary.delimiter === "\t" ? "tab" : summary.delimiter
   const lines = [
-    `${summary.dry_run ? "dry run of" : "imported"} ${source} (${summary.encoding}, delimiter ${delimiter}): ${
+    `${summary.dry_run ? "dry run of" : summary.committed ? "imported" : "nothing imported from"} ${source} (${summary.encoding}, delimiter ${delimiter}): ${
       plural(summary.read, "row")
     } read`,
     `  created ${number(summary.created)}, updated ${number(summary.updated)}, unchanged ${
@@ -90,6 +137,9 @@ export const importSummary = (file: string, summary: Import.Summary): ReadonlyAr
     const more = summary.opted_out > summary.opted_out_msisdns.length ? ", …" : ""
     lines.push(`  ${plural(summary.opted_out, "row")} of opted-out contacts, left CANCELLED: ${shown}${more}`)
   }
+  if (summary.suppressed > 0) {
+    lines.push(`  ${plural(summary.suppressed, "number")} on the suppression list (opted out before): created CANCELLED`)
+  }
   if (summary.rejected > 0) {
     lines.push(`  rejected: ${counts(summary.reasons)}${summary.rejects_file === null ? "" : ` → ${summary.rejects_file}`}`)
   }
@@ -98,13 +148,6 @@ export const importSummary = (file: string, summary: Import.Summary): ReadonlyAr
   else if (summary.dry_run) lines.push("  dry run: rolled back, the store is unchanged")
   lines.push(`  ${(summary.elapsed_ms / 1000).toFixed(1)} s, ${number(summary.rows_per_second)} rows/s`)
   return lines
-}
-
-/** The import's progress line: rows, rate, rejected. */
-export const importProgress = (progress: Import.Progress): string => {
-  const seconds = progress.elapsed_ms / 1000
-  const rate = seconds > 0 ? Math.round(progress.read / seconds) : 0
-  return `  ${number(progress.read)} rows  ${number(rate)} rows/s  ${number(progress.rejected)} rejected`
 }
 
 export const broadcastSent = (sent: Broadcast.Sent): ReadonlyArray<string> => [

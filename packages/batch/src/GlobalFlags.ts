@@ -2,11 +2,13 @@
  * The flags every command shares (`--store`, `--json`, account settings, text and list flags) and
  * the environment they build: the account and the store's ports, as one layer.
  */
-import { Account, InvalidStoreUrl } from "@smsbook/core"
+import { Account, InvalidField, InvalidParameter, InvalidStoreUrl, Msisdn } from "@smsbook/core"
 // The store module alone: the package root would load the PostgreSQL driver for every command.
 import * as Store from "@smsbook/store/Store"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Result } from "effect"
 import { Flag } from "effect/cli"
+import * as fs from "node:fs"
+import { StoreNotFound } from "./CliErrors.ts"
 import * as Settings from "./Settings.ts"
 
 /** A text flag that may be absent. */
@@ -16,6 +18,51 @@ export const optionalText = (name: string, description: string) =>
 /** A comma-separated list (`--tags a,b`): trimmed, blanks dropped. */
 export const splitList = (text: string): ReadonlyArray<string> =>
   text.split(",").map((item) => item.trim()).filter((item) => item !== "")
+
+/** `--default-country`: how numbers written nationally are read, on every command that reads a number. */
+export const defaultCountry = optionalText(
+  "default-country",
+  "Country of numbers written nationally (07400 123456): an ISO code (GB), a name or a calling code (44)"
+)
+
+/**
+ * A number the user typed for `flag` (or an argument), read as imports read it: international, or
+ * national in `--default-country`. A refusal names the flag.
+ */
+export const readNumber = (flag: string, text: string, country: Option.Option<string>) =>
+  Effect.fromResult(
+    Result.mapError(
+      Msisdn.parse(text, Option.isSome(country) ? { defaultCountry: country.value } : {}),
+      (error) =>
+        new InvalidParameter({
+          parameter: flag,
+          value: text,
+          reason: Option.isNone(country) && /^\s*0/.test(text)
+            ? `${error.message}; a national number needs --default-country (e.g. --default-country GB)`
+            : error.message
+        })
+    )
+  )
+
+/**
+ * Renames the interface's parameter and field names in refusals to the flags the user typed
+ * (`Limit` → `--limit`), so an error message names what is on the command line.
+ */
+export const namingFlags = (names: Readonly<Record<string, string>>) => {
+  const lower = new Map(Object.entries(names).map(([api, flag]) => [api.toLowerCase(), flag]))
+  return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | InvalidParameter | InvalidField, R> =>
+    Effect.mapError(effect, (error): E | InvalidParameter | InvalidField => {
+      if (error instanceof InvalidParameter) {
+        const flag = lower.get(error.parameter.toLowerCase())
+        if (flag !== undefined) return new InvalidParameter({ parameter: flag, value: error.value, reason: error.reason.replace(/\b(start_date|end_date)\b/g, (api) => lower.get(api) ?? api) })
+      }
+      if (error instanceof InvalidField) {
+        const flag = lower.get(error.field.toLowerCase())
+        if (flag !== undefined) return new InvalidField({ field: flag, value: error.value, reason: error.reason })
+      }
+      return error
+    })
+}
 
 export const json = Flag.Boolean("json").pipe(
   Flag.withDescription("Print machine-readable JSON on stdout"),
@@ -73,8 +120,36 @@ export const settings = Effect.fnUntraced(function*(input: CommonInput, options:
   }, options)
 })
 
+/** A PostgreSQL URL that cannot be read as a URL, or names no host, before any driver sees it. */
+const malformedPostgres = (url: string): string | undefined => {
+  if (!URL.canParse(url)) return "is not a valid URL (postgres://user:password@host:port/database)"
+  const parsed = new URL(url)
+  if (parsed.hostname === "" && !parsed.searchParams.has("host")) return "names no host (postgres://user:password@host:port/database)"
+  return undefined
+}
+
+/**
+ * Checks the store URL before anything opens it: a malformed URL is refused (exit 2), and a SQLite
+ * book that does not exist is refused unless `create` (only `import` and `init` create a book), so a
+ * typo in `--store` never silently opens a new, empty book.
+ */
+export const checkStore = (url: string, options: { readonly create: boolean }): Effect.Effect<void, InvalidStoreUrl | StoreNotFound> => {
+  const location = Store.locate(url)
+  if (location instanceof InvalidStoreUrl) return Effect.fail(location)
+  if (location.kind === "postgres") {
+    const reason = malformedPostgres(location.url)
+    return reason === undefined ? Effect.void : Effect.fail(new InvalidStoreUrl({ url: location.url.replace(/\/\/[^@/]*@/, "//…@"), reason }))
+  }
+  if (location.kind === "sqlite" && !options.create && location.path !== ":memory:" && !fs.existsSync(location.path)) {
+    return Effect.fail(new StoreNotFound({ path: location.path }))
+  }
+  return Effect.void
+}
+
 export interface StoreOptions<E2> {
-  readonly needsShortName: boolean
+  readonly needsShortName?: boolean
+  /** Whether a SQLite book that does not exist is created (import, init) rather than refused. */
+  readonly create?: boolean
   /**
    * Runs before the store is opened, given its URL: where a command refuses outputs that would write over the
    * store or an input (see `internal/outputPath.ts`), so a refused command has not even created the book.
@@ -82,19 +157,19 @@ export interface StoreOptions<E2> {
   readonly check?: ((store: string) => Effect.Effect<void, E2>) | undefined
 }
 
-/** Runs `effect` with the account and the store the flags name. */
+/** Runs `effect` with the account and the store the flags name; the store must exist unless `create`. */
 export const withStore = <A, E, R, E2 = never>(
   input: CommonInput,
   effect: Effect.Effect<A, E, R>,
-  options: StoreOptions<E2> = { needsShortName: false }
+  options: StoreOptions<E2> = {}
 ) =>
-  Effect.flatMap(settings(input, options), (resolved) =>
+  Effect.flatMap(settings(input, { needsShortName: options.needsShortName ?? false }), (resolved) =>
     Effect.andThen(
-      options.check === undefined ? Effect.void : options.check(resolved.store),
-      Effect.provide(
-        effect,
-        Layer.merge(Account.layer(resolved.account), Store.layer(resolved.store))
-      )
+      Effect.andThen(
+        checkStore(resolved.store, { create: options.create ?? false }),
+        options.check === undefined ? Effect.void : options.check(resolved.store)
+      ),
+      Effect.provide(effect, Layer.merge(Account.layer(resolved.account), Store.layer(resolved.store)))
     ))
 
 /** The account flags, all unsaid: for commands that take only some of them. */

@@ -4,25 +4,28 @@
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Cause, Console, Effect, Exit } from "effect"
-import { CliError, Command } from "effect/cli"
+import { Cause, Console, Effect, Exit, Option } from "effect"
+import { CliError, CliOutput, Command } from "effect/cli"
+import * as CliErrors from "./CliErrors.ts"
 import * as BroadcastCommand from "./commands/BroadcastCommand.ts"
 import * as ContactsCommand from "./commands/ContactsCommand.ts"
 import * as DispatchCommand from "./commands/DispatchCommand.ts"
 import * as ImportCommand from "./commands/ImportCommand.ts"
+import * as InitCommand from "./commands/InitCommand.ts"
 import * as InspectCommand from "./commands/InspectCommand.ts"
 import * as KeysCommand from "./commands/KeysCommand.ts"
 import * as MessagesCommand from "./commands/MessagesCommand.ts"
 import * as ReceiveCommand from "./commands/ReceiveCommand.ts"
-import * as Output from "./Output.ts"
 import * as ReportCommand from "./commands/ReportCommand.ts"
 import * as SendCommand from "./commands/SendCommand.ts"
 import * as ServeCommand from "./commands/ServeCommand.ts"
 import manifest from "../package.json" with { type: "json" }
+import * as Output from "./Output.ts"
 
 export const smsbook = Command.make("smsbook").pipe(
-  Command.withDescription("SMS messages and contacts: inspect, import, broadcast, send, report, contacts"),
+  Command.withDescription("SMS messages and contacts: init, inspect, import, contacts, send, broadcast, report"),
   Command.withSubcommands([
+    InitCommand.command,
     InspectCommand.command,
     ImportCommand.command,
     ContactsCommand.command,
@@ -38,10 +41,70 @@ export const smsbook = Command.make("smsbook").pipe(
 )
 
 /** The installed package's own version, so `smsbook --version` follows every release. */
-const version = manifest.version
+export const version = manifest.version
 
-/** Prints a failure (on stderr; also as JSON on stdout when `--json` was asked) and gives its exit code. */
-const report = (error: unknown, asJson: boolean) =>
+/** Whether the arguments ask for JSON: `--json` (or `--json=true`) before a `--` end of flags. */
+export const wantsJson = (args: ReadonlyArray<string>): boolean => {
+  const end = args.indexOf("--")
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === "--json" || arg === "--json=true")
+}
+
+const plain = CliOutput.defaultFormatter({ colors: false })
+
+/**
+ * Where effect/cli's own output goes. Help asked for goes to stdout, or with `--json` to stderr with a
+ * `{"help": …}` document on stdout; a usage error's help and reasons always go to stderr, so a
+ * script's stdout never holds help it did not ask for.
+ */
+const presenter = (asJson: boolean): CliOutput.Presenter => ({
+  present: (event) => {
+    switch (event._tag) {
+      case "Help": {
+        const text = plain.formatHelpDoc(event.helpDoc)
+        return asJson
+          ? Effect.andThen(Console.error(text), Output.json({ help: { command: event.commandPath.join(" "), text } }))
+          : CliOutput.defaultPresenter.present(event)
+      }
+      case "InvalidInvocation":
+        return Effect.andThen(Console.error(plain.formatHelpDoc(event.helpDoc)), Console.error(plain.formatErrors(event.errors)))
+      case "Version":
+        return asJson ? Output.json({ version: event.version }) : CliOutput.defaultPresenter.present(event)
+    }
+  }
+})
+
+/** The flag or argument a usage error is about, as the user would type it. */
+const usageField = (error: CliError.CliError): string | undefined => {
+  switch (error._tag) {
+    case "UnrecognizedOption":
+    case "MissingOption":
+    case "DuplicateOption":
+    case "InvalidValue":
+      return error.option.startsWith("-") || error._tag === "InvalidValue" && error.kind === "argument"
+        ? error.option
+        : `--${error.option}`
+    case "MissingArgument":
+      return error.argument
+    case "UnknownSubcommand":
+      return error.subcommand
+    default:
+      return undefined
+  }
+}
+
+/** effect/cli's usage errors as one `Usage` error: the first reason (all of them joined), its flag. */
+export const usageError = (error: CliError.CliError): CliErrors.Usage => {
+  const errors = error._tag === "ShowHelp" ? error.errors : [error]
+  const first = errors[0]
+  const field = first === undefined ? undefined : usageField(first)
+  return new CliErrors.Usage({
+    reason: errors.length === 0 ? "a subcommand is needed (see --help)" : errors.map((e) => e.message.split("\n")[0]).join("; "),
+    ...(field === undefined ? {} : { field })
+  })
+}
+
+/** The exit code of a failure, after its stderr line and (with `--json`) its document. */
+const fail = (error: unknown, asJson: boolean) =>
   Console.error(Output.describeError(error)).pipe(
     Effect.andThen(asJson ? Output.json(Output.errorJson(error)) : Effect.void),
     Effect.as(Output.exitCodeOf(error))
@@ -63,50 +126,90 @@ export const dashValueHint = (args: ReadonlyArray<string>): string | undefined =
 }
 
 /**
- * The command line on `args`, as an effect that always succeeds with the exit code: 0 done,
- * 1 failed, 2 bad usage or input, 3 too many rejected rows. Usage errors were already shown by
- * the parser, with help.
- */
-export const program = (args: ReadonlyArray<string>): Effect.Effect<Output.ExitCode> =>
-  swallowedValue(args) !== undefined
-    ? Effect.as(Console.error(Output.describeHint(swallowedValue(args) ?? "")), Output.ExitCode.badInput)
-    : run(args)
-
-/**
  * `--message -hi`: the parser would read the value as the flags `-h -i` and show help, so nothing is sent and
  * the exit is 0. Someone asking for help writes `-h` alone; a longer word starting `-h` or `-v` right after a
- * flag is a value, refused (exit 2) with the way to write it.
+ * flag is a value, refused (exit 2, `USAGE`) with the way to write it.
  */
 const swallowedValue = (args: ReadonlyArray<string>): string | undefined => {
   const at = args.findIndex((arg, i) => i > 0 && /^-[hv]./.test(arg) && /^--[a-z][a-z-]*$/.test(args[i - 1] ?? ""))
   return at < 0 ? undefined : `${args[at - 1]} ${args[at]} is read as flags: ${dashValueHint(args.slice(at - 1)) ?? ""}`
 }
 
-const run = (args: ReadonlyArray<string>): Effect.Effect<Output.ExitCode> =>
-  Command.runWith(smsbook, { version })(args).pipe(
+/**
+ * The command line on `args`, as an effect that always succeeds with the exit code: 0 done,
+ * 1 failed, 2 bad usage or input, 3 too many rejected rows. With `--json`, whatever happened,
+ * stdout receives exactly one JSON document, written here and only here.
+ */
+export const program = (
+  args: ReadonlyArray<string>,
+  collected: ReturnType<typeof Output.collector> = Output.collector()
+): Effect.Effect<Output.ExitCode> => {
+  const asJson = wantsJson(args)
+  const swallowed = swallowedValue(args)
+  const refused = swallowed === undefined ? Effect.void : Effect.fail(new CliErrors.Usage({ reason: swallowed }))
+  const run = Effect.andThen(refused, Command.runWith(smsbook, { version })(args)).pipe(
+    Effect.provideService(CliOutput.Presenter, presenter(asJson)),
     Effect.provide(NodeServices.layer),
     Effect.exit,
-    Effect.flatMap((exit) => {
+    Effect.flatMap((exit): Effect.Effect<Output.ExitCode> => {
       if (Exit.isSuccess(exit)) return Effect.succeed(Output.ExitCode.done)
       const failure = Cause.findErrorOption(exit.cause)
-      if (failure._tag === "None") {
+      if (Option.isNone(failure)) {
         return Cause.hasInterruptsOnly(exit.cause)
-          ? Effect.as(Console.error("interrupted: nothing half-written was kept"), Output.ExitCode.failed)
-          : Effect.as(Console.error(Output.describeError(Cause.squash(exit.cause))), Output.ExitCode.failed)
+          ? Effect.interrupt
+          : fail(Cause.squash(exit.cause), asJson)
       }
       const error = failure.value
       if (CliError.isCliError(error)) {
         if (error._tag === "ShowHelp" && error.errors.length === 0) return Effect.succeed(Output.ExitCode.done)
         const hint = dashValueHint(args)
-        return Effect.as(hint === undefined ? Effect.void : Console.error(Output.describeHint(hint)), Output.ExitCode.badInput)
+        const usage = usageError(error)
+        return Effect.andThen(
+          hint === undefined ? Effect.void : Console.error(Output.describeHint(hint)),
+          Effect.as(asJson ? Output.json(Output.errorJson(usage)) : Effect.void, Output.ExitCode.badInput)
+        )
       }
-      return report(error, args.includes("--json"))
-    })
+      return fail(error, asJson)
+    }),
+    Effect.provideService(Output.Stdout, asJson ? collected.stdout : Output.Stdout.defaultValue())
   )
+  if (!asJson) return run
+  return Effect.flatMap(run, (code) =>
+    Effect.as(
+      Effect.sync(() => {
+        const pending = collected.pending()
+        // Every outcome ends in one document: a command that printed none still says it succeeded.
+        if (pending._tag === "Document") writeDocument(pending.value)
+        else if (pending._tag === "Nothing") writeDocument(code === 0 ? { ok: true } : Output.errorJson(new Error("failed")))
+      }),
+      code
+    ))
+}
 
-/** Runs the command line as the process: Ctrl-C interrupts it, so finalizers run (transactions roll back, partial files go) before it exits. */
-export const main = (args: ReadonlyArray<string>): void =>
-  NodeRuntime.runMain(program(args), {
+const writeDocument = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+
+/** The signal that stopped the run, if one did: SIGINT exits 130, SIGTERM 143. */
+let stoppedBy: "SIGINT" | "SIGTERM" | undefined
+
+/**
+ * Runs the command line as the process: Ctrl-C (SIGINT) and SIGTERM interrupt it, so finalizers run
+ * (transactions roll back, partial files go), then it exits 130 or 143 with one document for `--json`.
+ */
+export const main = (args: ReadonlyArray<string>): void => {
+  const asJson = wantsJson(args)
+  const collected = Output.collector()
+  process.once("SIGINT", () => void (stoppedBy ??= "SIGINT"))
+  process.once("SIGTERM", () => void (stoppedBy ??= "SIGTERM"))
+  NodeRuntime.runMain(program(args, collected), {
     disableErrorReporting: true,
-    teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) && typeof exit.value === "number" ? exit.value : Output.ExitCode.failed)
+    teardown: (exit, onExit) => {
+      if (Exit.isSuccess(exit) && typeof exit.value === "number") return onExit(exit.value)
+      const signal = stoppedBy ?? "SIGINT"
+      const interrupted = new CliErrors.Interrupted({ signal })
+      process.stderr.write(`${Output.describeError(interrupted)}\n`)
+      // Data already streamed to stdout (a server's address, an export) is the document: nothing is added.
+      if (asJson && collected.pending()._tag !== "Streamed") writeDocument(Output.errorJson(interrupted))
+      onExit(Output.exitCodeOf(interrupted))
+    }
   })
+}

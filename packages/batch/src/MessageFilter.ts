@@ -1,55 +1,82 @@
 /**
- * The message filter flags `messages list` and `report` share (`--from/--to`, `--direction`,
- * `--msisdn`, `--group`), read into the query parameters of `GET /messages`.
+ * The message filter flags `messages list` and `report` share (`--since/--until`, `--direction`,
+ * `--msisdn`, `--group`), read into the store filter of `GET /messages`.
  */
-import { HttpDate, Query } from "@smsbook/core"
+import { Account, HttpDate, InvalidParameter, Query } from "@smsbook/core"
 import { DateTime, Effect, Option, Result } from "effect"
 import { Flag } from "effect/cli"
 import * as GlobalFlags from "./GlobalFlags.ts"
 
 const dateOnly = /^\s*\d{4}-\d{2}-\d{2}\s*$/
+/** An ISO 8601 date-time that names no zone or offset: a wall-clock time of the account's zone. */
+const isoWithoutZone = /^\s*\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?)?\s*$/
 
 /**
- * `--from/--to` as an HTTP-date or ISO 8601, handed on as the HTTP-date `GET /messages` takes.
- * A date alone is a whole day: `--from` its first second, `--to` its last.
+ * `--since`/`--until` as the instant it names: a date, a date-time or an HTTP-date. Without an offset
+ * it is read in `timeZone` (the account's); a date alone is a whole day — `--since` its first second,
+ * `--until` its last. Refusals name the flag.
  */
-export const dateParameter = (name: "start_date" | "end_date", value: Option.Option<string>) =>
-  Option.isNone(value) ? Effect.succeed({}) : Effect.fromResult(
-    Result.map(HttpDate.parseFlexible(value.value), (date: DateTime.Utc) => {
-      const bound = name === "end_date" && dateOnly.test(value.value) ? DateTime.add(date, { seconds: 86_399 }) : date
-      return { [name]: HttpDate.format(bound) }
-    })
-  )
+export const readDate = (
+  flag: "--since" | "--until",
+  text: string,
+  timeZone: string
+): Result.Result<DateTime.Utc, InvalidParameter> => {
+  const refuse = (reason: string) => Result.fail(new InvalidParameter({ parameter: flag, value: text, reason }))
+  const parsed = HttpDate.parseFlexible(text)
+  if (Result.isFailure(parsed)) return refuse(parsed.failure.reason)
+  if (!isoWithoutZone.test(text)) return Result.succeed(parsed.success)
+  // The parser read the wall clock as UTC; the same wall clock in the account's zone. A whole day
+  // ends a second before the next one starts (days are 23 or 25 hours long at a DST change).
+  const wallClock = flag === "--until" && dateOnly.test(text) ? DateTime.add(parsed.success, { days: 1 }) : parsed.success
+  const zoned = DateTime.makeZoned(DateTime.toEpochMillis(wallClock), { timeZone, adjustForTimeZone: true })
+  if (Option.isNone(zoned)) return refuse(`cannot be read in the time zone ${timeZone}`)
+  const instant = DateTime.toUtc(zoned.value)
+  return Result.succeed(wallClock === parsed.success ? instant : DateTime.subtract(instant, { seconds: 1 }))
+}
 
 export const flags = {
-  from: GlobalFlags.optionalText("from", "Messages created from this time on (HTTP-date or ISO 8601)"),
-  to: GlobalFlags.optionalText("to", "Messages created up to this time (HTTP-date or ISO 8601)"),
+  since: GlobalFlags.optionalText(
+    "since",
+    "Messages created at or after: 2026-11-01, 2026-11-01T09:00 (account time zone unless an offset is given) or an HTTP-date"
+  ),
+  until: GlobalFlags.optionalText("until", "Messages created at or before (a date alone: up to its last second)"),
   direction: Flag.Literals("direction", ["ALL", "MT", "MO"]).pipe(Flag.withDescription("Direction"), Flag.withDefault("ALL")),
-  msisdn: GlobalFlags.optionalText("msisdn", "Only messages to or from this number"),
+  msisdn: GlobalFlags.optionalText("msisdn", "Only messages to or from this number (national with --default-country)"),
+  defaultCountry: GlobalFlags.defaultCountry,
   group: GlobalFlags.optionalText("group", "Only group messages sent to this tag")
 }
 
 export interface Input {
-  readonly from: Option.Option<string>
-  readonly to: Option.Option<string>
+  readonly since: Option.Option<string>
+  readonly until: Option.Option<string>
   readonly direction: string
   readonly msisdn: Option.Option<string>
+  readonly defaultCountry: Option.Option<string>
   readonly group: Option.Option<string>
 }
 
-/** The query parameters of `GET /messages` the filter flags say. */
-export const parameters = Effect.fnUntraced(function*(input: Input) {
+/** The interface's names of the filter parameters, as the flags that set them. */
+export const flagNames = { start_date: "--since", end_date: "--until", misdn: "--msisdn", msisdn: "--msisdn", direction: "--direction" }
+
+/** The query parameters of `GET /messages` the filter flags say, dates read in `timeZone`. */
+export const parameters = Effect.fnUntraced(function*(input: Input, timeZone: string) {
+  const date = (flag: "--since" | "--until", name: string, value: Option.Option<string>) =>
+    Option.isNone(value)
+      ? Effect.succeed({})
+      : Effect.map(Effect.fromResult(readDate(flag, value.value, timeZone)), (instant) => ({ [name]: HttpDate.format(instant) }))
   return {
-    ...(yield* dateParameter("start_date", input.from)),
-    ...(yield* dateParameter("end_date", input.to)),
+    ...(yield* date("--since", "start_date", input.since)),
+    ...(yield* date("--until", "end_date", input.until)),
     direction: input.direction,
-    ...(Option.isSome(input.msisdn) ? { misdn: input.msisdn.value } : {}),
+    ...(Option.isSome(input.msisdn) ? { misdn: yield* GlobalFlags.readNumber("--msisdn", input.msisdn.value, input.defaultCountry) } : {}),
     ...(Option.isSome(input.group) ? { group_short_name: input.group.value } : {})
   }
 })
 
 /** The store filter the flags say, checked exactly as `GET /messages` checks it; paging does not apply. */
 export const filter = Effect.fnUntraced(function*(input: Input) {
-  const { limit: _, start: __, ...filter } = yield* Effect.fromResult(Query.messages(yield* parameters(input)))
+  const account = yield* Account.Account
+  const params = yield* parameters(input, account.time_zone)
+  const { limit: _, start: __, ...filter } = yield* GlobalFlags.namingFlags(flagNames)(Effect.fromResult(Query.messages(params)))
   return filter
 })

@@ -6,7 +6,10 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+
+// Every step is a process: on a loaded machine a test of several steps needs minutes, not seconds.
+vi.setConfig({ testTimeout: 300_000 })
 
 const bin = path.resolve(import.meta.dirname, "../src/bin.ts")
 let dir = ""
@@ -32,6 +35,8 @@ const json = (...args: ReadonlyArray<string>) => {
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-cli-"))
   store = `sqlite:${path.join(dir, "book.db")}`
+  // Only import and init create a book: every other command refuses a store that does not exist.
+  expect(smsbook("init", "--no-input", "--store", store).code).toBe(0)
 })
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
@@ -108,7 +113,8 @@ describe("contacts, send, receive, messages", () => {
     expect(missing.stderr).toContain("CONTACT_NOT_FOUND (1011)")
     const bad = smsbook("contacts", "add", "12ab")
     expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain("INVALID_MSISDN")
+    expect(bad.stderr).toContain("INVALID_PARAMETER")
+    expect(bad.stderr).toContain("parameter MSISDN")
     expect(smsbook("contacts", "add", "447400123456").stderr).toContain("CONTACT_EXISTS")
   })
 
@@ -123,14 +129,14 @@ describe("contacts, send, receive, messages", () => {
   })
 
   it("an inbound STOP opts the sender out, and nothing is sent to it after", () => {
-    const received = json("receive", "--from", "447400123456", "--message", "stop")
+    const received = json("receive", "--msisdn", "447400123456", "--message", "stop")
     expect(received.action).toBe("opt-out")
     expect(received.contact.status).toBe("CANCELLED")
     const refused = smsbook("send", "--to", "447400123456", "--message", "Hi", "--short-name", "ACME")
     expect(refused.code).toBe(1)
     expect(refused.stderr).toContain("RECIPIENT_OPTED_OUT")
     expect(json("messages", "list", "--direction", "MO")[0]).toMatchObject({ direction: "MO", message: "stop" })
-    json("contacts", "resubscribe", "447400123456")
+    json("contacts", "resubscribe", "447400123456", "--confirm")
   })
 })
 
@@ -204,17 +210,18 @@ describe("smsbook report", () => {
     expect(messages.every((m: { created_on: string }) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(m.created_on))).toBe(true)
   })
 
-  it("a date alone is a whole day: --from and --to of today include today's messages", () => {
+  it("a date alone is a whole day: --since and --until of today include today's messages", () => {
     const today = new Date().toISOString().slice(0, 10)
-    const rows = JSON.parse(smsbook("report", "--format", "json", "--from", today, "--to", today).stdout)
+    const rows = JSON.parse(smsbook("report", "--format", "json", "--since", today, "--until", today).stdout)
     const all = JSON.parse(smsbook("report", "--format", "json").stdout)
     expect(rows.length).toBe(all.length)
   })
 
   it("refuses a bad date with exit 2", () => {
-    const run = smsbook("report", "--from", "Fri, 21 Nov 2026 10:00:00 GMT")
+    const run = smsbook("report", "--since", "Fri, 21 Nov 2026 10:00:00 GMT")
     expect(run.code).toBe(2)
     expect(run.stderr).toContain("does not match")
+    expect(run.stderr).toContain("parameter --since")
   })
 })
 

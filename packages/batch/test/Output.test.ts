@@ -35,7 +35,10 @@ const examples: { readonly [T in Tag]: Extract<Output.ReportedError, { readonly 
   StoreUnavailable: new Errors.StoreUnavailable({ url: "postgres://db", reason: "connection refused" }),
   StoreFailure: new Errors.StoreFailure({ operation: "insert", reason: "disk I/O error" }),
   CarrierFailure: new Errors.CarrierFailure({ reason: "timeout" }),
-  FileFailure: new CliErrors.FileFailure({ path: "out.csv", reason: "permission denied" })
+  FileFailure: new CliErrors.FileFailure({ path: "out.csv", reason: "permission denied" }),
+  StoreNotFound: new CliErrors.StoreNotFound({ path: "contcts.db" }),
+  Usage: new CliErrors.Usage({ reason: "Missing required flag: --to", field: "--to" }),
+  Interrupted: new CliErrors.Interrupted({ signal: "SIGTERM" })
 }
 
 const tags = Object.keys(Output.catalog).filter((tag): tag is Tag => Object.hasOwn(examples, tag))
@@ -44,6 +47,7 @@ const anyError = fc.constantFrom(...tags).map((tag) => examples[tag])
 /** The exit code the contract (DESIGN.md) gives an error, written from the catalog's HTTP status. */
 const expectedExit = (tag: Tag): number => {
   if (tag === "TooManyRejects") return 3
+  if (tag === "Interrupted") return 143
   const { status } = Output.catalog[tag]
   return status === 400 || status === 422 ? 2 : 1
 }
@@ -126,7 +130,7 @@ describe("Output.describeError", () => {
   it("examples", () => {
     expect(Output.describeError(examples.ContactNotFound)).toBe("error CONTACT_NOT_FOUND (1011): no contact with msisdn 447400123456")
     expect(Output.describeError(examples.TooManyRejects)).toBe(
-      "error TOO_MANY_REJECTS (1018): 12 rows were rejected, more than --max-rejects 10; nothing was imported"
+      "error TOO_MANY_REJECTS (1018): nothing imported: 12 rows rejected, more than --max-rejects 10"
     )
     expect(Output.describeError(new Error("boom"))).toBe("error: boom")
     expect(Output.describeError("plain text")).toBe("error: plain text")
@@ -140,13 +144,27 @@ describe("Output.describeError", () => {
 })
 
 describe("Output.errorJson", () => {
-  it("law: an smsbook error gives its code, number, status, tag, message and exit code", () => {
+  it("law: an smsbook error gives its code, number, status, tag, message and exit code, and the flag it names", () => {
     fc.assert(fc.property(anyError, (error) => {
       const { code, number, status } = Output.catalog[error._tag]
-      expect(Output.errorJson(error)).toStrictEqual({
-        error: { code, number, status, tag: error._tag, message: error.message, exit_code: expectedExit(error._tag) }
-      })
+      const { field, ...rest } = Output.errorJson(error).error as Record<string, unknown>
+      expect(rest).toStrictEqual({ code, number, status, tag: error._tag, message: error.message, exit_code: expectedExit(error._tag) })
+      if (field !== undefined) expect(typeof field).toBe("string")
     }))
+  })
+
+  it("examples: the field a script can point at", () => {
+    expect(Output.errorJson(examples.InvalidParameter).error).toMatchObject({ field: "Limit" })
+    expect(Output.errorJson(examples.Usage).error).toMatchObject({ field: "--to", code: "USAGE", number: 1020 })
+    expect(Output.errorJson(examples.StoreNotFound).error).toMatchObject({ field: "--store", code: "STORE_NOT_FOUND" })
+    expect(Output.errorJson(examples.Interrupted).error).toMatchObject({ code: "INTERRUPTED", exit_code: 143 })
+    expect(Output.errorJson(new CliErrors.Interrupted({ signal: "SIGINT" })).error.exit_code).toBe(130)
+  })
+
+  it("TooManyRejects carries the import summary, and says plainly that nothing was imported", () => {
+    const error = new CliErrors.TooManyRejects({ rejected: 1234, allowed: "1%", read: 20000, summary: { read: 20000 } })
+    expect(error.message).toBe("nothing imported: 1,234 of 20,000 rows rejected (6.2 %), more than --max-rejects 1%")
+    expect(Output.errorJson(error).error).toMatchObject({ summary: { read: 20000 }, exit_code: 3 })
   })
 
   it("law: a foreign failure gives code FAILED, its stderr line as message, exit code 1", () => {

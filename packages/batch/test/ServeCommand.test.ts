@@ -20,6 +20,8 @@ const smsbook = (...args: ReadonlyArray<string>) => {
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-serve-"))
   env = { ...process.env, SMSBOOK_STORE: `sqlite:${path.join(dir, "book.db")}`, SMSBOOK_SHORT_NAME: "ACME" }
+  // keys and serve open an existing book: only import and init create one.
+  expect(smsbook("init", "--no-input").code).toBe(0)
 })
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 

@@ -76,11 +76,22 @@ export const command = Command.make(
             ])
             : Effect.void
       }
+    ).pipe(
+      Effect.onInterrupt(() =>
+        Output.notes([
+          "interrupted: the broadcast stopped. Recipients already handed to the carrier keep their SMS; the rest were not sent.",
+          Option.isSome(input.id) || Option.isSome(input.plan)
+            ? "Run the same command again to send to the rest (the same id resumes it; nobody gets it twice)."
+            : "Run it again with the same --id to send to the rest, or see smsbook messages list --direction MT."
+        ]))
     )
 ).pipe(
   Command.withDescription("Send one text to every contact of some tags (PENDING → PROCESSING → READY → SENT)"),
   Command.withExamples([
-    { command: "smsbook broadcast --tags news --message \"Shop opens at 9\" --dry-run --plan plan.json", description: "Review first" },
-    { command: "smsbook broadcast --plan plan.json", description: "Send exactly the reviewed plan" }
+    {
+      command: "smsbook broadcast --tags news --message \"Shop opens at 9\" --short-name ACME --dry-run --plan plan.json",
+      description: "Review first (the short name can also come from smsbook.json or SMSBOOK_SHORT_NAME)"
+    },
+    { command: "smsbook broadcast --plan plan.json --short-name ACME --allow-empty", description: "Send exactly the reviewed plan" }
   ])
 )

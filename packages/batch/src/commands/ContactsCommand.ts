@@ -1,32 +1,54 @@
 /**
- * `smsbook contacts list|get|add|edit|rm|opt-out|resubscribe`: the contact book, one use case per
- * subcommand, printed as the interface's wire shape with `--json`.
+ * `smsbook contacts list|get|add|edit|rm|export|opt-out|resubscribe|forget`: the contact book, one
+ * use case per subcommand, printed as the interface's wire shape with `--json`.
  */
-import { Contact, ContactBook } from "@smsbook/core"
+import { Contact, ContactBook, InvalidParameter } from "@smsbook/core"
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
+import * as ContactExport from "../jobs/ContactExport.ts"
 import * as Contacts from "../jobs/Contacts.ts"
 import * as Output from "../Output.ts"
 
-const msisdn = Argument.String("msisdn").pipe(Argument.withDescription("Country code + number, e.g. 447400123456"))
-const tagList = GlobalFlags.optionalText("tags", "Comma-separated tags, e.g. news,vip")
+const msisdn = Argument.String("msisdn").pipe(
+  Argument.withDescription("The number: 447400123456, +44 7400 123456, or 07400 123456 with --default-country GB")
+)
+const tagsFlag = (description: string) => GlobalFlags.optionalText("tags", description)
+const statusFlag = Flag.Literals("status", Contact.statuses).pipe(Flag.withDescription("Only contacts in this status"), Flag.optional)
+const queryFlag = GlobalFlags.optionalText("query", "Only contacts whose msisdn or names contain this text")
+
+/** The interface's parameter names, as the flags the user typed. */
+const flagNames = { Limit: "--limit", Start: "--start", Query: "--query", Status: "--status", tags: "--tags", msisdn: "MSISDN" }
+const namingFlags = GlobalFlags.namingFlags(flagNames)
 
 /** Only the flags that were given, so absent ones leave stored values alone. */
 const present = <A>(entries: ReadonlyArray<readonly [string, Option.Option<A>]>): Record<string, A> =>
   Object.fromEntries(entries.flatMap(([key, value]) => Option.isSome(value) ? [[key, value.value]] : []))
 
-const printContact = (json: boolean) => (contact: Contact.Contact) =>
-  Output.print(json, contact, Format.contactDetail)
+const list = (value: Option.Option<string>): ReadonlyArray<string> => Option.match(value, { onNone: () => [], onSome: GlobalFlags.splitList })
 
-const list = Command.make(
+const printContact = (json: boolean) => (contact: Contact.Contact) => Output.print(json, contact, Format.contactDetail)
+
+/** The positional number, read with `--default-country`. */
+const number = (input: { readonly msisdn: string; readonly defaultCountry: Option.Option<string> }) =>
+  GlobalFlags.readNumber("MSISDN", input.msisdn, input.defaultCountry)
+
+const confirmFlag = (what: string) =>
+  Flag.Boolean("confirm").pipe(Flag.withDescription(`Required: says you mean to ${what}`), Flag.withDefault(false))
+
+const requireConfirm = (confirmed: boolean, what: string, msisdnText: string) =>
+  confirmed ? Effect.void : Effect.fail(
+    new InvalidParameter({ parameter: "--confirm", value: msisdnText, reason: `${what}: repeat the command with --confirm` })
+  )
+
+const listCommand = Command.make(
   "list",
   {
     ...GlobalFlags.flags,
-    query: GlobalFlags.optionalText("query", "Only contacts whose msisdn or names contain this text"),
-    status: Flag.Literals("status", Contact.statuses).pipe(Flag.withDescription("Only contacts in this status"), Flag.optional),
-    limit: GlobalFlags.optionalText("limit", "Records to return (default 50, at most 1000)"),
+    query: queryFlag,
+    status: statusFlag,
+    limit: GlobalFlags.optionalText("limit", "Records to return (default 50, at most 1000; all of them: contacts export)"),
     start: GlobalFlags.optionalText("start", "Offset of the first record (default 0)"),
     short: Flag.Boolean("short").pipe(Flag.withDescription("Reduced form: msisdn, names, status"), Flag.withDefault(false))
   },
@@ -34,53 +56,72 @@ const list = Command.make(
     GlobalFlags.withStore(
       input,
       Effect.gen(function*() {
-        const contacts = yield* ContactBook.listContacts({
+        const contacts = yield* namingFlags(ContactBook.listContacts({
           ...present([["Query", input.query], ["Status", input.status], ["Limit", input.limit], ["Start", input.start]]),
           shortResults: input.short ? "1" : "0"
-        })
-        yield* Output.print(input.json, contacts, (all) => all.length === 0 ? ["no contacts"] : all.map(Format.contact))
+        }))
+        yield* Output.print(input.json, contacts, Format.contacts)
       })
     )
-).pipe(Command.withDescription("List contacts, filtered by text or status"))
+).pipe(
+  Command.withDescription("List contacts, filtered by text or status, a page at a time"),
+  Command.withExamples([
+    { command: "smsbook contacts list --status SUBSCRIBED --limit 100", description: "The first 100 subscribed contacts" }
+  ])
+)
 
 const get = Command.make(
   "get",
-  { ...GlobalFlags.flags, msisdn },
-  (input) => GlobalFlags.withStore(input, Effect.flatMap(ContactBook.getContact(input.msisdn), printContact(input.json)))
-).pipe(Command.withDescription("Show one contact"))
+  { ...GlobalFlags.flags, msisdn, defaultCountry: GlobalFlags.defaultCountry },
+  (input) =>
+    GlobalFlags.withStore(input, Effect.gen(function*() {
+      yield* printContact(input.json)(yield* ContactBook.getContact(yield* number(input)))
+    }))
+).pipe(
+  Command.withDescription("Show one contact"),
+  Command.withExamples([{ command: "smsbook contacts get 07400123456 --default-country GB", description: "A national number" }])
+)
 
 const add = Command.make(
   "add",
   {
     ...GlobalFlags.flags,
     msisdn,
+    defaultCountry: GlobalFlags.defaultCountry,
     firstName: GlobalFlags.optionalText("first-name", "First name"),
     lastName: GlobalFlags.optionalText("last-name", "Last name"),
-    countryCode: GlobalFlags.optionalText("country-code", "Country calling code; must agree with the msisdn"),
-    tags: tagList
+    tags: tagsFlag("Comma-separated tags, e.g. news,vip")
   },
   (input) =>
     GlobalFlags.withStore(
       input,
       Effect.gen(function*() {
-        const contact = yield* Contacts.add(
-          input.msisdn,
-          present([["first_name", input.firstName], ["last_name", input.lastName], ["country_code", input.countryCode]]),
+        const contact = yield* namingFlags(Contacts.add(
+          yield* number(input),
+          present([["first_name", input.firstName], ["last_name", input.lastName]]),
           Option.isSome(input.tags) ? GlobalFlags.splitList(input.tags.value) : undefined
-        )
+        ))
         yield* printContact(input.json)(contact)
       })
     )
-).pipe(Command.withDescription("Create a contact (SUBSCRIBED, added from API)"))
+).pipe(
+  Command.withDescription("Create a contact: SUBSCRIBED, or CANCELLED if the number opted out before (suppression list)"),
+  Command.withExamples([
+    { command: "smsbook contacts add 447400123458 --first-name Ann --tags news,vip", description: "Ann, in two groups" }
+  ])
+)
 
 const edit = Command.make(
   "edit",
   {
     ...GlobalFlags.flags,
     msisdn,
+    defaultCountry: GlobalFlags.defaultCountry,
     firstName: GlobalFlags.optionalText("first-name", "First name"),
     lastName: GlobalFlags.optionalText("last-name", "Last name"),
-    tags: GlobalFlags.optionalText("tags", "Comma-separated tags; replaces the contact's tags"),
+    tags: tagsFlag("Comma-separated tags: REPLACES the contact's tags (see --add-tags, --remove-tags)"),
+    addTags: GlobalFlags.optionalText("add-tags", "Comma-separated tags to add to the contact's"),
+    removeTags: GlobalFlags.optionalText("remove-tags", "Comma-separated tags to take away (any case)"),
     monitoring: Flag.Literals("monitoring", ["true", "false"]).pipe(
       Flag.withDescription("Whether the contact gets a copy of every group send"),
       Flag.optional
@@ -89,43 +130,116 @@ const edit = Command.make(
   (input) =>
     GlobalFlags.withStore(
       input,
-      Effect.flatMap(
-        ContactBook.editContact(input.msisdn, {
-          ...present([["first_name", input.firstName], ["last_name", input.lastName], ["monitoring", input.monitoring]]),
-          ...(Option.isSome(input.tags) ? { tags: GlobalFlags.splitList(input.tags.value) } : {})
-        }),
-        printContact(input.json)
-      )
+      Effect.gen(function*() {
+        const contact = yield* namingFlags(Contacts.edit(
+          yield* number(input),
+          present([["first_name", input.firstName], ["last_name", input.lastName], ["monitoring", input.monitoring]]),
+          {
+            set: Option.isSome(input.tags) ? GlobalFlags.splitList(input.tags.value) : undefined,
+            added: list(input.addTags),
+            removed: list(input.removeTags)
+          }
+        ))
+        yield* printContact(input.json)(contact)
+      })
     )
-).pipe(Command.withDescription("Change a contact's names, tags or monitoring"))
+).pipe(
+  Command.withDescription("Change a contact's names, tags (set, add, remove) or monitoring"),
+  Command.withExamples([
+    { command: "smsbook contacts edit 447400123456 --add-tags vip --remove-tags trial", description: "Add one tag, drop another" }
+  ])
+)
 
 const rm = Command.make(
   "rm",
-  { ...GlobalFlags.flags, msisdn },
+  { ...GlobalFlags.flags, msisdn, defaultCountry: GlobalFlags.defaultCountry },
+  (input) =>
+    GlobalFlags.withStore(input, Effect.gen(function*() {
+      const deleted = yield* ContactBook.deleteContact(yield* number(input))
+      yield* Output.print(input.json, deleted, ({ msisdn }) => [`deleted ${msisdn} (an opt-out stays on the suppression list)`])
+    }))
+).pipe(Command.withDescription("Delete a contact; an opt-out of its number stays on the suppression list"))
+
+const optOut = Command.make(
+  "opt-out",
+  { ...GlobalFlags.flags, msisdn, defaultCountry: GlobalFlags.defaultCountry },
+  (input) => GlobalFlags.withStore(input, Effect.gen(function*() {
+    yield* printContact(input.json)(yield* ContactBook.optOut(yield* number(input)))
+  }))
+).pipe(Command.withDescription("Opt a contact out (CANCELLED, and its number suppressed): it receives nothing more"))
+
+const resubscribe = Command.make(
+  "resubscribe",
+  { ...GlobalFlags.flags, msisdn, defaultCountry: GlobalFlags.defaultCountry, confirm: confirmFlag("resubscribe an opted-out number") },
+  (input) =>
+    GlobalFlags.withStore(input, Effect.gen(function*() {
+      yield* requireConfirm(input.confirm, "resubscribing lifts an opt-out the person asked for", input.msisdn)
+      yield* printContact(input.json)(yield* ContactBook.resubscribe(yield* number(input)))
+    }))
+).pipe(
+  Command.withDescription("Resubscribe a CANCELLED contact and lift its number's suppression (needs --confirm)"),
+  Command.withExamples([{ command: "smsbook contacts resubscribe 447400123457 --confirm", description: "The person asked to come back" }])
+)
+
+const forget = Command.make(
+  "forget",
+  { ...GlobalFlags.flags, msisdn, defaultCountry: GlobalFlags.defaultCountry, confirm: confirmFlag("erase the number completely") },
+  (input) =>
+    GlobalFlags.withStore(input, Effect.gen(function*() {
+      yield* requireConfirm(input.confirm, "forgetting erases the contact and its opt-out: a later import subscribes it again", input.msisdn)
+      const forgotten = yield* ContactBook.forget(yield* number(input))
+      yield* Output.print(input.json, forgotten, ({ msisdn }) => [`forgot ${msisdn}: contact and suppression entry erased`])
+    }))
+).pipe(
+  Command.withDescription("Erase a number completely, its opt-out included, for a data-erasure request (needs --confirm)"),
+  Command.withExamples([{ command: "smsbook contacts forget 447400123456 --confirm", description: "A data-erasure request" }])
+)
+
+const exportCommand = Command.make(
+  "export",
+  {
+    ...GlobalFlags.flags,
+    tags: tagsFlag("Only contacts carrying one of these comma-separated tags (any case)"),
+    status: statusFlag,
+    query: queryFlag,
+    format: Flag.Literals("format", ["csv", "json", "jsonl"]).pipe(
+      Flag.withDescription("csv (default; the import's columns), json (one array) or jsonl (one contact a line)"),
+      Flag.optional
+    ),
+    out: Flag.String("out").pipe(Flag.withDescription("Output file, or - for stdout (then the summary goes to stderr)"), Flag.withDefault("-")),
+    excel: Flag.Boolean("excel").pipe(
+      Flag.withDescription("CSV for Excel: a UTF-8 byte order mark and CRLF line ends (accents and emoji read right)"),
+      Flag.withDefault(false)
+    )
+  },
   (input) =>
     GlobalFlags.withStore(
       input,
-      Effect.flatMap(ContactBook.deleteContact(input.msisdn), (deleted) =>
-        Output.print(input.json, deleted, ({ msisdn }) => [`deleted ${msisdn}`]))
+      Effect.gen(function*() {
+        const format = yield* Output.exportFormat(input)
+        const result = yield* Output.exporting(
+          input.json,
+          input.out,
+          ContactExport.write(
+            { tags: list(input.tags), status: Option.getOrUndefined(input.status), query: Option.getOrUndefined(input.query) },
+            input.out,
+            { format, excel: input.excel }
+          )
+        )
+        yield* Output.exported(input.json, input.out, result, (r) => [
+          `${r.rows.toLocaleString("en-US")} contacts exported as ${r.format}${r.out === "-" ? "" : ` to ${r.out}`}`
+        ])
+      })
     )
-).pipe(Command.withDescription("Delete a contact"))
-
-const statusMove = (name: string, description: string, useCase: typeof ContactBook.optOut) =>
-  Command.make(
-    name,
-    { ...GlobalFlags.flags, msisdn },
-    (input) => GlobalFlags.withStore(input, Effect.flatMap(useCase(input.msisdn), printContact(input.json)))
-  ).pipe(Command.withDescription(description))
+).pipe(
+  Command.withDescription("Export contacts (all, or by tags, status, text) as spreadsheet-safe CSV, JSON or JSON Lines"),
+  Command.withExamples([
+    { command: "smsbook contacts export --tags news --out news.csv", description: "One group, ready to import elsewhere" },
+    { command: "smsbook contacts export --format jsonl --status CANCELLED", description: "Opted-out contacts, one JSON a line" }
+  ])
+)
 
 export const command = Command.make("contacts").pipe(
-  Command.withDescription("The contact book: list, get, add, edit, rm, opt-out, resubscribe"),
-  Command.withSubcommands([
-    list,
-    get,
-    add,
-    edit,
-    rm,
-    statusMove("opt-out", "Opt a contact out (CANCELLED): it receives nothing more", ContactBook.optOut),
-    statusMove("resubscribe", "Explicitly resubscribe an opted-out contact (CANCELLED → SUBSCRIBED)", ContactBook.resubscribe)
-  ])
+  Command.withDescription("The contact book: list, get, add, edit, rm, export, opt-out, resubscribe, forget"),
+  Command.withSubcommands([listCommand, get, add, edit, rm, exportCommand, optOut, resubscribe, forget])
 )

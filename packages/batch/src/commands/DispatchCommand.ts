@@ -36,6 +36,8 @@ export const command = Command.make(
         spam_period_seconds: Option.getOrUndefined(input.spamPeriod),
         carrier: Option.getOrUndefined(input.carrier)
       }, { needsShortName: true })
+      // Dispatch drains an existing book: a mistyped --store is refused, never created.
+      yield* GlobalFlags.checkStore(resolved.store, { create: false })
       const base = Layer.merge(Account.layer(resolved.account), Store.layer(resolved.store))
       if (resolved.carrier === undefined) {
         const processed = yield* Effect.provide(Dispatch.toOutbox, base)

@@ -5,6 +5,7 @@
 import { InvalidParameter } from "@smsbook/core"
 import { Console, Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
+import * as fs from "node:fs"
 import * as CliErrors from "../CliErrors.ts"
 import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
@@ -48,6 +49,16 @@ const flags = {
   )
 }
 
+/** The size of a regular file, for the share read; nothing for pipes and devices. */
+const sizeOf = (file: string): number | undefined => {
+  try {
+    const stat = fs.statSync(file)
+    return stat.isFile() ? stat.size : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** Where rejected rows go when `--rejects` is not given. */
 export const defaultRejectsPath = (file: string): string => file === "-" ? "smsbook-rejects.csv" : `${file}.rejects.csv`
 
@@ -61,14 +72,18 @@ export const command = Command.make("import", flags, (input) =>
       return yield* new InvalidParameter({ parameter: "--encoding", value: encoding, reason: "unknown encoding" })
     }
     const rejectsPath = Option.getOrElse(input.rejects, () => defaultRejectsPath(input.file))
-    const source = yield* InputFile.open(input.file)
+    const opened = yield* InputFile.open(input.file)
     if (input.file === "-" && process.stdin.isTTY === true) {
       yield* Console.error("reading contacts from standard input (end with Ctrl-D)")
     }
-    const progress = Progress.line(Format.importProgress)
+    const totalBytes = input.file === "-" ? undefined : sizeOf(input.file)
+    const counted = Progress.counting(opened)
+    const progress = Progress.line((p: Import.Progress) =>
+      Progress.describe({ rows: p.read, rejected: p.rejected, bytes: counted.bytes(), totalBytes, elapsedMs: p.elapsed_ms })
+    )
     const summary = yield* GlobalFlags.withStore(
       input,
-      Import.run(source, {
+      Import.run(counted.source, {
         source: input.file,
         defaultCountry: Option.getOrUndefined(input.defaultCountry),
         map: input.map,
@@ -81,18 +96,31 @@ export const command = Command.make("import", flags, (input) =>
         onProgress: progress.report
       }),
       {
-        needsShortName: false,
+        create: true,
         check: (store) =>
           OutputPath.ensureDistinct("--rejects", rejectsPath, [{ role: "the input FILE", path: input.file }, ...OutputPath.storeFiles(store)])
       }
-    ).pipe(Effect.ensuring(progress.clear))
-    yield* Output.print(input.json, summary, (value) => Format.importSummary(input.file, value))
+    ).pipe(
+      Effect.ensuring(progress.finish),
+      Effect.onInterrupt(() => {
+        const read = progress.latest()?.read ?? 0
+        return Console.error(
+          `interrupted: nothing was imported (the import is one transaction and rolled back); ` +
+            `${read.toLocaleString("en-US")} rows had been read${input.dryRun ? "" : `; run the same command again to import ${input.file}`}`
+        )
+      })
+    )
     if (summary.max_rejects_exceeded && Option.isSome(maxRejects)) {
+      // One outcome, one document: the error carries the summary; people still see the summary first.
+      if (!input.json) yield* Output.lines(Format.importSummary(input.file, summary))
       return yield* new CliErrors.TooManyRejects({
         rejected: summary.rejected,
-        allowed: Import.formatMaxRejects(maxRejects.value)
+        read: summary.read,
+        allowed: Import.formatMaxRejects(maxRejects.value),
+        summary
       })
     }
+    yield* Output.print(input.json, summary, (value) => Format.importSummary(input.file, value))
   }).pipe(Effect.scoped)).pipe(
     Command.withDescription("Import contacts from a CSV file: upsert by number, report every rejected row"),
     Command.withExamples([

@@ -18,7 +18,10 @@ const withKeys = <A, E>(
   use: (keys: ApiKeyStore.ApiKeyStore["Service"]) => Effect.Effect<A, E>
 ) =>
   Effect.flatMap(GlobalFlags.settings({ ...GlobalFlags.noAccountFlags, store: input.store }, { needsShortName: false }), (resolved) =>
-    Effect.provide(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), use), Store.layer(resolved.store)))
+    Effect.andThen(
+      GlobalFlags.checkStore(resolved.store, { create: false }),
+      Effect.provide(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), use), Store.layer(resolved.store))
+    ))
 
 const describe = (key: ApiKeyStore.ApiKey) =>
   `${key.id}  ${key.name}  created ${key.created_at}${key.revoked_at === undefined ? "" : `  revoked ${key.revoked_at}`}`

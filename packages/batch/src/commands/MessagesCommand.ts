@@ -2,7 +2,7 @@
  * `smsbook messages list`: the messages sent and received, with the filters and paging of
  * `GET /messages`.
  */
-import { Messaging } from "@smsbook/core"
+import { Account, Messaging } from "@smsbook/core"
 import { Effect, Option } from "effect"
 import { Command } from "effect/cli"
 import * as Format from "../Format.ts"
@@ -22,15 +22,21 @@ const list = Command.make(
     GlobalFlags.withStore(
       input,
       Effect.gen(function*() {
-        const messages = yield* Messaging.listMessages({
-          ...(yield* MessageFilter.parameters(input)),
-          ...(Option.isSome(input.limit) ? { Limit: input.limit.value } : {}),
-          ...(Option.isSome(input.start) ? { start: input.start.value } : {})
-        })
-        yield* Output.print(input.json, messages, (all) => all.length === 0 ? ["no messages"] : all.map(Format.message))
+        const account = yield* Account.Account
+        const messages = yield* GlobalFlags.namingFlags({ ...MessageFilter.flagNames, limit: "--limit", start: "--start" })(
+          Messaging.listMessages({
+            ...(yield* MessageFilter.parameters(input, account.time_zone)),
+            ...(Option.isSome(input.limit) ? { Limit: input.limit.value } : {}),
+            ...(Option.isSome(input.start) ? { start: input.start.value } : {})
+          })
+        )
+        yield* Output.print(input.json, messages, Format.messages)
       })
     )
-).pipe(Command.withDescription("List messages, filtered as GET /messages"))
+).pipe(Command.withDescription("List messages, filtered as GET /messages"),
+  Command.withExamples([
+    { command: "smsbook messages list --since 2026-11-01 --direction MT", description: "Messages sent since 1 November (account time zone)" }
+  ]))
 
 export const command = Command.make("messages").pipe(
   Command.withDescription("Messages sent and received"),

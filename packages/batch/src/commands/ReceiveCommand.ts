@@ -1,5 +1,5 @@
 /**
- * `smsbook receive --from MSISDN --message TEXT`: an inbound SMS (MO) recorded; STOP-like keywords
+ * `smsbook receive --msisdn MSISDN --message TEXT`: an inbound SMS (MO) recorded; STOP-like keywords
  * opt the sender out, START resubscribes.
  */
 import { Messaging } from "@smsbook/core"
@@ -13,18 +13,22 @@ export const command = Command.make(
   "receive",
   {
     ...GlobalFlags.flags,
-    from: Flag.String("from").pipe(Flag.withDescription("Sender MSISDN")),
+    msisdn: Flag.String("msisdn").pipe(Flag.withDescription("The sender's number (national with --default-country)")),
+    defaultCountry: GlobalFlags.defaultCountry,
     message: Flag.String("message").pipe(Flag.withDescription("The text received"))
   },
   (input) =>
     GlobalFlags.withStore(
       input,
       Effect.gen(function*() {
-        const received = yield* Messaging.receiveMessage(input.from, input.message)
+        const received = yield* Messaging.receiveMessage(yield* GlobalFlags.readNumber("--msisdn", input.msisdn, input.defaultCountry), input.message)
         yield* Output.print(input.json, received, (r) => [
           Format.message(r.message),
           ...(r.contact === undefined ? [] : [`  ${r.action}: ${Format.contact(r.contact)}`])
         ])
       })
     )
-).pipe(Command.withDescription("Record an inbound SMS (MO); STOP-like keywords opt the sender out, START resubscribes"))
+).pipe(
+  Command.withDescription("Record an inbound SMS (MO); STOP-like keywords opt the sender out, START resubscribes"),
+  Command.withExamples([{ command: "smsbook receive --msisdn 447400123456 --message STOP", description: "An opt-out by text" }])
+)

@@ -1,6 +1,6 @@
 /**
- * `smsbook report`: the messages matching the filters of `GET /messages`, as CSV or JSON, streamed
- * to a file or stdout, with `--summary` per day × status × direction.
+ * `smsbook report`: the messages matching the filters of `GET /messages`, as CSV, JSON or JSON Lines,
+ * streamed to a file or stdout, with `--summary` per day × status × direction.
  */
 import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
@@ -16,10 +16,17 @@ export const command = Command.make(
   {
     ...GlobalFlags.flags,
     ...MessageFilter.flags,
-    format: Flag.Literals("format", ["csv", "json"]).pipe(Flag.withDescription("Output format"), Flag.withDefault("csv")),
-    out: Flag.String("out").pipe(Flag.withDescription("Output file, or - for stdout"), Flag.withDefault("-")),
+    format: Flag.Literals("format", ["csv", "json", "jsonl"]).pipe(
+      Flag.withDescription("csv (default), json (one array; the default with --json to stdout) or jsonl (one message a line)"),
+      Flag.optional
+    ),
+    out: Flag.String("out").pipe(Flag.withDescription("Output file, or - for stdout (then the summary goes to stderr)"), Flag.withDefault("-")),
+    excel: Flag.Boolean("excel").pipe(
+      Flag.withDescription("CSV for Excel: a UTF-8 byte order mark and CRLF line ends (accents and emoji read right)"),
+      Flag.withDefault(false)
+    ),
     summary: Flag.Boolean("summary").pipe(
-      Flag.withDescription("Also print messages, SMS, recipients and errors per day × status × direction"),
+      Flag.withDescription("Also give messages, SMS, recipients and errors per day × status × direction"),
       Flag.withDefault(false)
     )
   },
@@ -27,20 +34,21 @@ export const command = Command.make(
     GlobalFlags.withStore(
       input,
       Effect.gen(function*() {
-        const result = yield* Report.write(yield* MessageFilter.filter(input), input.format, input.out)
-        // The report owns stdout when written there: the summary then goes to stderr.
-        const toStdout = input.out !== "-"
-        if (input.summary || toStdout) {
-          const lines = input.summary ? Format.reportSummary(result) : [`${result.rows} messages written to ${input.out}`]
-          if (toStdout) yield* Output.print(input.json, input.summary ? result : { rows: result.rows, out: input.out }, () => lines)
-          else yield* Effect.forEach(lines, Output.note, { discard: true })
-        }
+        const format = yield* Output.exportFormat(input)
+        const filter = yield* MessageFilter.filter(input)
+        const result = yield* Output.exporting(input.json, input.out, Report.write(filter, format, input.out, { excel: input.excel }))
+        const document = input.summary ? { rows: result.rows, format, out: input.out, summary: result.summary } : { rows: result.rows, format, out: input.out }
+        yield* Output.exported(input.json, input.out, document, () =>
+          input.summary
+            ? Format.reportSummary(result)
+            : [`${result.rows.toLocaleString("en-US")} messages written${input.out === "-" ? "" : ` to ${input.out}`}`])
       }),
-      { needsShortName: false, check: (store) => OutputPath.ensureDistinct("--out", input.out, OutputPath.storeFiles(store)) }
+      { check: (store) => OutputPath.ensureDistinct("--out", input.out, OutputPath.storeFiles(store)) }
     )
 ).pipe(
-  Command.withDescription("Export messages as spreadsheet-safe CSV or JSON, streamed, with an optional summary"),
+  Command.withDescription("Export messages as spreadsheet-safe CSV, JSON or JSON Lines, streamed, with an optional summary"),
   Command.withExamples([
-    { command: "smsbook report --from 2026-11-01 --to 2026-11-30 --out november.csv --summary", description: "A month" }
+    { command: "smsbook report --since 2026-11-01 --until 2026-11-30 --out november.csv --summary", description: "A month" },
+    { command: "smsbook report --direction MO --format jsonl", description: "Every inbound message, one JSON a line" }
   ])
 )

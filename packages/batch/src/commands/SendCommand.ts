@@ -14,7 +14,8 @@ export const command = Command.make(
   "send",
   {
     ...GlobalFlags.flags,
-    to: Flag.String("to").pipe(Flag.withDescription("Recipient MSISDN, e.g. 447400123456")),
+    to: Flag.String("to").pipe(Flag.withDescription("Recipient: 447400123456, +44 7400 123456, or 07400 123456 with --default-country")),
+    defaultCountry: GlobalFlags.defaultCountry,
     message: Flag.String("message").pipe(Flag.withDescription("Text, without the short-name prefix")),
     id: GlobalFlags.optionalText("id", "External id (≤ 40 characters) for the anti-spam check")
   },
@@ -23,7 +24,7 @@ export const command = Command.make(
       input,
       Effect.gen(function*() {
         const sent = yield* Messaging.sendNow({
-          msisdn: input.to,
+          msisdn: yield* GlobalFlags.readNumber("--to", input.to, input.defaultCountry),
           // Checked here until core's use case refuses blank text itself (DESIGN: "empty text").
           message: yield* Effect.fromResult(MessageText.check(input.message, "--message")),
           ...(Option.isSome(input.id) ? { id: input.id.value } : {})
@@ -32,4 +33,9 @@ export const command = Command.make(
       }),
       { needsShortName: true }
     )
-).pipe(Command.withDescription("Send one SMS to one number (READY, then SENT once handed to the carrier)"))
+).pipe(
+  Command.withDescription("Send one SMS to one number (READY, then SENT once handed to the carrier)"),
+  Command.withExamples([
+    { command: "smsbook send --to 07400123456 --default-country GB --message \"Your table is ready\" --short-name ACME", description: "One text" }
+  ])
+)

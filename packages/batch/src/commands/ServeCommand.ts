@@ -6,6 +6,7 @@ import { Server } from "@smsbook/http"
 import { Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as GlobalFlags from "../GlobalFlags.ts"
+import * as Output from "../Output.ts"
 
 export const command = Command.make(
   "serve",
@@ -20,8 +21,8 @@ export const command = Command.make(
   },
   (input) =>
     Effect.flatMap(GlobalFlags.settings(input, { needsShortName: true }), (resolved) =>
-      Server.serve(
+      Effect.andThen(GlobalFlags.checkStore(resolved.store, { create: false }), Server.serve(
         { host: input.host, port: input.port, store: resolved.store, account: resolved.account, noAuth: input.noAuth },
-        (url) => input.json ? Console.log(JSON.stringify({ url })) : Console.log(`smsbook serving on ${url} (reference: ${url}/docs)`)
-      ))
+        (url) => input.json ? Effect.andThen(Output.streamed, Console.log(JSON.stringify({ url }))) : Console.log(`smsbook serving on ${url} (reference: ${url}/docs)`)
+      )))
 ).pipe(Command.withDescription("Serve the interface over HTTP (API keys: smsbook keys create)"))

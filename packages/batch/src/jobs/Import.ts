@@ -94,6 +94,8 @@ export interface Summary {
   readonly duplicates: number
   /** Rows of CANCELLED contacts: never resubscribed by an import. */
   readonly opted_out: number
+  /** New contacts whose number was on the suppression list (an earlier opt-out): created CANCELLED. */
+  readonly suppressed: number
   /** The first {@link optedOutListLimit} of those numbers. */
   readonly opted_out_msisdns: ReadonlyArray<string>
   /** Accepted rows per reading of the number (see `Msisdn.Rule`). */
@@ -194,7 +196,7 @@ export const run = Effect.fn("Import.run")(
     const context: ContactRows.Context = { columns, defaultCountry, tags: options.tags ?? [] }
     const rejects = rejectsFile?.writer(columns.header, reader.delimiter)
 
-    const tally = { read: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, duplicates: 0, opted_out: 0 }
+    const tally = { read: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, duplicates: 0, opted_out: 0, suppressed: 0 }
     const optedOut: Array<string> = []
     const rules: { [R in Msisdn.Rule]: number } = {
       "international": 0,
@@ -217,6 +219,7 @@ export const run = Effect.fn("Import.run")(
     const count = (outcomes: ReadonlyArray<ContactBook.Outcome>) => {
       for (const outcome of outcomes) {
         tally[outcome.kind]++
+        if (outcome.suppressed === true) tally.suppressed++
         if (!outcome.optedOut) continue
         tally.opted_out++
         if (optedOut.length < optedOutListLimit && !optedOut.includes(outcome.msisdn)) optedOut.push(outcome.msisdn)

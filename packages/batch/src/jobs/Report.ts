@@ -11,7 +11,12 @@ import * as spreadsheet from "../internal/csv/spreadsheet.ts"
 /** The CSV columns: the message fields of the interface, in its order (`sent_from` is never filled). */
 export const columns: ReadonlyArray<string> = Object.keys(Message.Message.fields).filter((field) => field !== "sent_from")
 
-export type Format = "csv" | "json"
+export type Format = "csv" | "json" | "jsonl"
+
+export interface Options {
+  /** CSV only: a UTF-8 byte order mark and CRLF line ends, so Excel reads accents and emoji right. */
+  readonly excel?: boolean
+}
 
 /** One line of the summary: the messages of a day in one status and direction. */
 export interface SummaryRow {
@@ -30,8 +35,10 @@ export interface Result {
   readonly summary: ReadonlyArray<SummaryRow>
 }
 
-const csvOf = (messages: ReadonlyArray<Message.Message>, header: boolean): string =>
-  stringify([...messages], { ...spreadsheet.csvOptions, header, columns: [...columns] })
+const csvOf = (messages: ReadonlyArray<Message.Message>, header: boolean, excel: boolean): string =>
+  stringify([...messages], { ...spreadsheet.csvOptions, record_delimiter: excel ? "windows" : "unix", header, columns: [...columns] })
+
+const jsonlOf = (messages: ReadonlyArray<Message.Message>): string => messages.map((message) => `${JSON.stringify(message)}\n`).join("")
 
 const jsonOf = (messages: ReadonlyArray<Message.Message>, first: boolean): string =>
   messages.map((message, index) => `${first && index === 0 ? "\n" : ",\n"}  ${JSON.stringify(message)}`).join("")
@@ -40,7 +47,8 @@ const jsonOf = (messages: ReadonlyArray<Message.Message>, first: boolean): strin
  * Streams the report to `out` (`-` for stdout); memory stays flat whatever the number of messages.
  * The summary is accumulated on the way, one entry per day × status × direction.
  */
-export const write = Effect.fnUntraced(function*(filter: MessageStore.Filter, format: Format, out: string) {
+export const write = Effect.fnUntraced(function*(filter: MessageStore.Filter, format: Format, out: string, options: Options = {}) {
+  const excel = options.excel === true && format === "csv"
   const account = yield* Account.Account
   const store = yield* MessageStore.MessageStore
   const zone = yield* Effect.fromResult(CreatedOn.zone(account.time_zone))
@@ -48,6 +56,7 @@ export const write = Effect.fnUntraced(function*(filter: MessageStore.Filter, fo
   let rows = 0
   yield* Effect.scoped(Effect.gen(function*() {
     const sink = yield* files.open(out)
+    if (excel) yield* sink.write("\uFEFF")
     if (format === "json") yield* sink.write("[")
     // A chunk of the store's stream (one keyset page) at a time: no per-row effect on the hot path.
     yield* store.stream(filter).pipe(
@@ -65,12 +74,12 @@ export const write = Effect.fnUntraced(function*(filter: MessageStore.Filter, fo
           row.errors += message.error_count
           summary.set(key, row)
         }
-        const text = format === "csv" ? csvOf(batch, rows === 0) : jsonOf(batch, rows === 0)
+        const text = format === "csv" ? csvOf(batch, rows === 0, excel) : format === "jsonl" ? jsonlOf(batch) : jsonOf(batch, rows === 0)
         rows += batch.length
         return sink.write(text)
       })
     )
-    if (format === "csv" && rows === 0) yield* sink.write(csvOf([], true))
+    if (format === "csv" && rows === 0) yield* sink.write(csvOf([], true, excel))
     if (format === "json") yield* sink.write(rows === 0 ? "]\n" : "\n]\n")
     yield* sink.close
   }))

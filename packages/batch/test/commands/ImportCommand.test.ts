@@ -109,7 +109,7 @@ describe("smsbook import", () => {
     expect(await contactsOf(url)).toEqual([])
   })
 
-  it("over --max-rejects: the summary, then exit code 3, and the store unchanged", async () => {
+  it("over --max-rejects: exit code 3 with the summary in the error, and the store unchanged", async () => {
     const url = store()
     const rejects = tempPath("rejects.csv")
     const ran = await runCommand([
@@ -117,7 +117,12 @@ describe("smsbook import", () => {
     ])
     expect(ran.code).toBe(Output.ExitCode.tooManyRejects)
     expect(ran.error).toBeInstanceOf(CliErrors.TooManyRejects)
-    expect(JSON.parse(ran.stdout)).toMatchObject({ rejected: 10, max_rejects_exceeded: true, committed: false, rejects_file: rejects })
+    // With --json the one document is the error's (printed by the entry point), which carries the summary.
+    expect(ran.stdout).toBe("")
+    expect(Output.errorJson(ran.error).error).toMatchObject({
+      code: "TOO_MANY_REJECTS",
+      summary: { rejected: 10, max_rejects_exceeded: true, committed: false, rejects_file: rejects }
+    })
     expect(await contactsOf(url)).toEqual([])
   })
 
@@ -245,6 +250,10 @@ describe("smsbook import (process)", () => {
     const bad = await cli([path.join(samples, "bad-rows.csv"), "--default-country", "GB", "--store", "memory:", "--max-rejects", "3", "--rejects", tempPath("r.csv")])
     expect(bad.code).toBe(3)
     expect(bad.stderr).toContain("TOO_MANY_REJECTS")
+    expect(bad.stdout).toContain("nothing imported from")
+    const asJson = await cli([path.join(samples, "bad-rows.csv"), "--default-country", "GB", "--store", "memory:", "--max-rejects", "3", "--rejects", tempPath("r.csv"), "--json"])
+    expect(asJson.code).toBe(3)
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ error: { code: "TOO_MANY_REJECTS", number: 1018, summary: { committed: false } } })
     const noPhone = await cli(["-", "--store", "memory:"], "name,email\nAnn,a@b.c\n")
     expect(noPhone.code).toBe(2)
     expect(noPhone.stderr).toContain("no column of the header is a phone number")

@@ -1,0 +1,91 @@
+/**
+ * `smsbook init`: a new book and its `smsbook.json` — the account settings from flags, or asked for
+ * on a terminal — so later commands need neither flags nor environment.
+ */
+import { InvalidParameter } from "@smsbook/core"
+import * as Store from "@smsbook/store/Store"
+import { Effect, Option } from "effect"
+import { Command, Flag, Prompt } from "effect/cli"
+import * as fs from "node:fs"
+import * as CliErrors from "../CliErrors.ts"
+import * as GlobalFlags from "../GlobalFlags.ts"
+import * as Output from "../Output.ts"
+import * as Settings from "../Settings.ts"
+
+type Key = Exclude<keyof Settings.Given, "store">
+
+/** What a terminal is asked, in order, for the settings no flag gave. */
+const questions: ReadonlyArray<readonly [Key, string]> = [
+  ["short_name", "Short name prefixed to every text (e.g. ACME)"],
+  ["short_code", "Number messages are sent from (blank: none)"],
+  ["time_zone", "IANA time zone of dates (blank: UTC)"],
+  ["user", "User recorded as created_by (blank: none)"]
+]
+
+const ask = (message: string) => Prompt.run(Prompt.String({ message, default: "" }))
+
+/** Writes `settings` as `path`, refusing to replace an existing file unless `force`. */
+const writeConfig = (path: string, settings: Settings.Given, force: boolean) =>
+  Effect.try({
+    try: () => fs.writeFileSync(path, `${JSON.stringify(settings, null, 2)}\n`, { flag: force ? "w" : "wx" }),
+    catch: (error) =>
+      typeof error === "object" && error !== null && "code" in error && error.code === "EEXIST"
+        ? new InvalidParameter({ parameter: "--force", value: path, reason: `${path} exists already: pass --force to replace it` })
+        : new CliErrors.FileFailure({ path, reason: error instanceof Error ? error.message : String(error) })
+  })
+
+export const command = Command.make(
+  "init",
+  {
+    ...GlobalFlags.flags,
+    force: Flag.Boolean("force").pipe(Flag.withDescription(`Replace an existing ${Settings.configFile}`), Flag.withDefault(false)),
+    noInput: Flag.Boolean("no-input").pipe(
+      Flag.withDescription("Never ask, even on a terminal: take the flags as they are"),
+      Flag.withDefault(false)
+    )
+  },
+  Effect.fnUntraced(function*(input) {
+    const given: { -readonly [K in keyof Settings.Given]: string } = {}
+    const flagged: ReadonlyArray<readonly [keyof Settings.Given, Option.Option<string>]> = [
+      ["store", input.store],
+      ["short_name", input.shortName],
+      ["short_code", input.shortCode],
+      ["user", input.user],
+      ["time_zone", input.timeZone],
+      ["spam_period_seconds", input.spamPeriod]
+    ]
+    for (const [key, value] of flagged) if (Option.isSome(value)) given[key] = value.value
+    // Prompts only for a person at a terminal: a script (no terminal, --json, --no-input) gets no question.
+    if (process.stdin.isTTY === true && process.stdout.isTTY === true && !input.json && !input.noInput) {
+      for (const [key, question] of questions) {
+        if (given[key] !== undefined) continue
+        const answer = (yield* ask(question)).trim()
+        if (answer !== "") given[key] = answer
+      }
+    }
+    // Checked exactly as every later command will read them, before anything is written.
+    const resolved = yield* Settings.resolve(Settings.fromGiven(given), { needsShortName: false })
+    const location = Store.locate(resolved.store)
+    const existed = "path" in location && fs.existsSync(location.path)
+    yield* GlobalFlags.checkStore(resolved.store, { create: true })
+    yield* writeConfig(Settings.configFile, given, input.force)
+    // Opening the store creates and migrates it; nothing else is written.
+    yield* Effect.provide(Effect.void, Store.layer(resolved.store))
+    const result = {
+      config_file: Settings.configFile,
+      settings: given,
+      store: resolved.store,
+      store_created: "path" in location ? !existed : false
+    }
+    yield* Output.print(input.json, result, (r) => [
+      `wrote ${r.config_file}${Object.keys(r.settings).length === 0 ? " (no settings: defaults apply)" : ""}`,
+      ...Object.entries(r.settings).map(([key, value]) => `  ${key}: ${value}`),
+      r.store_created ? `created the book ${r.store}` : `the book ${r.store} is ready (it existed; left as it was)`
+    ])
+  })
+).pipe(
+  Command.withDescription(`Create a book and write ${Settings.configFile} with the account settings (asked for on a terminal)`),
+  Command.withExamples([
+    { command: "smsbook init --short-name ACME --time-zone Europe/London --no-input", description: "A book and settings for ACME" }
+  ])
+)

@@ -1,0 +1,205 @@
+/**
+ * The output contract of the real `smsbook` process: with `--json`, stdout is exactly one JSON
+ * document in every outcome of every command, and the exit code is the documented one.
+ */
+import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+
+// Every step is a process: on a loaded machine a test of several steps needs minutes, not seconds.
+vi.setConfig({ testTimeout: 300_000 })
+
+const bin = path.resolve(import.meta.dirname, "../src/bin.ts")
+const samples = path.resolve(import.meta.dirname, "../../../samples")
+let dir = ""
+
+const env = (extra: Record<string, string> = {}) => ({
+  ...process.env,
+  SMSBOOK_STORE: "",
+  SMSBOOK_SHORT_NAME: "",
+  SMSBOOK_TIME_ZONE: "",
+  SMSBOOK_SHORT_CODE: "",
+  SMSBOOK_USER: "",
+  SMSBOOK_SPAM_PERIOD: "",
+  ...extra
+})
+
+const run = (args: ReadonlyArray<string>, input?: string) => {
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: "utf8", env: env(), timeout: 60_000, input })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** Runs with `--json` and parses stdout as one document (JSON.parse refuses two, or none). */
+const document = (args: ReadonlyArray<string>, input?: string) => {
+  const ran = run([...args, "--json"], input)
+  let parsed: unknown
+  expect(() => (parsed = JSON.parse(ran.stdout)), `stdout of ${args.join(" ")}:\n${ran.stdout}\nstderr:\n${ran.stderr}`).not.toThrow()
+  return { code: ran.code, doc: parsed as Record<string, unknown> & { error?: Record<string, unknown> }, stderr: ran.stderr }
+}
+
+const book = () => path.join(dir, "book.db")
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-contract-"))
+})
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+describe("--json: one document on stdout, every outcome", () => {
+  it("init creates the book and smsbook.json; a second init without --force is refused (2)", () => {
+    const created = document(["init", "--no-input", "--store", book(), "--short-name", "ACME", "--time-zone", "Europe/London"])
+    expect(created.code).toBe(0)
+    expect(created.doc).toMatchObject({ store_created: true, settings: { short_name: "ACME" } })
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "smsbook.json"), "utf8"))).toMatchObject({ short_name: "ACME", store: book() })
+    const again = document(["init", "--no-input"])
+    expect(again.code).toBe(2)
+    expect(again.doc.error).toMatchObject({ code: "INVALID_PARAMETER", field: "--force" })
+  })
+
+  it("a typo'd store is refused (2) naming the path and how to create a book, and nothing is created", () => {
+    for (const args of [["contacts", "list"], ["messages", "list"], ["report"], ["keys", "list"], ["send", "--to", "447400123456", "--message", "hi"]]) {
+      const refused = document([...args, "--store", "contcts.db"])
+      expect(refused.code, args.join(" ")).toBe(2)
+      expect(refused.doc.error).toMatchObject({ code: "STORE_NOT_FOUND", number: 1019, field: "--store" })
+      expect(String(refused.doc.error?.message)).toContain("smsbook init")
+    }
+    expect(fs.existsSync(path.join(dir, "contcts.db"))).toBe(false)
+  })
+
+  it("a malformed store URL exits 2", () => {
+    for (const url of ["postgres://user@host:99999/db", "postgres://", "ftp://x/y"]) {
+      const refused = document(["contacts", "list", "--store", url])
+      expect(refused.code, url).toBe(2)
+      expect(refused.doc.error).toMatchObject({ code: "INVALID_STORE_URL" })
+    }
+  })
+
+  it("usage errors: missing, unknown and bad flags, unknown subcommands — exit 2, help on stderr only", () => {
+    const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string | undefined]> = [
+      [["send", "--message", "hi"], "--to"],
+      [["contacts", "list", "--bogus"], "--bogus"],
+      [["contacts", "list", "--status", "HAPPY"], "--status"],
+      [["contacts", "frobnicate"], undefined],
+      [["contacts", "get"], undefined],
+      [["report", "--format", "xml"], "--format"]
+    ]
+    for (const [args, field] of cases) {
+      const refused = document(args)
+      expect(refused.code, args.join(" ")).toBe(2)
+      expect(refused.doc.error).toMatchObject({ code: "USAGE", number: 1020 })
+      if (field !== undefined) expect(refused.doc.error?.field, args.join(" ")).toBe(field)
+      expect(refused.stderr).toContain("USAGE")
+    }
+  })
+
+  it("help and version are documents too; without --json, help is on stdout", () => {
+    const help = document(["contacts", "export", "--help"])
+    expect(help.code).toBe(0)
+    expect(help.doc).toMatchObject({ help: { command: "smsbook contacts export" } })
+    expect(help.stderr).toContain("--format")
+    expect(document(["--version"]).doc).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/) })
+    expect(run(["contacts", "--help"]).stdout).toContain("export")
+  })
+
+  it("contacts: add, get, edit (tags set/add/remove), list, rm, and their failures", () => {
+    expect(document(["contacts", "add", "07400 123456", "--default-country", "GB", "--tags", "news,trial"]).doc)
+      .toMatchObject({ msisdn: "447400123456", tags: ["news", "trial"] })
+    expect(document(["contacts", "edit", "447400123456", "--add-tags", "vip", "--remove-tags", "TRIAL"]).doc)
+      .toMatchObject({ tags: ["news", "vip"] })
+    expect(document(["contacts", "edit", "447400123456", "--tags", "only"]).doc).toMatchObject({ tags: ["only"] })
+    expect(document(["contacts", "get", "07400123456", "--default-country", "GB"]).doc).toMatchObject({ msisdn: "447400123456" })
+    expect(document(["contacts", "list"]).doc).toHaveLength(1)
+    const missing = document(["contacts", "get", "447400999999"])
+    expect([missing.code, missing.doc.error?.code]).toEqual([1, "CONTACT_NOT_FOUND"])
+    const national = document(["contacts", "get", "07400123456"])
+    expect(national.code).toBe(2)
+    expect(national.doc.error).toMatchObject({ field: "MSISDN" })
+    expect(String(national.doc.error?.message)).toContain("--default-country")
+    const limit = document(["contacts", "list", "--limit", "0"])
+    expect(limit.code).toBe(2)
+    expect(limit.doc.error).toMatchObject({ field: "--limit" })
+    expect(String(limit.doc.error?.message)).not.toMatch(/\bLimit\b/)
+  })
+
+  it("opt-outs outlive the contact: rm then add comes back CANCELLED; resubscribe and forget need --confirm", () => {
+    document(["contacts", "add", "447400200001"])
+    expect(document(["receive", "--msisdn", "447400200001", "--message", "STOP"]).code).toBe(0)
+    expect(document(["contacts", "rm", "447400200001"]).doc).toEqual({ msisdn: "447400200001", deleted: true })
+    expect(document(["contacts", "add", "447400200001"]).doc).toMatchObject({ status: "CANCELLED" })
+    const imported = document(["import", "-", "--rejects", path.join(dir, "r.csv")], "msisdn\n447400200001\n")
+    expect(imported.code).toBe(0)
+    const unconfirmed = document(["contacts", "resubscribe", "447400200001"])
+    expect([unconfirmed.code, unconfirmed.doc.error?.field]).toEqual([2, "--confirm"])
+    expect(document(["contacts", "resubscribe", "447400200001", "--confirm"]).doc).toMatchObject({ status: "SUBSCRIBED" })
+    expect(document(["contacts", "forget", "447400200001"]).code).toBe(2)
+    expect(document(["contacts", "forget", "447400200001", "--confirm"]).doc).toEqual({ msisdn: "447400200001", forgotten: true })
+  })
+
+  it("import: a summary, and over --max-rejects exit 3 with one document carrying the summary", () => {
+    const ok = document(["import", path.join(samples, "contacts.csv"), "--default-country", "GB", "--rejects", path.join(dir, "ok.rejects.csv")])
+    expect(ok.code).toBe(0)
+    expect(ok.doc).toMatchObject({ committed: true })
+    const over = document([
+      "import", path.join(samples, "bad-rows.csv"), "--default-country", "GB", "--max-rejects", "1", "--rejects", path.join(dir, "bad.rejects.csv")
+    ])
+    expect(over.code).toBe(3)
+    expect(over.doc.error).toMatchObject({ code: "TOO_MANY_REJECTS", summary: { committed: false } })
+    expect(String(over.doc.error?.message)).toMatch(/^nothing imported: \d+ of \d+ rows rejected \(\d+\.\d %\), more than --max-rejects 1$/)
+  })
+
+  it("send, messages, report and contacts export: documents, and exports to stdout are JSON", () => {
+    expect(document(["send", "--to", "447400123456", "--message", "Hello", "--id", "s1"]).code).toBe(0)
+    const duplicate = document(["send", "--to", "447400123456", "--message", "Hello", "--id", "s1"])
+    expect([duplicate.code, duplicate.doc.error?.code]).toEqual([1, "DUPLICATE_SEND"])
+    expect(document(["messages", "list", "--since", "2000-01-01"]).doc).toEqual(expect.any(Array))
+    const report = document(["report"])
+    expect(report.code).toBe(0)
+    expect(Array.isArray(report.doc)).toBe(true)
+    expect(report.stderr).toContain("messages written")
+    const csvOnStdout = document(["report", "--format", "csv"])
+    expect([csvOnStdout.code, csvOnStdout.doc.error?.field]).toEqual([2, "--format"])
+    const toFile = document(["report", "--out", path.join(dir, "r.csv"), "--summary"])
+    expect(toFile.doc).toMatchObject({ format: "csv", summary: expect.any(Array) })
+    const exported = document(["contacts", "export", "--tags", "only"])
+    expect(exported.doc).toEqual([expect.objectContaining({ msisdn: "447400123456" })])
+    const exportFile = document(["contacts", "export", "--out", path.join(dir, "all.csv"), "--excel"])
+    expect(exportFile.doc).toMatchObject({ format: "csv" })
+    const bytes = fs.readFileSync(path.join(dir, "all.csv"))
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    expect(bytes.toString("utf8")).toContain("msisdn,first_name,last_name,tags,status,monitoring\r\n")
+  })
+
+  it("broadcast: a dry run and its failures are documents", () => {
+    expect(document(["broadcast", "--tags", "news", "--message", "Hi", "--dry-run", "--allow-empty"]).code).toBe(0)
+    const noTags = document(["broadcast", "--message", "Hi"])
+    expect([noTags.code, noTags.doc.error?.code]).toEqual([2, "MISSING_TAGS"])
+    const inspect = document(["inspect", "x".repeat(200)])
+    expect([inspect.code, inspect.doc.error?.code]).toEqual([2, "MESSAGE_TOO_LONG"])
+  })
+})
+
+describe("interruption", () => {
+  it("SIGTERM during an import rolls back, says so on stderr, exits 143 with one document", async () => {
+    const child = spawn(process.execPath, [bin, "import", "-", "--json", "--rejects", path.join(dir, "int.rejects.csv")], { cwd: dir, env: env() })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk) => (stdout += chunk))
+    child.stderr.on("data", (chunk) => (stderr += chunk))
+    // Standard input is never ended: the import is under way when the signal comes.
+    child.stdin.write("msisdn\n" + Array.from({ length: 2000 }, (_, i) => `4474009${String(i).padStart(5, "0")}`).join("\n") + "\n")
+    // Once the rejects file is open the import is under way (it is opened before the first row is read).
+    for (let waited = 0; waited < 120_000 && !fs.readdirSync(dir).some((file) => file.includes("int.rejects")); waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    child.kill("SIGTERM")
+    const code = await new Promise((resolve) => child.once("exit", resolve))
+    expect(code).toBe(143)
+    expect(JSON.parse(stdout)).toMatchObject({ error: { code: "INTERRUPTED", exit_code: 143 } })
+    expect(stderr).toContain("nothing was imported")
+    const listed = document(["contacts", "list", "--query", "4474009"])
+    expect(listed.doc).toEqual([])
+  }, 300_000)
+})
