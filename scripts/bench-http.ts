@@ -74,12 +74,26 @@ const smsbook = (file: string) =>
 interface Running {
   readonly child: ChildProcess
   readonly url: string
+  /** Lines the server printed after its URL (`--trace-gc` output). */
+  readonly lines: Array<string>
 }
 
-const launch = (kind: string, file: string): Promise<Running> =>
+const launch = (kind: string, file: string, nodeArgs: ReadonlyArray<string> = []): Promise<Running> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [self, "--serve", kind, file], { stdio: ["ignore", "pipe", "inherit"] })
-    child.stdout?.once("data", (chunk: Buffer) => resolve({ child, url: chunk.toString().trim() }))
+    const child = spawn(process.execPath, [...nodeArgs, self, "--serve", kind, file], { stdio: ["ignore", "pipe", "inherit"] })
+    const lines: Array<string> = []
+    let url: string | undefined
+    let pending = ""
+    child.stdout?.on("data", (chunk: Buffer) => {
+      const parts = (pending + chunk.toString()).split("\n")
+      pending = parts.pop() ?? ""
+      for (const line of parts) {
+        if (url === undefined && line.startsWith("http://")) {
+          url = line.trim()
+          resolve({ child, url, lines })
+        } else if (url !== undefined) lines.push(line)
+      }
+    })
     child.once("exit", (code) => reject(new Error(`${kind} server exited ${code}`)))
   })
 
@@ -95,17 +109,28 @@ const rssMiB = (pid: number): number => {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? "0") / 1024
 }
 
+/** CPU time (user + system) the process has used, in ms: what a request costs whatever else runs on the machine. */
+const cpuMs = (pid: number): number => {
+  // Fields after the command name (which may hold spaces): state is field 3, utime 14 and stime 15.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 1000 / 100
+}
+
 interface Figures {
   readonly requests: number
   readonly p99: number
   readonly non2xx: number
   readonly errors: number
+  /** Server CPU time per request, in µs. */
+  readonly cpu: number
 }
 
-const load = async (url: string, key: string, endpoint: "get" | "send", seconds: number, contacts: number): Promise<Figures> => {
+const load = async (server: Running, key: string, endpoint: "get" | "send", seconds: number, contacts: number): Promise<Figures> => {
   let n = 0
+  const pid = server.child.pid ?? 0
+  const cpuBefore = cpuMs(pid)
   const result = await autocannon({
-    url,
+    url: server.url,
     connections: 50,
     duration: seconds,
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -119,22 +144,50 @@ const load = async (url: string, key: string, endpoint: "get" | "send", seconds:
         }
     ]
   })
-  return { requests: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors }
+  const cpu = (cpuMs(pid) - cpuBefore) * 1000 / Math.max(1, result.requests.total)
+  return { requests: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, cpu }
 }
+
+const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle] ?? 0 : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+}
+
+/** The median of each figure over the rounds. */
+const medianOf = (rounds: ReadonlyArray<Figures>): Figures => ({
+  requests: median(rounds.map((f) => f.requests)),
+  p99: median(rounds.map((f) => f.p99)),
+  non2xx: rounds.reduce((sum, f) => sum + f.non2xx, 0),
+  errors: rounds.reduce((sum, f) => sum + f.errors, 0),
+  cpu: median(rounds.map((f) => f.cpu))
+})
+
+/** The heap left after each full (mark-compact) collection, in MB, from `--trace-gc` lines: the live heap. */
+const liveHeaps = (lines: ReadonlyArray<string>): ReadonlyArray<number> =>
+  lines.flatMap((line) => {
+    const match = /Mark-Compact[^\n]*?->\s*([\d.]+)/.exec(line)
+    return match === null ? [] : [Number(match[1])]
+  })
 
 const main = async () => {
   const { values } = parseArgs({
     options: {
       seconds: { type: "string", default: "10" },
+      rounds: { type: "string", default: "2" },
       soak: { type: "string", default: "60" },
       contacts: { type: "string", default: "10000" },
+      cases: { type: "string", default: "get,send" },
+      profile: { type: "string" },
       doc: { type: "string", default: path.join(repo, "docs/benchmarks.md") },
       "no-doc": { type: "boolean", default: false }
     }
   })
   const seconds = Number(values.seconds)
+  const rounds = Math.max(1, Number(values.rounds))
   const soak = Number(values.soak)
   const contacts = Number(values.contacts)
+  const profile = values.profile === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", path.resolve(values.profile)]
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-bench-http-"))
   const file = path.join(dir, "book.db")
   try {
@@ -152,55 +205,72 @@ const main = async () => {
       { blankErases: false }
     ))
     await book.dispose()
-    const keys = ManagedRuntime.make(ApiKeyStore.layer(file))
+    const keys = ManagedRuntime.make(Store.layer(file))
     const key = Redacted.value((await keys.runPromise(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), (s) => s.create("bench")))).secret)
     await keys.dispose()
 
+    // The two servers take turns, round after round, so a machine busy with other work slows both alike.
     const rows: Array<{ readonly endpoint: string; readonly bare: Figures; readonly smsbook: Figures }> = []
-    for (const endpoint of ["get", "send"] as const) {
-      const figures: Record<string, Figures> = {}
-      for (const kind of ["bare", "smsbook"]) {
-        const server = await launch(kind, file)
-        await load(server.url, key, endpoint, 1, contacts) // warm-up
-        figures[kind] = await load(server.url, key, endpoint, seconds, contacts)
-        process.stderr.write(`[bench:http] ${endpoint} ${kind}: ${JSON.stringify(figures[kind])}\n`)
-        await stop(server)
+    for (const endpoint of (["get", "send"] as const).filter((name) => values.cases.split(",").includes(name))) {
+      const figures: Record<string, Array<Figures>> = { bare: [], smsbook: [] }
+      for (let round = 0; round < rounds; round++) {
+        for (const kind of ["bare", "smsbook"]) {
+          const server = await launch(kind, file, kind === "smsbook" ? profile : [])
+          await load(server, key, endpoint, 1, contacts) // warm-up
+          const measured = await load(server, key, endpoint, seconds, contacts)
+          figures[kind]?.push(measured)
+          process.stderr.write(`[bench:http] ${endpoint} ${kind} round ${round + 1}: ${JSON.stringify(measured)}\n`)
+          await stop(server)
+        }
       }
-      rows.push({ endpoint, bare: figures["bare"] ?? { requests: 0, p99: 0, non2xx: 0, errors: 0 }, smsbook: figures["smsbook"] ?? { requests: 0, p99: 0, non2xx: 0, errors: 0 } })
+      rows.push({ endpoint, bare: medianOf(figures["bare"] ?? []), smsbook: medianOf(figures["smsbook"] ?? []) })
     }
 
-    process.stderr.write(`[bench:http] soak ${soak} s\n`)
-    const server = await launch("smsbook", file)
-    const pid = server.child.pid ?? 0
-    const samples: Array<number> = [rssMiB(pid)]
-    const timer = setInterval(() => samples.push(rssMiB(pid)), 5000)
+    const soaked: Array<Figures> = []
+    const samples: Array<number> = []
+    let heaps: ReadonlyArray<number> = []
     const half = Math.max(1, Math.floor(soak / 2))
-    const soaked = [await load(server.url, key, "get", half, contacts), await load(server.url, key, "send", soak - half, contacts)]
-    clearInterval(timer)
-    samples.push(rssMiB(pid))
-    await stop(server)
+    if (soak > 0) {
+      process.stderr.write(`[bench:http] soak ${soak} s\n`)
+      const server = await launch("smsbook", file, ["--trace-gc"])
+      const pid = server.child.pid ?? 0
+      samples.push(rssMiB(pid))
+      const timer = setInterval(() => samples.push(rssMiB(pid)), 5000)
+      soaked.push(await load(server, key, "get", half, contacts), await load(server, key, "send", soak - half, contacts))
+      clearInterval(timer)
+      samples.push(rssMiB(pid))
+      await stop(server)
+      heaps = liveHeaps(server.lines)
+    }
 
     const names: Record<string, string> = { get: "`GET /contacts/:msisdn`", send: "`POST /messages/send_to_contact`" }
     const fmt = (n: number) => Math.round(n).toLocaleString("en-US")
     const table = [
-      `| endpoint | bare node:http + node:sqlite req/s | smsbook req/s | ratio | bare p99 ms | smsbook p99 ms | smsbook non-2xx |`,
-      `|---|---|---|---|---|---|---|`,
+      `| endpoint | bare req/s | smsbook req/s | ratio | bare p99 ms | smsbook p99 ms | bare CPU µs/req | smsbook CPU µs/req | CPU ratio | smsbook non-2xx |`,
+      `|---|---|---|---|---|---|---|---|---|---|`,
       ...rows.map(({ bare, endpoint, smsbook }) =>
-        `| ${names[endpoint]} | ${fmt(bare.requests)} | ${fmt(smsbook.requests)} | ${(smsbook.requests / bare.requests).toFixed(2)}× | ${bare.p99} | ${smsbook.p99} | ${smsbook.non2xx + smsbook.errors} |`)
+        `| ${names[endpoint]} | ${fmt(bare.requests)} | ${fmt(smsbook.requests)} | ${(smsbook.requests / bare.requests).toFixed(2)}× | ${bare.p99} | ${smsbook.p99} | ` +
+        `${fmt(bare.cpu)} | ${fmt(smsbook.cpu)} | ${(bare.cpu / smsbook.cpu).toFixed(2)}× | ${smsbook.non2xx + smsbook.errors} |`)
     ]
-    const rss = `RSS of the smsbook server over a ${soak} s soak (${fmt(soaked[0]?.requests ?? 0)} reads/s for ${half} s, then ${fmt(soaked[1]?.requests ?? 0)} sends/s), sampled every 5 s: ` +
-      `start ${samples[0]?.toFixed(0)} MiB, end ${samples.at(-1)?.toFixed(0)} MiB, max ${Math.max(...samples).toFixed(0)} MiB (${samples.map((s) => s.toFixed(0)).join(", ")}).`
+    const soakText = soak <= 0 ? [] : [
+      `RSS of the smsbook server over a ${soak} s soak (${fmt(soaked[0]?.requests ?? 0)} reads/s for ${half} s, then ${fmt(soaked[1]?.requests ?? 0)} sends/s), sampled every 5 s: ` +
+      `start ${samples[0]?.toFixed(0)} MiB, end ${samples.at(-1)?.toFixed(0)} MiB, max ${Math.max(...samples).toFixed(0)} MiB (${samples.map((s) => s.toFixed(0)).join(", ")}). ` +
+      `Live V8 heap after each full GC (\`--trace-gc\`, MB): ${heaps.length === 0 ? "no full GC ran" : heaps.map((h) => h.toFixed(0)).join(", ")}.`
+    ]
     const section = [
       "<!-- http-bench:start -->",
       "## HTTP server (`npm run bench:http`)",
       "",
-      `autocannon, 50 connections, ${seconds} s per case after a 1 s warm-up, 127.0.0.1, a SQLite book of ${fmt(contacts)} contacts; ` +
+      `autocannon, 50 connections, ${seconds} s per case after a 1 s warm-up, ${rounds} rounds with the two servers taking turns (medians shown), ` +
+      `127.0.0.1, a SQLite book of ${fmt(contacts)} contacts; ` +
       `both servers in their own process on the same file; smsbook checks a bearer key on every request, the bare server does not. ` +
-      `${os.cpus().length} CPUs, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+      `CPU µs/req is the server process's user + system time per answered request (from /proc): it holds still when other work loads the machine, ` +
+      `and its ratio (bare ÷ smsbook) estimates the throughput ratio on an otherwise idle machine. ` +
+      `${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)} at the end, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
       "",
       ...table,
       "",
-      rss,
+      ...soakText,
       "<!-- http-bench:end -->"
     ].join("\n")
     process.stdout.write(section + "\n")

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 fixtures=$repo/scripts/consumer
-packages=(core store http batch)
+packages=(core store carrier http batch)
 chromium=${SMSBOOK_CHROMIUM:-/usr/bin/chromium}
 # Exact versions: what "TypeScript 5.9" and "Node 22" mean for this proof.
 typescript59=typescript@5.9.3

@@ -2,7 +2,7 @@
  * The flags every command shares (`--store`, `--json`, account settings, text and list flags) and
  * the environment they build: the account and the store's ports, as one layer.
  */
-import { Account } from "@smsbook/core"
+import { Account, InvalidStoreUrl } from "@smsbook/core"
 // The store module alone: the package root would load the PostgreSQL driver for every command.
 import * as Store from "@smsbook/store/Store"
 import { Effect, Layer, Option } from "effect"
@@ -51,27 +51,50 @@ export interface CommonInput {
   readonly spamPeriod: Text
 }
 
-/** The settings of a command: its flags over the environment, `smsbook.json` and the defaults. */
-export const settings = (input: CommonInput, options: { readonly needsShortName: boolean }) =>
-  Settings.load({
-    store: input.store === undefined ? undefined : Option.getOrUndefined(input.store),
+/**
+ * The settings of a command: its flags over the environment, `smsbook.json` and the defaults. `--store ''` is
+ * refused (exit 2): an empty value in a script is a mistake, not a wish for the default book.
+ */
+export const settings = Effect.fnUntraced(function*(input: CommonInput, options: { readonly needsShortName: boolean }) {
+  const store = input.store === undefined ? undefined : Option.getOrUndefined(input.store)
+  if (store !== undefined && store.trim() === "") {
+    return yield* new InvalidStoreUrl({
+      url: store,
+      reason: "is empty: give a file path, sqlite:PATH, postgres://… or memory: (or leave --store out)"
+    })
+  }
+  return yield* Settings.load({
+    store,
     short_name: Option.getOrUndefined(input.shortName),
     short_code: Option.getOrUndefined(input.shortCode),
     user: Option.getOrUndefined(input.user),
     time_zone: Option.getOrUndefined(input.timeZone),
     spam_period_seconds: Option.getOrUndefined(input.spamPeriod)
   }, options)
+})
+
+export interface StoreOptions<E2> {
+  readonly needsShortName: boolean
+  /**
+   * Runs before the store is opened, given its URL: where a command refuses outputs that would write over the
+   * store or an input (see `internal/outputPath.ts`), so a refused command has not even created the book.
+   */
+  readonly check?: ((store: string) => Effect.Effect<void, E2>) | undefined
+}
 
 /** Runs `effect` with the account and the store the flags name. */
-export const withStore = <A, E, R>(
+export const withStore = <A, E, R, E2 = never>(
   input: CommonInput,
   effect: Effect.Effect<A, E, R>,
-  options: { readonly needsShortName: boolean } = { needsShortName: false }
+  options: StoreOptions<E2> = { needsShortName: false }
 ) =>
   Effect.flatMap(settings(input, options), (resolved) =>
-    Effect.provide(
-      effect,
-      Layer.merge(Account.layer(resolved.account), Store.layer(resolved.store))
+    Effect.andThen(
+      options.check === undefined ? Effect.void : options.check(resolved.store),
+      Effect.provide(
+        effect,
+        Layer.merge(Account.layer(resolved.account), Store.layer(resolved.store))
+      )
     ))
 
 /** The account flags, all unsaid: for commands that take only some of them. */

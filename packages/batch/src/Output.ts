@@ -5,6 +5,7 @@
 import { Errors, type SmsbookError } from "@smsbook/core"
 import { Console, Effect } from "effect"
 import * as CliErrors from "./CliErrors.ts"
+import * as Visible from "./internal/visible.ts"
 
 /** 0 done, 1 failed, 2 bad usage or input, 3 finished but rows were rejected beyond `--max-rejects`. */
 export const ExitCode = { done: 0, failed: 1, badInput: 2, tooManyRejects: 3 } as const
@@ -34,13 +35,16 @@ export const exitCodeOf = (error: unknown): ExitCode => {
   return status === 400 || status === 422 ? ExitCode.badInput : ExitCode.failed
 }
 
-/** One line for stderr: `error CODE (number): message`. */
+/**
+ * One line for stderr: `error CODE (number): message`. Errors quote values from files and flags, so control
+ * characters in them are shown as escapes (see `internal/visible.ts`).
+ */
 export const describeError = (error: unknown): string => {
   if (isSmsbookError(error)) {
     const { code, number } = info(error)
-    return `error ${code} (${number}): ${error.message}`
+    return Visible.show(`error ${code} (${number}): ${error.message}`)
   }
-  return `error: ${error instanceof Error ? error.message : String(error)}`
+  return Visible.show(`error: ${error instanceof Error ? error.message : String(error)}`)
 }
 
 /** The JSON form of an error, printed on stdout for `--json` callers (stderr still gets the line). */
@@ -51,6 +55,16 @@ export const errorJson = (error: unknown) =>
 
 export const json = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
-/** Prints `value` as JSON with `--json`, else as the lines `human` makes of it. */
+/**
+ * Prints `value` as JSON with `--json`, else as the lines `human` makes of it. Human lines carry names, tags,
+ * texts and headers from data and files: their control characters are shown as escapes, never acted on by the
+ * terminal (JSON escapes C0 itself; C1 and bidi characters are kept there, as data).
+ */
 export const print = <A>(asJson: boolean, value: A, human: (value: A) => ReadonlyArray<string>) =>
-  asJson ? json(value) : Effect.forEach(human(value), (line) => Console.log(line), { discard: true })
+  asJson ? json(value) : Effect.forEach(human(value), (line) => Console.log(Visible.show(line)), { discard: true })
+
+/** A hint after a usage error, on stderr. */
+export const describeHint = (hint: string): string => Visible.show(`hint: ${hint}`)
+
+/** A human line on stderr, shown as {@link print} shows lines. */
+export const note = (line: string) => Console.error(Visible.show(line))

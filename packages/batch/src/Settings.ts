@@ -5,6 +5,7 @@
 import { Account } from "@smsbook/core"
 import { Config, ConfigProvider, Effect, FileSystem, Option, Result } from "effect"
 import { InvalidSettings } from "./CliErrors.ts"
+import * as Visible from "./internal/visible.ts"
 
 /** The settings a command line may give; absent means "not said here". */
 export interface Given {
@@ -14,11 +15,14 @@ export interface Given {
   readonly user?: string | undefined
   readonly time_zone?: string | undefined
   readonly spam_period_seconds?: string | undefined
+  /** The carrier dispatch hands parts to (`smpp://…`); absent: parts stay in the outbox. */
+  readonly carrier?: string | undefined
 }
 
 export interface Resolved {
   readonly store: string
   readonly account: Account.Settings
+  readonly carrier?: string
 }
 
 export const defaultStore = "./smsbook.db"
@@ -29,7 +33,8 @@ const environmentNames: { readonly [K in keyof Given]-?: string } = {
   short_code: "SMSBOOK_SHORT_CODE",
   user: "SMSBOOK_USER",
   time_zone: "SMSBOOK_TIME_ZONE",
-  spam_period_seconds: "SMSBOOK_SPAM_PERIOD"
+  spam_period_seconds: "SMSBOOK_SPAM_PERIOD",
+  carrier: "SMSBOOK_CARRIER"
 }
 
 const isKey = (name: string | number | undefined): name is keyof Given =>
@@ -93,7 +98,8 @@ export const said = Config.all({
   short_code: setting("short_code"),
   user: setting("user"),
   time_zone: setting("time_zone"),
-  spam_period_seconds: setting("spam_period_seconds")
+  spam_period_seconds: setting("spam_period_seconds"),
+  carrier: setting("carrier")
 })
 
 /**
@@ -114,6 +120,14 @@ export const resolve = Effect.fnUntraced(function*(
       reason: "is required: pass --short-name, set SMSBOOK_SHORT_NAME, or put short_name in smsbook.json"
     })
   }
+  const shortName = Option.getOrUndefined(values.short_name)
+  if (shortName !== undefined && Visible.isHostile(shortName)) {
+    return yield* new InvalidSettings({
+      setting: "short_name",
+      value: shortName,
+      reason: "must be one line of printable characters (no line break, tab, escape or bidi control)"
+    })
+  }
   const spam = Option.getOrUndefined(values.spam_period_seconds)
   if (spam !== undefined && !/^\s*\d{1,15}\s*$/.test(spam)) {
     return yield* new InvalidSettings({ setting: "spam_period_seconds", value: spam, reason: "must be a whole number of seconds" })
@@ -126,7 +140,12 @@ export const resolve = Effect.fnUntraced(function*(
   const account = yield* Effect.fromResult(
     Account.make({ ...overrides, ...(spam === undefined ? {} : { spam_period_seconds: Number(spam) }) })
   ).pipe(Effect.mapError(({ field, value, reason }) => new InvalidSettings({ setting: field, value, reason })))
-  return { store: Option.getOrElse(values.store, () => defaultStore), account } satisfies Resolved
+  const carrier = Option.getOrUndefined(values.carrier)
+  return {
+    store: Option.getOrElse(values.store, () => defaultStore),
+    account,
+    ...(carrier === undefined ? {} : { carrier })
+  } satisfies Resolved
 })
 
 export const configFile = "smsbook.json"

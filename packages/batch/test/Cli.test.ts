@@ -217,3 +217,44 @@ describe("smsbook report", () => {
     expect(run.stderr).toContain("does not match")
   })
 })
+
+describe("outputs and hostile input (issue 16)", () => {
+  it("refuses a rejects file that is the input, and a report over the store, with exit 2 naming both, leaving both intact", () => {
+    const input = path.join(dir, "same.csv")
+    fs.writeFileSync(input, "msisdn,first_name\n447400555001,Ann\nnot-a-number,Bob\n")
+    const before = fs.readFileSync(input, "utf8")
+    const rejects = smsbook("import", "same.csv", "--rejects", "./same.csv")
+    expect(rejects.code).toBe(2)
+    expect(rejects.stderr).toMatch(/--rejects.*the input FILE \(same\.csv\)/)
+    expect(fs.readFileSync(input, "utf8")).toBe(before)
+    expect(smsbook("import", "same.csv", "--rejects", "r.csv").code).toBe(0)
+    const report = smsbook("report", "--out", path.join(dir, "book.db"))
+    expect(report.code).toBe(2)
+    expect(report.stderr).toMatch(/the store/)
+    expect(smsbook("contacts", "get", "447400555001").code).toBe(0)
+  })
+
+  it("writes --out /dev/null in place and reports /dev/full in words with exit 1", () => {
+    expect(smsbook("report", "--out", "/dev/null").code).toBe(0)
+    expect(fs.statSync("/dev/null").isCharacterDevice()).toBe(true)
+    const full = smsbook("report", "--out", "/dev/full")
+    expect(full.code).toBe(1)
+    expect(full.stderr).toMatch(/no space left/)
+  })
+
+  it("shows escape sequences in names as visible escapes, never raw", () => {
+    expect(smsbook("contacts", "add", "447400555002", "--first-name", "Ann\u001b]0;pwned\u0007").code).toBe(0)
+    const shown = smsbook("contacts", "get", "447400555002")
+    expect(shown.stdout).not.toContain("\u001b")
+    expect(shown.stdout).toContain("\\x1b]0;pwned\\x07")
+  })
+
+  it("refuses a blank --message, a message file that is not UTF-8, and --store ''", () => {
+    const blank = smsbook("send", "--to", "447400555001", "--message", "  ", "--short-name", "ACME")
+    expect([blank.code, blank.stderr.includes("message")]).toEqual([2, true])
+    fs.writeFileSync(path.join(dir, "latin1.txt"), Buffer.from([0x43, 0x61, 0x66, 0xe9]))
+    const latin1 = smsbook("broadcast", "--tags", "x", "--message-file", "latin1.txt", "--short-name", "ACME", "--dry-run")
+    expect([latin1.code, /not valid UTF-8/.test(latin1.stderr)]).toEqual([2, true])
+    expect(smsbook("contacts", "list", "--store", "").code).toBe(2)
+  })
+})

@@ -33,6 +33,9 @@ export const SentFrom = Schema.Union([Schema.String, Schema.Array(Schema.String)
 /** `created_on`: `YYYY-MM-DD HH:MM:SS`. */
 export const CreatedOnText = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/))
 
+/** A count on the wire (recipients, messages, errors, monitors): a whole number, never NaN or Infinity. */
+export const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+
 /** The message of the interface, field for field; optional fields are absent, never null. */
 export const Message = Schema.toStandardSchemaV1(Schema.Struct({
   message_id: Schema.optionalKey(Wire.Text),
@@ -43,11 +46,11 @@ export const Message = Schema.toStandardSchemaV1(Schema.Struct({
   direction: Direction,
   status: Status,
   message: Schema.String,
-  total_recipients: Schema.Number,
+  total_recipients: Count,
   sent_from: Schema.optionalKey(SentFrom),
-  sent_count: Schema.Number,
-  error_count: Schema.Number,
-  total_monitors: Schema.Number,
+  sent_count: Count,
+  error_count: Count,
+  total_monitors: Count,
   is_scheduled: Wire.Flag,
   is_billable: Wire.Flag,
   created_on: CreatedOnText,

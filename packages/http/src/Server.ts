@@ -6,7 +6,6 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Account, InvalidField, type InvalidStoreUrl, type StoreUnavailable } from "@smsbook/core"
-import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
 import * as Store from "@smsbook/store/Store"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
@@ -38,6 +37,11 @@ export interface Options {
   readonly keepAliveTimeout?: number
   /** On stop, in-flight requests may finish for this many ms (default 10 s) before they are cut. */
   readonly drainTimeout?: number
+  /**
+   * A SQLite store's page cache in KiB (default 16 MiB): requests touch a few pages each, so the
+   * 64 MiB an import wants would only be memory the server keeps growing into.
+   */
+  readonly cacheKiB?: number
 }
 
 export const defaults = {
@@ -46,7 +50,8 @@ export const defaults = {
   headersTimeout: 10_000,
   requestTimeout: 30_000,
   keepAliveTimeout: 5_000,
-  drainTimeout: 10_000
+  drainTimeout: 10_000,
+  cacheKiB: 16 * 1024
 } as const
 
 /** Whether `host` only reaches this machine: `localhost`, 127.0.0.0/8 or `::1`. */
@@ -111,7 +116,7 @@ export const layer = (
   const served = HttpRouter.serve(routes(options), { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(listen),
     Layer.provide(options.noAuth === true ? Authentication.layerOpen : Authentication.layer),
-    Layer.provide(Layer.mergeAll(Store.layer(options.store), ApiKeyStore.layer(options.store), Account.layer(options.account)))
+    Layer.provide(Layer.mergeAll(Store.layer(options.store, { cacheKiB: options.cacheKiB ?? defaults.cacheKiB }), Account.layer(options.account)))
   )
   return Layer.unwrap(Effect.as(check(options), served))
 }

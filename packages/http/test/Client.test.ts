@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs"
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
+import * as Store from "@smsbook/store/Store"
 import { Effect, ManagedRuntime, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Client from "../src/Client.ts"
@@ -20,7 +21,7 @@ describe("clients of a real server", () => {
 
   beforeAll(async () => {
     store = await Stores.fresh("sqlite")
-    const keys = ManagedRuntime.make(ApiKeyStore.layer(store.url))
+    const keys = ManagedRuntime.make(Store.layer(store.url))
     key = Redacted.value((await keys.runPromise(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), (s) => s.create("client")))).secret)
     await keys.dispose()
     server = await start({ store: store.url })

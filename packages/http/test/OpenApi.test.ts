@@ -55,6 +55,17 @@ describe("the served OpenAPI document", () => {
     }
   })
 
+  it("promises whole, non-negative message counts: no \"Infinity\" or \"NaN\" text", () => {
+    const spec = structuredClone(document) as {
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> }
+    }
+    const message = spec.components.schemas["Message"]
+    for (const count of ["total_recipients", "sent_count", "error_count", "total_monitors"]) {
+      expect(message?.properties[count], count).toMatchObject({ type: "integer", minimum: 0 })
+      expect(JSON.stringify(message?.properties[count]), count).not.toContain("Infinity")
+    }
+  })
+
   it("generates the committed types (openapi-typescript)", async () => {
     const generated = await generate(document)
     if (process.env["SMSBOOK_UPDATE_OPENAPI"] === "1") writeFileSync(generatedPath, generated)

@@ -30,7 +30,7 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
 
   beforeAll(async () => {
     store = await Stores.fresh(kind)
-    const keys = ManagedRuntime.make(ApiKeyStore.layer(store.url))
+    const keys = ManagedRuntime.make(Store.layer(store.url))
     key = Redacted.value((await keys.runPromise(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), (s) => s.create("tests")))).secret)
     const revoked = await keys.runPromise(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), (s) => s.create("old")))
     revokedKey = Redacted.value(revoked.secret)

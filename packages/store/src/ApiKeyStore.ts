@@ -1,13 +1,10 @@
 /**
  * API keys of an smsbook server: created with a name, shown once, kept only as a SHA-256 hash,
- * listed, revoked, and verified on every request. A storage concern, so it lives beside the stores.
+ * listed, revoked, and verified on every request. Every store provides one beside its ports (`Store.layer`).
  */
-import { createHash, randomBytes } from "node:crypto"
-import { InvalidField, InvalidStoreUrl, type StoreFailure, StoreUnavailable } from "@smsbook/core"
+import * as Crypto from "node:crypto"
+import { InvalidField, type StoreFailure } from "@smsbook/core"
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
-import * as SqliteApiKeys from "./internal/sqlite/apiKeys.ts"
-import { redactUrl } from "./internal/urlSecrets.ts"
-import * as Store from "./Store.ts"
 
 /** A key as listed: never its secret. `revoked_at` is set once revoked; times are ISO 8601 UTC. */
 export interface ApiKey {
@@ -30,7 +27,11 @@ export class ApiKeyStore extends Context.Service<ApiKeyStore, {
   readonly list: Effect.Effect<ReadonlyArray<ApiKey>, StoreFailure>
   /** Revokes the key `id`; none when there is no such key. Revoking twice keeps the first time. */
   readonly revoke: (id: string) => Effect.Effect<Option.Option<ApiKey>, StoreFailure>
-  /** The live (not revoked) key whose secret this is, if any. */
+  /**
+   * The live (not revoked) key whose secret this is, if any. A key found live is remembered for
+   * `verifiedFor` (1 s): a revocation made through this store shows at once, one made by another
+   * process (`smsbook keys revoke` beside a running server) within that bound.
+   */
   readonly verify: (secret: string) => Effect.Effect<Option.Option<ApiKey>, StoreFailure>
 }>()("@smsbook/store/ApiKeyStore") {}
 
@@ -47,13 +48,23 @@ export interface Row {
 }
 
 /** SHA-256 of the secret, hex: what is stored and looked up (a 256-bit random secret needs no slow hash). */
-export const hash = (secret: string): string => createHash("sha256").update(secret, "utf8").digest("hex")
+export const hash = (secret: string): string => Crypto.hash("sha256", secret, "hex")
 
 /** A fresh secret (32 random bytes, base64url) and a fresh id (8 random bytes, hex). */
 export const generate = (): { readonly id: string; readonly secret: string } => ({
-  id: randomBytes(8).toString("hex"),
-  secret: secretPrefix + randomBytes(32).toString("base64url")
+  id: Crypto.randomBytes(8).toString("hex"),
+  secret: secretPrefix + Crypto.randomBytes(32).toString("base64url")
 })
+
+/**
+ * How long a key verified live is trusted without asking the storage again, in ms: the bound on how
+ * late another process's revocation takes effect. A server answering thousands of requests a second
+ * then reads its keys once a second instead of once a request.
+ */
+export const verifiedFor = 1000
+
+/** At most this many verified keys are remembered; past it the memory starts over (keys are few). */
+export const maxRemembered = 1024
 
 /** The name checked: trimmed, 1–100 characters. */
 export const checkName = (name: string): Effect.Effect<string, InvalidField> => {
@@ -80,8 +91,22 @@ export const make = (storage: {
   /** Sets `revoked_at` when not set yet; the row after, if the id exists. */
   readonly revoke: (id: string, at: number) => Effect.Effect<Option.Option<Row>, StoreFailure>
   readonly byHash: (hash: string) => Effect.Effect<Option.Option<Row>, StoreFailure>
-}): ApiKeyStore["Service"] =>
-  ApiKeyStore.of({
+}): ApiKeyStore["Service"] => {
+  // Live keys by hash, with the time they were read: only live keys, so a key created by another
+  // process is never refused from memory, and a secret is never kept, only its hash.
+  const verified = new Map<string, { readonly key: ApiKey; readonly at: number }>()
+  const lookUp = (wanted: string, now: number) =>
+    Effect.map(storage.byHash(wanted), (row) => {
+      const live = Option.map(Option.filter(row, (found) => found.revoked_at === undefined), toApiKey)
+      if (Option.isSome(live)) {
+        if (verified.size >= maxRemembered) verified.clear()
+        verified.set(wanted, { key: live.value, at: now })
+      } else {
+        verified.delete(wanted)
+      }
+      return live
+    })
+  return ApiKeyStore.of({
     create: (name) =>
       Effect.gen(function*() {
         const checked = yield* checkName(name)
@@ -92,15 +117,24 @@ export const make = (storage: {
       }),
     list: Effect.map(storage.all, (rows) => rows.map(toApiKey)),
     revoke: (id) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(storage.revoke(id, now), Option.map(toApiKey))),
-    verify: (secret) =>
-      secret.startsWith(secretPrefix)
-        ? Effect.map(
-          storage.byHash(hash(secret)),
-          (row) => Option.map(Option.filter(row, (found) => found.revoked_at === undefined), toApiKey)
-        )
-        : Effect.succeed(Option.none())
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.map(storage.revoke(id, now), (row) => {
+          if (Option.isSome(row)) verified.delete(row.value.hash)
+          return Option.map(row, toApiKey)
+        })),
+    verify: (secret) => {
+      if (!secret.startsWith(secretPrefix)) return Effect.succeed(Option.none())
+      const wanted = hash(secret)
+      return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const known = verified.get(wanted)
+        // A clock that went back also asks again.
+        return known !== undefined && now >= known.at && now - known.at < verifiedFor
+          ? Effect.succeed(Option.some(known.key))
+          : lookUp(wanted, now)
+      })
+    }
   })
+}
 
 /** Keys in memory, gone with the process (tests, `memory:` stores). */
 export const layerMemory: Layer.Layer<ApiKeyStore> = Layer.sync(ApiKeyStore, () => {
@@ -119,26 +153,3 @@ export const layerMemory: Layer.Layer<ApiKeyStore> = Layer.sync(ApiKeyStore, () 
     byHash: (wanted) => Effect.sync(() => Option.fromNullishOr([...rows.values()].find((row) => row.hash === wanted)))
   })
 })
-
-/**
- * The key store of the store at `url` (as `Store.layer` reads it): in the same SQLite file or
- * PostgreSQL database as the book, or in memory for `memory:`.
- */
-export const layer = (url: string): Layer.Layer<ApiKeyStore, InvalidStoreUrl | StoreUnavailable> => {
-  const location = Store.locate(url)
-  if (location instanceof InvalidStoreUrl) return Layer.unwrap(Effect.fail(location))
-  switch (location.kind) {
-    case "memory":
-      return layerMemory
-    case "sqlite":
-      return SqliteApiKeys.layer(location.path)
-    case "postgres":
-      // Loaded on demand, as the store's own PostgreSQL adapter is.
-      return Layer.unwrap(
-        Effect.tryPromise({
-          try: () => import("./internal/postgres/apiKeys.ts"),
-          catch: (cause) => new StoreUnavailable({ url: redactUrl(location.url), reason: `the PostgreSQL driver cannot be loaded: ${String(cause)}` })
-        }).pipe(Effect.map((pg) => pg.layer(location.url)))
-      )
-  }
-}

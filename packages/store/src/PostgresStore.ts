@@ -3,10 +3,12 @@
  * for teams that outgrow a SQLite file. Behaves exactly like the core's MemoryStore; migrates on start.
  */
 import { PgClient } from "@effect/sql-pg"
-import { Clock, Effect, Layer, Redacted, type Scope } from "effect"
+import { Clock, Context, Effect, Layer, Redacted, type Scope } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { type Migrator, SqlClient, SqlError } from "effect/sql"
 import { Ports, StoreUnavailable } from "@smsbook/core"
+import * as ApiKeyStore from "./ApiKeyStore.ts"
+import * as ApiKeys from "./internal/postgres/apiKeys.ts"
 import * as Carrier from "./internal/postgres/carrier.ts"
 import { describeError } from "./internal/postgres/connection.ts"
 import * as Contacts from "./internal/postgres/contacts.ts"
@@ -46,6 +48,11 @@ const hasConnectTimeout = (url: string): boolean => /[?&]connect_timeout=/i.test
 /** The ports over one PostgreSQL database, plus a view of the carrier's outbox table. */
 export type Services = Ports.Services
 
+/** The API keys kept in the same store, beside the ports. */
+export interface Keys {
+  readonly apiKeys: ApiKeyStore.ApiKeyStore["Service"]
+}
+
 /**
  * The ports (and the carrier's outbox, as `Carrier.Outbox`) on the PostgreSQL database at
  * `url` (`postgres://user:password@host:port/db`, libpq query parameters such as `sslmode`,
@@ -54,7 +61,7 @@ export type Services = Ports.Services
  * be reached within the connect timeout, refuses the credentials or the schema cannot be migrated.
  * The pool and its connections close with the scope.
  */
-export const make = (url: string, options: Options = {}): Effect.Effect<Services, StoreUnavailable, Scope.Scope> =>
+export const make = (url: string, options: Options = {}): Effect.Effect<Services & Keys, StoreUnavailable, Scope.Scope> =>
   Effect.gen(function*() {
     const sql = yield* PgClient.make({
       url: Redacted.make(url),
@@ -67,7 +74,8 @@ export const make = (url: string, options: Options = {}): Effect.Effect<Services
       contacts: Contacts.make(sql, pageSize),
       messages: Messages.make(sql, pageSize),
       carrier: Carrier.make(sql),
-      outbox: Carrier.outbox(sql)
+      outbox: Carrier.outbox(sql),
+      apiKeys: ApiKeys.make(sql)
     }
   }).pipe(
     Effect.provide(Reactivity.layer),
@@ -78,6 +86,10 @@ export const make = (url: string, options: Options = {}): Effect.Effect<Services
     Effect.mapError(unavailable(url))
   )
 
-/** Every port over the PostgreSQL database at `url` (see `make`), closed when the layer is released. */
-export const layer = (url: string, options: Options = {}): Layer.Layer<Ports.Ports, StoreUnavailable> =>
-  Layer.effectContext(Effect.map(make(url, options), Ports.context))
+/**
+ * Every port over the PostgreSQL database at `url` (see `make`), with the API keys on the same
+ * pool, closed when the layer is released.
+ */
+export const layer = (url: string, options: Options = {}): Layer.Layer<Ports.Ports | ApiKeyStore.ApiKeyStore, StoreUnavailable> =>
+  Layer.effectContext(Effect.map(make(url, options), (services) =>
+    Context.add(Ports.context(services), ApiKeyStore.ApiKeyStore, services.apiKeys)))

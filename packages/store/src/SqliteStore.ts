@@ -2,8 +2,10 @@
  * The SQLite adapter of every port, on Node's built-in `node:sqlite`: one WAL file that several
  * processes can share, with the memory store's semantics and keyset-paged streams for bulk work.
  */
-import { Duration, Effect, Layer, type Scope } from "effect"
+import { Context, Duration, Effect, Layer, type Scope } from "effect"
 import { Ports, type StoreUnavailable } from "@smsbook/core"
+import * as ApiKeyStore from "./ApiKeyStore.ts"
+import * as ApiKeys from "./internal/sqlite/apiKeys.ts"
 import * as Carrier from "./internal/sqlite/carrier.ts"
 import * as Connection from "./internal/sqlite/connection.ts"
 import * as Contacts from "./internal/sqlite/contacts.ts"
@@ -20,6 +22,11 @@ export interface Options {
   readonly lockWait?: Duration.Input
   /** `lockWait` in milliseconds (the older spelling; `lockWait` wins when both are given). */
   readonly busyTimeout?: number
+  /**
+   * The connection's page cache in KiB (default `Connection.defaultCacheKiB`, 64 MiB, for bulk
+   * imports); a long-running server that reads a page at a time can ask for less.
+   */
+  readonly cacheKiB?: number
 }
 
 /** How long a writer waits for the write lock unless told otherwise; `Store.layer` waits longer. */
@@ -27,6 +34,11 @@ export const defaultLockWait: Duration.Input = "5 seconds"
 
 /** The ports over one SQLite file, plus a view of the carrier's outbox table. */
 export type Services = Ports.Services
+
+/** The API keys kept in the same store, beside the ports. */
+export interface Keys {
+  readonly apiKeys: ApiKeyStore.ApiKeyStore["Service"]
+}
 
 /** Rows per keyset page when not told otherwise. */
 export const defaultPageSize = 4096
@@ -40,23 +52,28 @@ export const defaultPageSize = 4096
 export const make = Effect.fnUntraced(function*(
   path: string,
   options: Options = {}
-): Effect.fn.Return<Services, StoreUnavailable, Scope.Scope> {
+): Effect.fn.Return<Services & Keys, StoreUnavailable, Scope.Scope> {
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? defaultPageSize))
   const wait = options.lockWait ?? options.busyTimeout ?? defaultLockWait
   const busyTimeout = Math.max(0, Math.floor(Math.min(Duration.toMillis(wait), 2 ** 31 - 1)))
-  const db = yield* Connection.make(path, busyTimeout)
+  const db = yield* Connection.make(path, busyTimeout, options.cacheKiB)
   yield* Migrations.run(db, path)
   return {
     contacts: Contacts.make(db, pageSize),
     messages: Messages.make(db, pageSize),
     carrier: Carrier.make(db),
-    outbox: Carrier.outbox(db)
+    outbox: Carrier.outbox(db),
+    apiKeys: ApiKeys.make(db)
   }
 })
 
 /**
- * Every port over the SQLite file at `path` (and the `Outbox` view the contract tests read),
- * closing the file when the layer is released.
+ * Every port over the SQLite file at `path` (and the `Outbox` view the contract tests read), with
+ * the API keys on the same connection, closing the file when the layer is released.
  */
-export const layer = (path: string, options: Options = {}): Layer.Layer<Ports.Ports, StoreUnavailable> =>
-  Layer.effectContext(Effect.map(make(path, options), Ports.context))
+export const layer = (
+  path: string,
+  options: Options = {}
+): Layer.Layer<Ports.Ports | ApiKeyStore.ApiKeyStore, StoreUnavailable> =>
+  Layer.effectContext(Effect.map(make(path, options), (services) =>
+    Context.add(Ports.context(services), ApiKeyStore.ApiKeyStore, services.apiKeys)))

@@ -1,14 +1,18 @@
 /**
  * A store chosen by URL: `./file.db` or `sqlite:PATH` (the default `./smsbook.db`), `postgres://…`
- * (also `postgresql://`), `memory:`. Every choice provides the same ports (`Ports`).
+ * (also `postgresql://`), `memory:`. Every choice provides the same ports (`Ports`) and its API keys.
  */
 import { InvalidStoreUrl, MemoryStore, type Ports as CorePorts, StoreUnavailable } from "@smsbook/core"
 import { type Duration, Effect, Layer } from "effect"
+import * as ApiKeyStore from "./ApiKeyStore.ts"
 import { redactUrl } from "./internal/urlSecrets.ts"
 import * as SqliteStore from "./SqliteStore.ts"
 
 /** The services every store layer provides: the three ports and the carrier's outbox view. */
 export type Ports = CorePorts.Ports
+
+/** What `layer` provides: the ports and the API keys, over one connection (pool) of the store. */
+export type Services = Ports | ApiKeyStore.ApiKeyStore
 
 export type Location =
   | { readonly kind: "memory" }
@@ -45,17 +49,22 @@ export const defaultLockWait: Duration.Input = "10 minutes"
 export interface Options {
   /** How long a writer waits for the book's write lock (SQLite) before failing (default `defaultLockWait`). */
   readonly lockWait?: Duration.Input
+  /** SQLite's page cache in KiB (default 64 MiB, sized for imports; see `SqliteStore.Options`). */
+  readonly cacheKiB?: number
 }
 
-/** The ports of the store at `url`. */
-export const layer = (url: string, options: Options = {}): Layer.Layer<Ports, InvalidStoreUrl | StoreUnavailable> => {
+/** The ports and the API keys of the store at `url`. */
+export const layer = (url: string, options: Options = {}): Layer.Layer<Services, InvalidStoreUrl | StoreUnavailable> => {
   const location = locate(url)
   if (location instanceof InvalidStoreUrl) return Layer.unwrap(Effect.fail(location))
   switch (location.kind) {
     case "memory":
-      return MemoryStore.layer
+      return Layer.merge(MemoryStore.layer, ApiKeyStore.layerMemory)
     case "sqlite":
-      return SqliteStore.layer(location.path, { lockWait: options.lockWait ?? defaultLockWait })
+      return SqliteStore.layer(location.path, {
+        lockWait: options.lockWait ?? defaultLockWait,
+        ...(options.cacheKiB === undefined ? {} : { cacheKiB: options.cacheKiB })
+      })
     case "postgres":
       // Loaded on demand: the PostgreSQL driver costs every other command startup time.
       return Layer.unwrap(

@@ -3,6 +3,7 @@
  * and the choice of one by URL.
  */
 export * as ApiKeyStore from "./ApiKeyStore.ts"
+export * as PartStore from "./PartStore.ts"
 export * as PostgresStore from "./PostgresStore.ts"
 export * as SqliteStore from "./SqliteStore.ts"
 export * as Store from "./Store.ts"

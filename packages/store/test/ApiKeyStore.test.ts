@@ -7,11 +7,13 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, ManagedRuntime, Option, Redacted } from "effect"
+import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { TestClock } from "effect/testing"
 import { SqlClient } from "effect/sql"
 import * as fc from "fast-check"
 import { afterAll, describe, expect, it } from "vitest"
 import * as ApiKeyStore from "../src/ApiKeyStore.ts"
+import * as Store from "../src/Store.ts"
 
 const postgresUrl = process.env["SMSBOOK_TEST_POSTGRES_URL"] ?? ""
 if (postgresUrl === "") console.warn("PostgreSQL key tests skipped: set SMSBOOK_TEST_POSTGRES_URL (scripts/postgres.sh start)")
@@ -44,7 +46,7 @@ const kinds = postgresUrl === "" ? ["memory", "sqlite"] : ["memory", "sqlite", "
 
 describe.each(kinds)("ApiKeyStore over %s", (kind) => {
   const withKeys = async <A>(url: string, f: (keys: ApiKeyStore.ApiKeyStore["Service"]) => Effect.Effect<A, unknown>) => {
-    const runtime = ManagedRuntime.make(ApiKeyStore.layer(url))
+    const runtime = ManagedRuntime.make(Store.layer(url))
     try {
       return await runtime.runPromise(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), f))
     } finally {
@@ -104,5 +106,33 @@ describe.each(kinds)("ApiKeyStore over %s", (kind) => {
           )
         )
       }))
+  })
+
+  it.skipIf(kind === "memory")("a revocation by another process shows within verifiedFor; one through the same store at once", async () => {
+    const url = await freshUrl(kind)
+    // The server's store on a test clock; `cli` stands for `smsbook keys` in another process.
+    const server = ManagedRuntime.make(Layer.merge(Store.layer(url), TestClock.layer()))
+    const cli = ManagedRuntime.make(Store.layer(url))
+    const keys = Effect.service(ApiKeyStore.ApiKeyStore)
+    try {
+      const first = await cli.runPromise(Effect.flatMap(keys, (k) => k.create("first")))
+      const second = await cli.runPromise(Effect.flatMap(keys, (k) => k.create("second")))
+      const [one, two] = [Redacted.value(first.secret), Redacted.value(second.secret)]
+      const verify = (secret: string) => server.runPromise(Effect.flatMap(keys, (k) => k.verify(secret)))
+      // a key created elsewhere verifies at once (only live keys are remembered)
+      expect(await verify(one)).toEqual(Option.some(first.key))
+      expect(Option.isSome(await verify(two))).toBe(true)
+      await cli.runPromise(Effect.flatMap(keys, (k) => k.revoke(first.key.id)))
+      await server.runPromise(TestClock.adjust(ApiKeyStore.verifiedFor - 1))
+      expect(Option.isSome(await verify(one))).toBe(true)
+      await server.runPromise(TestClock.adjust(1))
+      expect(Option.isNone(await verify(one))).toBe(true)
+      // revoked through the server's own store: refused on the next request, remembered or not
+      await server.runPromise(Effect.flatMap(keys, (k) => k.revoke(second.key.id)))
+      expect(Option.isNone(await verify(two))).toBe(true)
+    } finally {
+      await server.dispose()
+      await cli.dispose()
+    }
   })
 })

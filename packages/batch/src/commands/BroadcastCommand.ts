@@ -7,6 +7,7 @@ import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
+import * as OutputPath from "../internal/outputPath.ts"
 import * as Broadcast from "../jobs/Broadcast.ts"
 import * as BroadcastPlan from "../jobs/BroadcastPlan.ts"
 import * as Output from "../Output.ts"
@@ -17,7 +18,8 @@ export const command = Command.make(
     ...GlobalFlags.flags,
     tags: GlobalFlags.optionalText("tags", "Comma-separated tags: every subscribed contact carrying one receives the text"),
     message: GlobalFlags.optionalText("message", "The text, without the short-name prefix"),
-    messageFile: GlobalFlags.optionalText("message-file", "Read the text from this file (UTF-8)"),
+    messageFile: GlobalFlags.optionalText("message-file", "Read the text from this file (UTF-8 unless --encoding)"),
+    encoding: GlobalFlags.optionalText("encoding", "Encoding of --message-file (windows-1252, utf-16le…); default UTF-8"),
     id: GlobalFlags.optionalText("id", "External id: the anti-spam key, and what resumes an interrupted send"),
     dryRun: Flag.Boolean("dry-run").pipe(Flag.withDescription("Resolve and report; send nothing"), Flag.withDefault(false)),
     plan: GlobalFlags.optionalText("plan", "With --dry-run: write the plan here. Alone: send exactly this plan"),
@@ -35,7 +37,8 @@ export const command = Command.make(
             ["--tags", input.tags],
             ["--message", input.message],
             ["--message-file", input.messageFile],
-            ["--id", input.id]
+            ["--id", input.id],
+            ["--encoding", input.encoding]
           ]
           const stray = given.find(([, value]) => Option.isSome(value))
           if (stray !== undefined) {
@@ -62,7 +65,17 @@ export const command = Command.make(
         }
         yield* Output.print(input.json, yield* Broadcast.send(request, { allowEmpty: input.allowEmpty }), Format.broadcastSent)
       }),
-      { needsShortName: true }
+      {
+        needsShortName: true,
+        // Only a dry run writes the plan; alone, --plan is read.
+        check: (store) =>
+          input.dryRun && Option.isSome(input.plan)
+            ? OutputPath.ensureDistinct("--plan", input.plan.value, [
+              ...(Option.isSome(input.messageFile) ? [{ role: "the --message-file", path: input.messageFile.value }] : []),
+              ...OutputPath.storeFiles(store)
+            ])
+            : Effect.void
+      }
     )
 ).pipe(
   Command.withDescription("Send one text to every contact of some tags (PENDING → PROCESSING → READY → SENT)"),

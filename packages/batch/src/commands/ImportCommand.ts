@@ -10,6 +10,7 @@ import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
 import * as CsvDialect from "../internal/csv/dialect.ts"
 import * as InputFile from "../internal/inputFile.ts"
+import * as OutputPath from "../internal/outputPath.ts"
 import * as Import from "../jobs/Import.ts"
 import * as Output from "../Output.ts"
 import * as Progress from "../Progress.ts"
@@ -78,7 +79,12 @@ export const command = Command.make("import", flags, (input) =>
         encoding,
         rejectsPath,
         onProgress: progress.report
-      })
+      }),
+      {
+        needsShortName: false,
+        check: (store) =>
+          OutputPath.ensureDistinct("--rejects", rejectsPath, [{ role: "the input FILE", path: input.file }, ...OutputPath.storeFiles(store)])
+      }
     ).pipe(Effect.ensuring(progress.clear))
     yield* Output.print(input.json, summary, (value) => Format.importSummary(input.file, value))
     if (summary.max_rejects_exceeded && Option.isSome(maxRejects)) {

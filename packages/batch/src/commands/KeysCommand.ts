@@ -4,6 +4,7 @@
  */
 import { InvalidParameter } from "@smsbook/core"
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
+import * as Store from "@smsbook/store/Store"
 import { Effect, Option, Redacted } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as GlobalFlags from "../GlobalFlags.ts"
@@ -17,7 +18,7 @@ const withKeys = <A, E>(
   use: (keys: ApiKeyStore.ApiKeyStore["Service"]) => Effect.Effect<A, E>
 ) =>
   Effect.flatMap(GlobalFlags.settings({ ...GlobalFlags.noAccountFlags, store: input.store }, { needsShortName: false }), (resolved) =>
-    Effect.provide(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), use), ApiKeyStore.layer(resolved.store)))
+    Effect.provide(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), use), Store.layer(resolved.store)))
 
 const describe = (key: ApiKeyStore.ApiKey) =>
   `${key.id}  ${key.name}  created ${key.created_at}${key.revoked_at === undefined ? "" : `  revoked ${key.revoked_at}`}`

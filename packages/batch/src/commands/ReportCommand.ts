@@ -2,10 +2,11 @@
  * `smsbook report`: the messages matching the filters of `GET /messages`, as CSV or JSON, streamed
  * to a file or stdout, with `--summary` per day × status × direction.
  */
-import { Console, Effect } from "effect"
+import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
+import * as OutputPath from "../internal/outputPath.ts"
 import * as Report from "../jobs/Report.ts"
 import * as MessageFilter from "../MessageFilter.ts"
 import * as Output from "../Output.ts"
@@ -32,9 +33,10 @@ export const command = Command.make(
         if (input.summary || toStdout) {
           const lines = input.summary ? Format.reportSummary(result) : [`${result.rows} messages written to ${input.out}`]
           if (toStdout) yield* Output.print(input.json, input.summary ? result : { rows: result.rows, out: input.out }, () => lines)
-          else yield* Effect.forEach(lines, (line) => Console.error(line), { discard: true })
+          else yield* Effect.forEach(lines, Output.note, { discard: true })
         }
-      })
+      }),
+      { needsShortName: false, check: (store) => OutputPath.ensureDistinct("--out", input.out, OutputPath.storeFiles(store)) }
     )
 ).pipe(
   Command.withDescription("Export messages as spreadsheet-safe CSV or JSON, streamed, with an optional summary"),

@@ -7,6 +7,7 @@ import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
+import * as MessageText from "../internal/messageText.ts"
 import * as Output from "../Output.ts"
 
 export const command = Command.make(
@@ -23,7 +24,8 @@ export const command = Command.make(
       Effect.gen(function*() {
         const sent = yield* Messaging.sendNow({
           msisdn: input.to,
-          message: input.message,
+          // Checked here until core's use case refuses blank text itself (DESIGN: "empty text").
+          message: yield* Effect.fromResult(MessageText.check(input.message, "--message")),
           ...(Option.isSome(input.id) ? { id: input.id.value } : {})
         })
         yield* Output.print(input.json, sent, (m) => [Format.message(m), `  message_id ${m.message_id ?? "-"}`])

@@ -5,6 +5,7 @@
 import { type ContactBook, type Errors, Msisdn } from "@smsbook/core"
 import { Result } from "effect"
 import type * as Columns from "./csv/columns.ts"
+import * as CleanText from "./cleanText.ts"
 import * as spreadsheet from "./csv/spreadsheet.ts"
 
 /** Why a row is refused: a {@link Msisdn} problem (except `empty`, which is `missing-msisdn`) or a row problem. */
@@ -47,7 +48,7 @@ const reject = (reason: Reason, message: string): Read => ({ _tag: "Reject", rea
 export const cell = (fields: ReadonlyArray<string>, index: number | undefined): string => {
   if (index === undefined) return ""
   const text = fields[index] ?? ""
-  return spreadsheet.restore(text).trim()
+  return CleanText.replaceControls(spreadsheet.restore(text)).trim()
 }
 
 /** Tags of a cell: split on `,` `;` `|`, trimmed, blanks dropped. */

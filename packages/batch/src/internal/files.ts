@@ -1,6 +1,11 @@
 /**
  * Output files written whole or not at all: text goes to a temporary file beside the target, put in place by a
- * rename only once all of it was written; standard output (`-`) is streamed with back-pressure.
+ * rename only once all of it was written; devices, FIFOs and standard output (`-`) are written in place.
+ *
+ * Temporary files are named `FILE.<pid>.partial`, beside FILE (a rename is atomic only within one file system).
+ * A failure, SIGINT or SIGTERM removes it (the runtime interrupts the command, the scope closes); only a kill
+ * that runs no code (`kill -9`, a power cut) leaves one, and the next run writing FILE removes those of
+ * processes that are no longer running, so they never pile up.
  */
 import { Effect, Exit, type Scope } from "effect"
 import * as fs from "node:fs"
@@ -34,12 +39,22 @@ const reasons: { readonly [code: string]: string } = {
   EROFS: "read-only file system",
   ENOSPC: "no space left on the device",
   EDQUOT: "disk quota exceeded",
-  ENAMETOOLONG: "the name is too long"
+  ENAMETOOLONG: "the name is too long",
+  ELOOP: "too many symbolic links",
+  EIO: "input/output error on the device",
+  EFBIG: "the file is too large",
+  EBADF: "not open for writing",
+  EPIPE: "the reader closed the pipe",
+  ENXIO: "no such device (a FIFO with no reader?)"
 }
 
-/** The reason of a file system error in words: its code's meaning when known, else its message. */
-export const reasonOf = (cause: unknown): string => {
+/**
+ * The reason of a file system error in words: its code's meaning when known, else its message. A missing path
+ * is "no such directory" for a file about to be created; a file being read says `missing` ("no such file").
+ */
+export const reasonOf = (cause: unknown, missing?: string): string => {
   const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : ""
+  if (code === "ENOENT" && missing !== undefined) return missing
   return reasons[code] ?? (cause instanceof Error ? cause.message : String(cause))
 }
 
@@ -103,13 +118,15 @@ const writeAll = async (handle: fs.promises.FileHandle, text: string): Promise<v
 export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.gen(function*() {
-      const isDirectory = yield* Effect.promise(() =>
-        fs.promises.stat(path).then((stat) => stat.isDirectory(), () => false)
+      const kind = yield* Effect.promise(() =>
+        fs.promises.stat(path).then((stat) => stat.isDirectory() ? "directory" : stat.isFile() ? "file" : "device", () => "none")
       )
-      if (isDirectory) return yield* new FileFailure({ path, reason: "cannot write a file there: is a directory" })
-      const partial = partialPath(path)
+      if (kind === "directory") return yield* new FileFailure({ path, reason: "cannot write a file there: is a directory" })
+      // A device or FIFO is written in place: renaming a file over it would replace the node itself.
+      const partial = kind === "device" ? undefined : partialPath(path)
+      if (partial !== undefined) removeLeftovers(path)
       const handle = yield* Effect.tryPromise({
-        try: () => fs.promises.open(partial, "w"),
+        try: () => fs.promises.open(partial ?? path, "w"),
         catch: failure(path, "cannot create a file there")
       })
       return { handle, partial, state: { intact: true, open: true, committed: false } }
@@ -118,7 +135,7 @@ export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Sco
       state.committed ? Effect.void : Effect.promise(async () => {
         if (state.open) await handle.close().catch(() => undefined)
         state.open = false
-        await fs.promises.rm(partial, { force: true }).catch(() => undefined)
+        if (partial !== undefined) await fs.promises.rm(partial, { force: true }).catch(() => undefined)
       })
   ).pipe(Effect.map(({ handle, partial, state }): Pending => ({
     write: (text) =>
@@ -134,14 +151,14 @@ export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Sco
         try: async () => {
           state.open = false
           try {
-            await handle.datasync()
+            if (partial !== undefined) await handle.datasync()
           } finally {
             await handle.close()
           }
         },
         catch: failure(path, "cannot write")
       }).pipe(
-        Effect.andThen(Effect.tryPromise({
+        Effect.andThen(partial === undefined ? Effect.void : Effect.tryPromise({
           try: () => fs.promises.rename(partial, path),
           catch: failure(path, "cannot put the file in place")
         })),

@@ -2,9 +2,10 @@
  * The broadcast job: one text to every contact of some tags, either straight from the flags or
  * from a reviewed plan file, summarised as `--json` prints it.
  */
-import { InvalidField, type Message, Messaging } from "@smsbook/core"
+import { Account, InvalidField, InvalidParameter, type Message, Messaging } from "@smsbook/core"
+import { createHash } from "node:crypto"
 import { Effect, Option } from "effect"
-import * as fs from "node:fs"
+import * as MessageText from "../internal/messageText.ts"
 import * as BroadcastPlan from "./BroadcastPlan.ts"
 
 /** The summary of a send, as `--json` prints it. */
@@ -32,25 +33,58 @@ const sentSummary = (result: Messaging.Broadcast): Sent => ({
   resumed: result.resumed
 })
 
-/** The text of `--message` or `--message-file` (one trailing line end dropped); exactly one must be given. */
-export const messageText = (input: { readonly message: Option.Option<string>; readonly messageFile: Option.Option<string> }) => {
+/**
+ * The text of `--message` or `--message-file` (decoded as UTF-8 or `--encoding`, one trailing line end dropped);
+ * exactly one must be given, and it must be valid Unicode and not blank (see `internal/messageText.ts`).
+ */
+export const messageText = (input: {
+  readonly message: Option.Option<string>
+  readonly messageFile: Option.Option<string>
+  readonly encoding?: Option.Option<string>
+}) => {
   if (Option.isSome(input.message) && Option.isSome(input.messageFile)) {
     return Effect.fail(new InvalidField({ field: "--message-file", value: input.messageFile.value, reason: "give --message or --message-file, not both" }))
   }
-  if (Option.isSome(input.message)) return Effect.succeed(input.message.value)
+  if (Option.isSome(input.message)) return Effect.fromResult(MessageText.check(input.message.value, "--message"))
   if (Option.isSome(input.messageFile)) {
-    const path = input.messageFile.value
-    return Effect.try({
-      try: () => fs.readFileSync(path, "utf8").replace(/\r?\n$/, ""),
-      catch: (cause) => new InvalidField({ field: "--message-file", value: path, reason: `cannot be read: ${String(cause)}` })
-    })
+    return MessageText.readFile(input.messageFile.value, input.encoding === undefined ? undefined : Option.getOrUndefined(input.encoding))
   }
   return Effect.fail(new InvalidField({ field: "--message", value: "", reason: "is required (or --message-file)" }))
 }
 
-/** Sends the request now. */
-export const send = (request: BroadcastPlan.Request, options: { readonly allowEmpty: boolean }) =>
-  Effect.map(Messaging.broadcast(request, options), sentSummary)
+/**
+ * The id of a broadcast sent without `--id` (issue 11): `bc-` and 37 hex digits of the SHA-256 of its
+ * case-folded, sorted tags, its text and the short name. The same broadcast run again has the same id, so a run
+ * that was killed resumes (nobody gets it twice, nobody is left out) and a finished one is not sent twice.
+ */
+export const digestId = (tags: ReadonlyArray<string>, message: string, shortName: string): string => {
+  const folded = [...new Set(tags.map((tag) => tag.trim().toLowerCase()).filter((tag) => tag !== ""))].sort()
+  return `bc-${createHash("sha256").update(JSON.stringify([folded, message, shortName])).digest("hex").slice(0, 37)}`
+}
+
+/**
+ * Sends the request now, under its `--id` or else its {@link digestId}. A digest id already used by a finished
+ * broadcast within the spam period is the same broadcast sent again: refused as bad input (exit 2), with the way
+ * to send it on purpose.
+ */
+export const send = Effect.fnUntraced(function*(request: BroadcastPlan.Request, options: { readonly allowEmpty: boolean }) {
+  if (request.id !== undefined) return sentSummary(yield* Messaging.broadcast(request, options))
+  const account = yield* Account.Account
+  const id = digestId(request.tags, request.message, account.short_name)
+  return sentSummary(
+    yield* Messaging.broadcast({ ...request, id }, options).pipe(
+      Effect.catchTag("DuplicateSend", (duplicate) =>
+        Effect.fail(
+          new InvalidParameter({
+            parameter: "--message",
+            value: request.message,
+            reason: `the same text to the same tags was already sent as message ${duplicate.message_id} at ${duplicate.created_at}, ` +
+              "within the anti-spam period: pass --id ID to send it again on purpose"
+          })
+        ))
+    )
+  )
+})
 
 /**
  * Sends exactly the plan at `path`, once it is verified. A plan without an id sends under one derived

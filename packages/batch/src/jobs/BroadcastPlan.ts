@@ -129,21 +129,32 @@ export const write = Effect.fnUntraced(function*(request: Request, path: string)
 
 const decodePlan = Schema.decodeUnknownEffect(PlanFile)
 
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
 /**
  * Reads a plan and checks it was not edited: its audience must hash to `audience_sha256` and its
  * content to `plan_sha256`; then the audience resolved now must be the audience reviewed.
  */
 export const verify = Effect.fnUntraced(function*(path: string, options: { readonly allowEmpty: boolean }) {
   const text = yield* Effect.try({
-    try: () => fs.readFileSync(path, "utf8"),
-    catch: (cause) => new InvalidParameter({ parameter: "--plan", value: path, reason: `cannot be read: ${String(cause)}` })
+    try: () => {
+      if (fs.statSync(path).isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" })
+      return utf8.decode(fs.readFileSync(path))
+    },
+    catch: (cause) =>
+      new InvalidParameter({
+        parameter: "--plan",
+        value: path,
+        reason: `cannot be read: ${cause instanceof TypeError ? "not valid UTF-8" : files.reasonOf(cause, "no such file")}`
+      })
   })
+  // A file that is not a plan at all is bad input (exit 2); a plan that no longer matches is a PlanMismatch.
   const parsed = yield* Effect.try({
     try: (): unknown => JSON.parse(text),
-    catch: () => new PlanMismatch({ reason: `${path} is not JSON` })
+    catch: () => new InvalidParameter({ parameter: "--plan", value: path, reason: "is not JSON: not a plan written by broadcast --dry-run --plan" })
   })
   const plan = yield* decodePlan(parsed).pipe(
-    Effect.mapError((error) => new PlanMismatch({ reason: `${path} is not a plan: ${error.message}` }))
+    Effect.mapError((error) => new InvalidParameter({ parameter: "--plan", value: path, reason: `is not a plan: ${error.message}` }))
   )
   const { audience, audience_sha256, plan_sha256, ...header } = plan
   const hasher = audienceHasher()

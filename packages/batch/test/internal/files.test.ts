@@ -127,7 +127,7 @@ describe("files.open", () => {
 })
 
 describe("files.temporary", () => {
-  it("uncommitted, nothing is put in place; committed, partial files of killed runs beside it are removed", async () => {
+  it("partial files of killed runs beside it are removed when a run starts; uncommitted, nothing is put in place", async () => {
     const directory = freshDirectory()
     const target = path.join(directory, "out.txt")
     const dead = spawnSync(process.execPath, ["-e", ""]).pid
@@ -139,7 +139,7 @@ describe("files.temporary", () => {
       const file = yield* files.temporary(target)
       yield* file.write("dropped")
     })))
-    expect(fs.readdirSync(directory).sort()).toEqual([deadLeftover, liveLeftover].map((file) => path.basename(file)).sort())
+    expect(fs.readdirSync(directory).sort()).toEqual([path.basename(liveLeftover)])
     await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
       const file = yield* files.temporary(target)
       yield* file.write("kept")
@@ -148,5 +148,26 @@ describe("files.temporary", () => {
     })))
     expect(contentOf(target)).toBe("kept")
     expect(fs.readdirSync(directory).sort()).toEqual(["out.txt", path.basename(liveLeftover)].sort())
+  })
+})
+
+describe("files.open on devices", () => {
+  it("a device is written in place, never replaced by a file: /dev/null stays a character device", async () => {
+    await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const sink = yield* files.open("/dev/null")
+      yield* sink.write("anything")
+      yield* sink.close
+    })))
+    expect(fs.statSync("/dev/null").isCharacterDevice()).toBe(true)
+    expect(fs.readdirSync("/dev").filter((name) => name.startsWith("null."))).toEqual([])
+  })
+
+  it.skipIf(!fs.existsSync("/dev/full"))("a device that is full fails with the reason in words", async () => {
+    const exit = await Effect.runPromiseExit(Effect.scoped(Effect.gen(function*() {
+      const sink = yield* files.open("/dev/full")
+      yield* sink.write("x".repeat(1 << 16))
+      yield* sink.close
+    })))
+    expect(exit).toStrictEqual(Exit.fail(new FileFailure({ path: "/dev/full", reason: "cannot write: no space left on the device" })))
   })
 })

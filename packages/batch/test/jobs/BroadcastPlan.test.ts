@@ -386,13 +386,24 @@ describe("Plan.write and Plan.verify", () => {
       }
     }).pipe(Effect.provide(layer)))
 
-  it.effect("a file that is not JSON, or JSON that is not a plan, is refused: PlanMismatch", () =>
+  it.effect("a file that is not JSON, or JSON that is not a plan, is bad input (InvalidParameter on --plan, exit 2)", () =>
     Effect.gen(function*() {
       for (const text of ["", "{", "not json", "[]", "{}", `{"smsbook_plan": 2}`, `{"audience": [["447400100000", "boss"]]}`]) {
         const file = tempFile("junk.json")
         fs.writeFileSync(file, text)
         const error = yield* refusal(Plan.verify(file, { allowEmpty: false }))
-        expect([text, error._tag]).toStrictEqual([text, "PlanMismatch"])
+        expect([text, error._tag]).toStrictEqual([text, "InvalidParameter"])
       }
     }).pipe(Effect.provide(layer)))
+})
+
+describe("Broadcast.digestId", () => {
+  it("is the same for the same tags in any order and case, differs with the text or the short name, fits an id", async () => {
+    const { digestId } = await import("../../src/jobs/Broadcast.ts")
+    const id = digestId(["News", "vip"], "Hello", "ACME")
+    expect(digestId([" vip", "news", "NEWS"], "Hello", "ACME")).toBe(id)
+    expect(digestId(["news", "vip"], "Hello!", "ACME")).not.toBe(id)
+    expect(digestId(["news", "vip"], "Hello", "ACME2")).not.toBe(id)
+    expect(id.length).toBeLessThanOrEqual(40)
+  })
 })

@@ -300,11 +300,11 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "PROCESSING" | "READY" | "SENT";
             message: string;
-            total_recipients: number | ("Infinity" | "-Infinity" | "NaN");
+            total_recipients: number;
             sent_from?: string | string[];
-            sent_count: number | ("Infinity" | "-Infinity" | "NaN");
-            error_count: number | ("Infinity" | "-Infinity" | "NaN");
-            total_monitors: number | ("Infinity" | "-Infinity" | "NaN");
+            sent_count: number;
+            error_count: number;
+            total_monitors: number;
             is_scheduled: boolean;
             is_billable: boolean;
             created_on: string;

@@ -3,6 +3,7 @@
  * Excel's `sep=` line and the delimiter of the header line; the bytes come out as UTF-8, streamed.
  */
 import { isUtf8 } from "node:buffer"
+import { Data } from "effect"
 import iconv from "iconv-lite"
 
 /** The delimiters a contact file may use, in the order that breaks a tie on the header line. */
@@ -72,6 +73,26 @@ export const judge = (bytes: Uint8Array, final: boolean): "utf-8" | "windows-125
   return isUtf8(bytes.subarray(0, length)) ? "utf-8" : "windows-1252"
 }
 
+/** A file whose bytes are no text smsbook can tell the encoding of: it must be given with `--encoding`. */
+export class Undecodable extends Data.TaggedError("Undecodable")<{ readonly reason: string }> {}
+
+/**
+ * UTF-16 or UTF-32 without a BOM, told by where the NUL bytes of the first character fall (a header starts with
+ * a character below U+0100): `00 00 00 xx` UTF-32BE, `xx 00 00 00` UTF-32LE, `00 xx` UTF-16BE, `xx 00` UTF-16LE.
+ * Text in an 8-bit encoding or UTF-8 has no NUL there: `undefined`. A NUL in another pattern is refused.
+ */
+export const wideEncodingOf = (bytes: Uint8Array): Encoding | Undecodable | undefined => {
+  if (bytes.length < 2 || (bytes[0] !== 0 && bytes[1] !== 0)) return undefined
+  const [a = 0, b = 0, c = 0, d = 0] = bytes
+  if (bytes.length >= 4 && a === 0 && b === 0 && c === 0 && d !== 0) return "utf-32be"
+  if (bytes.length >= 4 && a !== 0 && b === 0 && c === 0 && d === 0) return "utf-32le"
+  if (a === 0 && b !== 0) return "utf-16be"
+  if (a !== 0 && b === 0) return "utf-16le"
+  return new Undecodable({
+    reason: "the file starts with NUL bytes in no pattern of UTF-8, UTF-16 or UTF-32: give its encoding with --encoding"
+  })
+}
+
 const firstNonAscii = (bytes: Uint8Array): number => {
   for (let i = 0; i < bytes.length; i++) if ((bytes[i] ?? 0) >= 0x80) return i
   return -1
@@ -122,6 +143,13 @@ async function* toUtf8(
   } else if (forced !== undefined) {
     state.encoding = isUtf8Name(forced) ? "utf-8" : forced
     decoder = transcoder(forced)
+  } else {
+    const wide = wideEncodingOf(pending)
+    if (wide instanceof Undecodable) throw wide
+    if (wide !== undefined) {
+      state.encoding = wide
+      decoder = transcoder(wide)
+    }
   }
   for (;;) {
     if (decoder === undefined) {

@@ -75,11 +75,15 @@ interface Parsed {
  * so its `info.lines` drifts by one per such pair; the reader corrects that and reports where each record starts.
  */
 export const open = async (source: AsyncIterable<Uint8Array>, options: Options): Promise<Reader> => {
-  const opened = await Dialect.open(source, options)
+  const opened = await Dialect.open(source, options).catch((error: unknown) => {
+    throw error instanceof Dialect.Undecodable ? new Malformed({ code: "UNDECODABLE", line: 1, reason: error.reason }) : error
+  })
   const trim = opened.delimiter !== "\t"
   const parser = parse({
     delimiter: opened.delimiter,
     info: true,
+    // CR LF, LF and CR all end a record, mixed in one file (csv-parse otherwise keeps the first one it sees).
+    record_delimiter: ["\r\n", "\n", "\r"],
     relax_column_count: true,
     relax_quotes: true,
     skip_empty_lines: true,

@@ -1,16 +1,11 @@
 /**
- * API keys in a PostgreSQL store: the `api_keys` table of migration 2, on a small pool of its own
- * (keys are read once per request and written by hand).
+ * API keys in a PostgreSQL store: the `api_keys` table of migration 3, on the store's own pool
+ * (keys are read about once a second by a busy server and written by hand).
  */
-import { PgClient } from "@effect/sql-pg"
-import { Clock, Effect, Layer, Option, Redacted, Schema } from "effect"
-import { Reactivity } from "effect/reactivity"
-import { SqlClient, SqlError } from "effect/sql"
-import { StoreUnavailable } from "@smsbook/core"
+import { Effect, Option, Schema } from "effect"
+import type { SqlClient } from "effect/sql"
 import * as ApiKeyStore from "../../ApiKeyStore.ts"
-import * as PostgresMigrations from "./migrations.ts"
-import { attempt, describeError, NumberFromInt8, rowsDecoder } from "./connection.ts"
-import { redactUrl, scrub } from "../urlSecrets.ts"
+import { attempt, NumberFromInt8, rowsDecoder } from "./connection.ts"
 
 const KeyRow = Schema.Struct({
   id: Schema.String,
@@ -54,23 +49,3 @@ export const make = (sql: SqlClient.SqlClient): ApiKeyStore.ApiKeyStore["Service
         attempt("apiKeys.verify")
       )
   })
-
-/** The key store of the PostgreSQL database at `url`, migrated on start; the pool closes with the layer. */
-export const layer = (url: string): Layer.Layer<ApiKeyStore.ApiKeyStore, StoreUnavailable> =>
-  Layer.effect(
-    ApiKeyStore.ApiKeyStore,
-    Effect.gen(function*() {
-      const sql = yield* PgClient.make({ url: Redacted.make(url), maxConnections: 2, connectTimeout: "5 seconds" })
-      yield* PostgresMigrations.run.pipe(Effect.provideService(SqlClient.SqlClient, sql))
-      return make(sql)
-    }).pipe(
-      Effect.provide(Reactivity.layer),
-      Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
-      Effect.mapError((error) =>
-        new StoreUnavailable({
-          url: redactUrl(url),
-          reason: scrub(url, SqlError.isSqlError(error) ? describeError(error) : error.message)
-        })
-      )
-    )
-  )

@@ -117,6 +117,25 @@ const apiKeys = Effect.gen(function*() {
   )`
 })
 
+/**
+ * 4: each outbox part carries its way to the network (the dispatcher's queue): state, the SMSC's
+ * id, and the owner and lease of the dispatcher that claimed it. Parts handed over before are
+ * "kept": the outbox was their carrier, and no dispatcher sends them now.
+ */
+const partStates = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE outbox
+    ADD COLUMN state text NOT NULL DEFAULT 'queued',
+    ADD COLUMN smsc_id text,
+    ADD COLUMN owner text,
+    ADD COLUMN lease_until bigint`
+  yield* sql`UPDATE outbox SET state = 'kept'`
+  yield* sql`CREATE INDEX outbox_pending ON outbox (seq) WHERE state = 'queued'`
+  yield* sql`CREATE INDEX outbox_submitting ON outbox (lease_until) WHERE state = 'submitting'`
+  yield* sql`CREATE INDEX outbox_by_smsc_id ON outbox (smsc_id) WHERE smsc_id IS NOT NULL`
+  yield* sql`CREATE INDEX outbox_unknown ON outbox (msisdn, seq) WHERE state = 'unknown'`
+})
+
 /** The table where the Migrator records applied migrations. */
 export const migrationsTable = "smsbook_migrations"
 
@@ -125,6 +144,6 @@ export const migrationsTable = "smsbook_migrations"
  * rather than `PgMigrator`, which needs Node's process services only to run `pg_dump`.
  */
 export const run = Migrator.make({})({
-  loader: Migrator.fromRecord({ "1_initial": initial, "2_suppressions": suppressions, "3_api_keys": apiKeys }),
+  loader: Migrator.fromRecord({ "1_initial": initial, "2_suppressions": suppressions, "3_api_keys": apiKeys, "4_part_states": partStates }),
   table: migrationsTable
 })

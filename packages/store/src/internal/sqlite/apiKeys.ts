@@ -1,12 +1,10 @@
 /**
- * API keys in a SQLite store file (the `api_keys` table of migration 2), on a connection of their
- * own: WAL lets it sit beside the store's, and keys are read once per request and written by hand.
+ * API keys in a SQLite store file (the `api_keys` table of migration 3), on the store's own
+ * connection: a second one would hold a page cache of its own and lose it at every write of the first.
  */
-import { Effect, Layer, Option } from "effect"
-import type { StoreUnavailable } from "@smsbook/core"
+import { Option } from "effect"
 import * as ApiKeyStore from "../../ApiKeyStore.ts"
-import * as Connection from "./connection.ts"
-import * as Migrations from "./migrations.ts"
+import type * as Connection from "./connection.ts"
 import * as Rows from "./rows.ts"
 
 const columns = "id, name, hash, created_at, revoked_at"
@@ -36,14 +34,3 @@ export const make = (db: Connection.Database): ApiKeyStore.ApiKeyStore["Service"
       db.write("apiKeys.revoke", () => Option.map(Option.fromNullishOr(db.statement(sql.revoke).get(at, id)), rowOf)),
     byHash: (hash) => db.read("apiKeys.verify", () => Option.map(Option.fromNullishOr(db.statement(sql.byHash).get(hash)), rowOf))
   })
-
-/** The key store of the SQLite file at `path` (created and migrated if needed), closed with the layer. */
-export const layer = (path: string): Layer.Layer<ApiKeyStore.ApiKeyStore, StoreUnavailable> =>
-  Layer.effect(
-    ApiKeyStore.ApiKeyStore,
-    Effect.gen(function*() {
-      const db = yield* Connection.make(path, 5000)
-      yield* Migrations.run(db, path)
-      return make(db)
-    })
-  )

@@ -22,13 +22,16 @@ export interface Connection {
   readonly close: () => void
 }
 
-/** Tuning of every connection: WAL so readers never block the writer, 64 MiB of page cache for bulk work. */
-export const pragmas = (busyTimeout: number): ReadonlyArray<string> => [
+/** The page cache of a connection unless told otherwise, in KiB: 64 MiB, for bulk work. */
+export const defaultCacheKiB = 65536
+
+/** Tuning of every connection: WAL so readers never block the writer, a page cache (64 MiB by default) for bulk work. */
+export const pragmas = (busyTimeout: number, cacheKiB: number = defaultCacheKiB): ReadonlyArray<string> => [
   "PRAGMA journal_mode = WAL",
   "PRAGMA synchronous = NORMAL",
   "PRAGMA foreign_keys = ON",
   `PRAGMA busy_timeout = ${busyTimeout}`,
-  "PRAGMA cache_size = -65536",
+  `PRAGMA cache_size = -${Math.max(0, Math.floor(cacheKiB))}`,
   "PRAGMA temp_store = MEMORY"
 ]
 
@@ -44,10 +47,10 @@ export const isBusy = (error: unknown): boolean =>
  * Opens `path` and applies the pragmas; throws node:sqlite's error when the file cannot be opened
  * or is not a database (closing what was opened).
  */
-export const open = (path: string, busyTimeout: number): Connection => {
+export const open = (path: string, busyTimeout: number, cacheKiB: number = defaultCacheKiB): Connection => {
   const db = new DatabaseSync(path, { enableForeignKeyConstraints: true, timeout: busyTimeout })
   try {
-    for (const pragma of pragmas(busyTimeout)) db.prepare(pragma).get()
+    for (const pragma of pragmas(busyTimeout, cacheKiB)) db.prepare(pragma).get()
   } catch (error) {
     db.close()
     throw error
@@ -134,11 +137,13 @@ export const attempt = <A>(operation: string, run: () => A): Effect.Effect<A, St
 export const make = Effect.fnUntraced(function*(
   path: string,
   /** How long a writer waits for another connection's write lock before failing, in ms. */
-  busyTimeout: number
+  busyTimeout: number,
+  /** The page cache, in KiB. */
+  cacheKiB: number = defaultCacheKiB
 ): Effect.fn.Return<Database, StoreUnavailable, Scope.Scope> {
   const connection = yield* Effect.acquireRelease(
     Effect.try({
-      try: () => open(path, busyTimeout),
+      try: () => open(path, busyTimeout, cacheKiB),
       catch: (error) => new StoreUnavailable({ url: path, reason: reasonOf(error) })
     }),
     (opened) => Effect.sync(() => opened.close())

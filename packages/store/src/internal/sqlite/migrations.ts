@@ -116,6 +116,30 @@ export const migrations: ReadonlyArray<Migration> = [
         revoked_at INTEGER
       );
     `
+  },
+  {
+    version: 4,
+    name: "part states of the dispatcher",
+    // Each outbox part carries its way to the network. Parts handed over before a dispatcher
+    // existed are "kept": the outbox was their carrier, and no dispatcher sends them now.
+    sql: `
+      ALTER TABLE outbox ADD COLUMN state TEXT NOT NULL DEFAULT 'queued';
+      ALTER TABLE outbox ADD COLUMN smsc_id TEXT;
+      ALTER TABLE outbox ADD COLUMN owner TEXT;
+      ALTER TABLE outbox ADD COLUMN lease_until INTEGER;
+      UPDATE outbox SET state = 'kept';
+      CREATE INDEX outbox_pending ON outbox (state, seq) WHERE state IN ('queued', 'submitting');
+      CREATE INDEX outbox_by_smsc_id ON outbox (smsc_id) WHERE smsc_id IS NOT NULL;
+      CREATE INDEX outbox_unknown ON outbox (msisdn, seq) WHERE state = 'unknown';
+      CREATE INDEX outbox_by_message ON outbox (message_id, part, msisdn);
+      CREATE TABLE dispatcher (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        owner TEXT NOT NULL,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        lease_until INTEGER NOT NULL
+      );
+    `
   }
 ]
 

@@ -1,0 +1,63 @@
+/**
+ * `smsbook dispatch [--tps N] [--once] [--carrier URL]`: hands READY and PENDING messages over and
+ * drains the outbox to the configured carrier, keeping the bind for receipts and inbound SMS.
+ */
+import { Account } from "@smsbook/core"
+import { Dispatcher, SmppConfig } from "@smsbook/carrier"
+import * as PartStore from "@smsbook/store/PartStore"
+import * as Store from "@smsbook/store/Store"
+import { Console, Effect, Layer, Option } from "effect"
+import { Command, Flag } from "effect/cli"
+import * as GlobalFlags from "../GlobalFlags.ts"
+import * as Dispatch from "../jobs/Dispatch.ts"
+import * as Output from "../Output.ts"
+import * as Settings from "../Settings.ts"
+
+export const command = Command.make(
+  "dispatch",
+  {
+    ...GlobalFlags.flags,
+    carrier: GlobalFlags.optionalText("carrier", "Carrier URL smpp://system_id:password@host:port?tps=…&window=… (env SMSBOOK_CARRIER)"),
+    tps: Flag.Int("tps").pipe(Flag.withDescription("Most SMS parts per second on the bind (0: no limit; overrides the URL's tps)"), Flag.optional),
+    once: Flag.Boolean("once").pipe(Flag.withDescription("Stop once nothing is left to send and the receipts are in"), Flag.withDefault(false)),
+    receiptWait: Flag.Int("receipt-wait").pipe(
+      Flag.withDescription("With --once: seconds to wait for the receipts of what was sent"),
+      Flag.withDefault(10)
+    )
+  },
+  (input) =>
+    Effect.gen(function*() {
+      const resolved = yield* Settings.load({
+        store: Option.getOrUndefined(input.store),
+        short_name: Option.getOrUndefined(input.shortName),
+        short_code: Option.getOrUndefined(input.shortCode),
+        user: Option.getOrUndefined(input.user),
+        time_zone: Option.getOrUndefined(input.timeZone),
+        spam_period_seconds: Option.getOrUndefined(input.spamPeriod),
+        carrier: Option.getOrUndefined(input.carrier)
+      }, { needsShortName: true })
+      const base = Layer.merge(Account.layer(resolved.account), Store.layer(resolved.store))
+      if (resolved.carrier === undefined) {
+        const processed = yield* Effect.provide(Dispatch.toOutbox, base)
+        return yield* Output.print(input.json, { carrier: "outbox", messages: processed }, () => [
+          `no carrier configured (SMSBOOK_CARRIER=smpp://…): ${processed} message(s) handed to the outbox, where parts stay`
+        ])
+      }
+      const tps = Option.getOrUndefined(input.tps)
+      const config = yield* Effect.fromResult(SmppConfig.parse(resolved.carrier, tps === undefined ? {} : { tps }))
+      if (!input.json) yield* Console.error(`dispatching to ${SmppConfig.mask(resolved.carrier)}${input.once ? " until drained" : " (Ctrl-C stops)"}`)
+      const summary = yield* Dispatcher.run(config, {
+        ...Dispatcher.defaults,
+        dispatcher: PartStore.thisProcess(),
+        once: input.once,
+        receiptWaitMs: Math.max(0, input.receiptWait) * 1000
+      }).pipe(Effect.provide(Layer.merge(base, PartStore.layer(resolved.store))))
+      yield* Output.print(input.json, { carrier: SmppConfig.mask(resolved.carrier), ...summary }, (s) => [
+        `messages handed over: ${s.messages}`,
+        `parts submitted: ${s.submitted}, refused: ${s.refused}`,
+        `receipts: ${s.receipts} (failed ${s.failedReceipts}, unknown ${s.unknownReceipts})`,
+        `inbound SMS: ${s.inbound}`,
+        ...(s.abandoned > 0 ? [`parts left on the wire by a stopped dispatcher, not sent again: ${s.abandoned}`] : [])
+      ])
+    })
+).pipe(Command.withDescription("Send READY messages to the carrier (SMSBOOK_CARRIER) and take receipts and inbound SMS"))

@@ -1,0 +1,62 @@
+/**
+ * The text of `--message` and `--message-file`: valid Unicode (a message file decoded as UTF-8, or by
+ * `--encoding`), not blank — what reaches every handset is what the operator meant to write.
+ */
+import { InvalidField } from "@smsbook/core"
+import { Effect, Result } from "effect"
+import iconv from "iconv-lite"
+import * as fs from "node:fs"
+import * as Files from "./files.ts"
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
+
+/**
+ * `text` checked: no lone surrogate, no U+FFFD (what Node makes of bytes in the arguments that are not UTF-8),
+ * and not empty or only blanks (`--message "$UNSET"` must never become a real send).
+ */
+export const check = (text: string, field: string): Result.Result<string, InvalidField> => {
+  if (!text.isWellFormed()) {
+    return Result.fail(new InvalidField({ field, value: text.toWellFormed(), reason: "holds a lone surrogate: it is not valid Unicode" }))
+  }
+  if (text.includes("\uFFFD")) {
+    return Result.fail(
+      new InvalidField({ field, value: text, reason: "holds U+FFFD, the mark of bytes that were not valid UTF-8: fix the text or its encoding" })
+    )
+  }
+  if (text.trim() === "") {
+    return Result.fail(new InvalidField({ field: "message", value: text, reason: "is empty or only blanks: nothing would be said" }))
+  }
+  return Result.succeed(text)
+}
+
+/**
+ * The bytes of a message file as text: UTF-8 (a BOM is dropped) unless `encoding` names another; bytes that are
+ * not valid in that encoding are refused, never replaced. One trailing line end is dropped.
+ */
+export const decode = (bytes: Uint8Array, path: string, encoding: string | undefined): Result.Result<string, InvalidField> => {
+  let text: string
+  if (encoding === undefined || encoding.toLowerCase().replace(/[^a-z0-9]/g, "") === "utf8") {
+    try {
+      text = utf8.decode(bytes)
+    } catch {
+      return Result.fail(
+        new InvalidField({ field: "--message-file", value: path, reason: "is not valid UTF-8: give its encoding with --encoding" })
+      )
+    }
+  } else if (!iconv.encodingExists(encoding)) {
+    return Result.fail(new InvalidField({ field: "--encoding", value: encoding, reason: "unknown encoding" }))
+  } else {
+    text = iconv.decode(Buffer.from(bytes), encoding, { stripBOM: true })
+  }
+  return check(text.replace(/\r?\n$/, ""), "--message-file")
+}
+
+/** Reads and checks a message file; a file that cannot be read is refused with the reason in words. */
+export const readFile = (path: string, encoding: string | undefined): Effect.Effect<string, InvalidField> =>
+  Effect.try({
+    try: () => {
+      if (fs.statSync(path).isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" })
+      return fs.readFileSync(path)
+    },
+    catch: (cause) => new InvalidField({ field: "--message-file", value: path, reason: `cannot be read: ${Files.reasonOf(cause, "no such file")}` })
+  }).pipe(Effect.flatMap((bytes) => Effect.fromResult(decode(bytes, path, encoding))))

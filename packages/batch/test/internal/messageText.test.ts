@@ -1,0 +1,43 @@
+/**
+ * Message text from flags and files: valid Unicode and not blank; bytes that are not UTF-8 refused unless an
+ * encoding is given; every other text passes unchanged (one trailing line end of a file dropped).
+ */
+import { Result } from "effect"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as MessageText from "../../src/internal/messageText.ts"
+
+describe("MessageText.check", () => {
+  it("refuses empty and blank text as InvalidField on message", () => {
+    fc.assert(fc.property(fc.stringMatching(/^[ \t\r\n\u00A0\u3000]*$/), (blank) => {
+      const result = MessageText.check(blank, "--message")
+      expect(Result.isFailure(result) && result.failure.field).toBe("message")
+    }))
+  })
+
+  it("refuses lone surrogates and U+FFFD; passes any other text that is not blank", () => {
+    expect(Result.isFailure(MessageText.check("a\uD800b", "--message"))).toBe(true)
+    expect(Result.isFailure(MessageText.check("a\uFFFDb", "--message"))).toBe(true)
+    fc.assert(fc.property(fc.string({ unit: "grapheme", minLength: 1 }), (text) => {
+      fc.pre(text.trim() !== "" && !text.includes("\uFFFD"))
+      expect(MessageText.check(text, "--message")).toStrictEqual(Result.succeed(text))
+    }))
+  })
+})
+
+describe("MessageText.decode", () => {
+  it("round-trips UTF-8 text, dropping one trailing line end", () => {
+    fc.assert(fc.property(fc.string({ unit: "grapheme", minLength: 1 }), fc.constantFrom("", "\n", "\r\n"), (text, end) => {
+      fc.pre(text.trim() !== "" && !text.includes("\uFFFD") && !/\r?\n$/.test(text))
+      expect(MessageText.decode(Buffer.from(text + end, "utf8"), "m.txt", undefined)).toStrictEqual(Result.succeed(text))
+    }))
+  })
+
+  it("refuses bytes that are not UTF-8, and reads them with --encoding", () => {
+    const bytes = Buffer.from([0x43, 0x61, 0x66, 0xe9])
+    const refused = MessageText.decode(bytes, "m.txt", undefined)
+    expect(Result.isFailure(refused) && refused.failure.reason).toMatch(/not valid UTF-8.*--encoding/)
+    expect(MessageText.decode(bytes, "m.txt", "windows-1252")).toStrictEqual(Result.succeed("Café"))
+    expect(Result.isFailure(MessageText.decode(bytes, "m.txt", "no-such-encoding"))).toBe(true)
+  })
+})

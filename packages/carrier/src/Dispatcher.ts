@@ -1,0 +1,302 @@
+/**
+ * `smsbook dispatch`: drains the outbox to the SMSC over one SMPP bind. It processes messages left
+ * PENDING or READY, claims parts under a lease, stores each part's state before and after its PDU,
+ * turns receipts into part states and `error_count`, and records inbound SMS.
+ */
+import { Account, type Carrier, ContactStore, Message, MessageStore, Messaging, PartQueue, Sms } from "@smsbook/core"
+import { Effect, Fiber, Option, Stream } from "effect"
+import * as Inbound from "./internal/inbound.ts"
+import * as Link from "./internal/link.ts"
+import * as Submit from "./internal/submit.ts"
+import * as Receipt from "./Receipt.ts"
+import type { SmppConfig } from "./SmppConfig.ts"
+import * as ShortMessage from "./ShortMessage.ts"
+
+export interface Options {
+  /** Who this dispatcher is (owner name, host, pid): `PartStore.thisProcess()`. */
+  readonly dispatcher: PartQueue.Dispatcher
+  /** Stop once nothing is left to send (and the receipts of this run are in, or `receiptWaitMs` passed). */
+  readonly once: boolean
+  /** A claimed part's lease: another dispatcher may take over after this long without renewal. */
+  readonly leaseMs: number
+  /** How long `once` waits for the receipts of what it sent. */
+  readonly receiptWaitMs: number
+  /** How often messages left PENDING/READY (by the server, by an interrupted run) are looked for. */
+  readonly messagesEveryMs: number
+  /** Messages created this long ago or earlier are not looked for. */
+  readonly messagesWithinMs: number
+}
+
+export const defaults: Omit<Options, "dispatcher"> = {
+  once: false,
+  leaseMs: 30_000,
+  receiptWaitMs: 10_000,
+  messagesEveryMs: 2_000,
+  messagesWithinMs: 7 * 24 * 3600_000
+}
+
+/** What a run did. */
+export interface Summary {
+  readonly messages: number
+  readonly submitted: number
+  readonly refused: number
+  readonly receipts: number
+  readonly failedReceipts: number
+  readonly unknownReceipts: number
+  readonly inbound: number
+  /** Parts a dead dispatcher left on the wire, now `unknown` (never sent twice). */
+  readonly abandoned: number
+}
+
+/** What the dispatcher tells its log. */
+export type Notice =
+  | Inbound.InboundNotice
+  | { readonly _tag: "Link"; readonly event: Link.Event }
+  | { readonly _tag: "Receipt"; readonly outcome: PartQueue.ReceiptOutcome; readonly receipt: Receipt.Receipt }
+  | { readonly _tag: "Processed"; readonly message_id: string; readonly status: string }
+  | { readonly _tag: "Abandoned"; readonly parts: number }
+
+type Services = PartQueue.PartQueue | MessageStore.MessageStore | ContactStore.ContactStore | Account.Account | Carrier.Carrier
+
+interface PendingReceipt {
+  readonly receipt: Receipt.Receipt
+  readonly handset: string
+  readonly since: number
+  readonly answer: (status: number) => void
+}
+
+/** Individual MT messages left READY and group messages left PENDING or PROCESSING, handed to the outbox. */
+const processMessages = Effect.fnUntraced(function*(withinMs: number, notify: (notice: Notice) => void) {
+  const store = yield* MessageStore.MessageStore
+  const since = Date.now() - withinMs
+  let processed = 0
+  yield* Stream.runForEach(store.stream({ direction: "MT", from: since }), (message) => {
+    if (message.type === Message.INDIVIDUAL && message.status === "READY") {
+      return Effect.map(Messaging.deliverMessage(message.message_id), (sent) => {
+        processed++
+        notify({ _tag: "Processed", message_id: sent.message_id ?? message.message_id, status: sent.status })
+      })
+    }
+    if (message.type === Message.GROUP && (message.status === "PENDING" || message.status === "PROCESSING" || message.status === "READY")) {
+      return Effect.map(Messaging.processGroupMessage(message.message_id), (result) => {
+        processed++
+        notify({ _tag: "Processed", message_id: result.message.message_id, status: result.message.status })
+      })
+    }
+    return Effect.void
+  })
+  return processed
+})
+
+/**
+ * Runs the dispatcher until interrupted (or, with `once`, until drained). Each part: claimed
+ * (`submitting`, stored before its PDU), then `submitted` with the SMSC id or `refused` (stored after
+ * its response); parts a link drop left unanswered are sent again by the link; a part that was on the
+ * wire when its dispatcher died is never sent again (`unknown` until a receipt names it).
+ */
+export const run = (config: SmppConfig, options: Options, onNotice?: (notice: Notice) => void) =>
+  Effect.scoped(Effect.gen(function*() {
+    const queue = yield* PartQueue.PartQueue
+    const messages = yield* MessageStore.MessageStore
+    const account = yield* Account.Account
+    const context = yield* Effect.context<Services>()
+    const runPromise = Effect.runPromiseWith(context)
+    const notify = onNotice ?? ((notice: Notice) => {
+      const warn = notice._tag === "InboundRefused" || notice._tag === "UnreadableReceipt" || notice._tag === "Abandoned" ||
+        (notice._tag === "Receipt" && notice.outcome._tag === "Unknown")
+      void runPromise((warn ? Effect.logWarning : Effect.logDebug)("dispatch", notice))
+    })
+    const owner = options.dispatcher.owner
+    const counts = { messages: 0, submitted: 0, refused: 0, receipts: 0, failedReceipts: 0, unknownReceipts: 0, inbound: 0, abandoned: 0 }
+
+    // Work handed between the link's callbacks and the loop, which alone talks to the store.
+    const answers: Array<PartQueue.Answer> = []
+    const released: Array<number> = []
+    const receipts: Array<PendingReceipt> = []
+    const awaitingReceipt = new Set<string>()
+    let inflight = 0
+    let wake: (() => void) | undefined
+    const signal = () => {
+      const current = wake
+      wake = undefined
+      current?.()
+    }
+    const nap = (ms: number) =>
+      Effect.promise(() => new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms)
+        wake = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      }))
+
+    const flush = Effect.gen(function*() {
+      if (answers.length > 0) yield* queue.answer(answers.splice(0))
+      if (released.length > 0) yield* queue.release(released.splice(0))
+    })
+
+    const receive = (from: string, text: string) =>
+      runPromise(Messaging.receiveMessage(from, text).pipe(
+        Effect.as(0),
+        Effect.tap(() => Effect.sync(() => void counts.inbound++)),
+        Effect.catchTag("InvalidMsisdn", (error) => {
+          notify({ _tag: "InboundRefused", from, reason: error.message, status: Link.statusPermanentError })
+          return Effect.succeed(Link.statusPermanentError)
+        })
+      ))
+
+    const inbound = Inbound.make(config, {
+      receive,
+      receipt: (receipt, handset) =>
+        new Promise<number>((answer) => {
+          receipts.push({ receipt, handset, since: Date.now(), answer })
+          signal()
+        }),
+      notify
+    })
+
+    yield* queue.enter(options.dispatcher, Date.now(), options.leaseMs)
+    yield* Effect.addFinalizer(() => Effect.ignore(queue.leave(options.dispatcher)))
+    const abandoned = yield* queue.recover(Date.now())
+    if (abandoned > 0) {
+      counts.abandoned += abandoned
+      notify({ _tag: "Abandoned", parts: abandoned })
+    }
+
+    const link = yield* Effect.acquireRelease(
+      Effect.sync(() => Link.open(config, inbound.handle, (event) => notify({ _tag: "Link", event }))),
+      (opened) => Effect.promise(() => opened.close())
+    )
+    // A stop (SIGTERM, the end of `once`) lets what is on the wire be answered (5 s at most), then
+    // stores the answers and gives back the parts that never left.
+    yield* Effect.addFinalizer(() =>
+      Effect.promise(async () => {
+        let timer: NodeJS.Timeout | undefined
+        await Promise.race([link.idle(), new Promise((resolve) => {
+          timer = setTimeout(resolve, 5000)
+        })])
+        clearTimeout(timer)
+        await link.close()
+        await new Promise((resolve) => setImmediate(resolve))
+      }).pipe(Effect.andThen(Effect.ignore(flush)))
+    )
+
+    // Messages left PENDING/READY are processed beside the draining, so a long broadcast never stalls it.
+    let messagesPending = true
+    let lastScan = 0
+    const scanMessages = Effect.gen(function*() {
+      const processed = yield* processMessages(options.messagesWithinMs, notify)
+      counts.messages += processed
+      messagesPending = processed > 0
+      lastScan = Date.now()
+      signal()
+    })
+    const scanner = yield* Effect.forkChild(Effect.forever(Effect.andThen(scanMessages, Effect.sleep(options.messagesEveryMs))))
+    yield* Effect.addFinalizer(() => Fiber.interrupt(scanner))
+
+    const encodings = new Map<string, Sms.Encoding>()
+    const encodingOf = Effect.fnUntraced(function*(part: Carrier.Part, siblings: ReadonlyArray<Carrier.Part>) {
+      const known = encodings.get(part.message_id)
+      if (known !== undefined) return known
+      const stored = yield* messages.get(part.message_id)
+      const encoding = Option.isSome(stored) && stored.value.direction === "MT"
+        ? Sms.analyzePrefixed(account.short_name, stored.value.message).encoding
+        : Sms.analyze(siblings.map((sibling) => sibling.text).join("")).encoding
+      encodings.set(part.message_id, encoding)
+      return encoding
+    })
+
+    const submit = (claimed: PartQueue.Claimed, encoded: ShortMessage.Encoded) => {
+      inflight++
+      void link.submit(Submit.params(claimed, encoded, config.receipts)).then((outcome) => {
+        inflight--
+        if (outcome._tag === "Accepted") {
+          answers.push({ seq: claimed.seq, smscId: outcome.messageId })
+          counts.submitted++
+          if (config.receipts) awaitingReceipt.add(outcome.messageId)
+        } else if (outcome._tag === "Refused") {
+          answers.push({ seq: claimed.seq, refused: outcome.status })
+          counts.refused++
+        } else if (!outcome.sent) released.push(claimed.seq)
+        // A part on the wire when the link was closed stays `submitting`: recovery makes it `unknown`.
+        signal()
+      })
+    }
+
+    const claimAndSubmit = Effect.gen(function*() {
+      const room = config.window * 2 - inflight
+      if (room <= 0 || !link.isBound()) return 0
+      const claimed = yield* queue.claim(owner, Math.min(room, 500), Date.now(), options.leaseMs)
+      for (const part of claimed) {
+        const siblings = claimed.filter((other) => other.message_id === part.message_id && other.msisdn === part.msisdn)
+        const encoding = yield* encodingOf(part, siblings)
+        submit(part, ShortMessage.encodePart(part.text, {
+          encoding,
+          packing: config.packing,
+          reference: ShortMessage.referenceOf(part.message_id, part.msisdn),
+          sequence: part.part,
+          total: part.parts
+        }))
+      }
+      return claimed.length
+    })
+
+
+    const applyReceipts = Effect.gen(function*() {
+      const now = Date.now()
+      for (const pending of receipts.splice(0)) {
+        const outcome = yield* queue.receipt({
+          smscIds: Receipt.idCandidates(pending.receipt.messageId),
+          state: pending.receipt.state,
+          msisdn: pending.handset
+        })
+        if (outcome._tag === "Unknown" && (inflight > 0 || answers.length > 0) && now - pending.since < config.responseTimeoutMs) {
+          // It may have overtaken its submit_sm_resp: kept unanswered (so a crash loses nothing: the
+          // SMSC sends it again) until the resp is stored; answered after a second all the same, as
+          // an SMSC may hold the resp until the receipt is answered.
+          if (now - pending.since >= 1000) {
+            pending.answer(0)
+            receipts.push({ ...pending, answer: () => undefined })
+          } else receipts.push(pending)
+          continue
+        }
+        for (const id of Receipt.idCandidates(pending.receipt.messageId)) awaitingReceipt.delete(id)
+        counts.receipts++
+        if (outcome._tag === "Unknown") counts.unknownReceipts++
+        if (outcome._tag === "Updated" && PartQueue.failedStates.includes(outcome.state)) counts.failedReceipts++
+        notify({ _tag: "Receipt", outcome, receipt: pending.receipt })
+        pending.answer(0)
+      }
+    })
+
+    let lastRenewal = Date.now()
+    let drainedAt: number | undefined
+    while (true) {
+      const claimed = yield* claimAndSubmit
+      yield* flush
+      yield* applyReceipts
+      const now = Date.now()
+      inbound.sweep(now)
+      if (now - lastRenewal > options.leaseMs / 3) {
+        lastRenewal = now
+        yield* queue.enter(options.dispatcher, now, options.leaseMs)
+        const lost = yield* queue.recover(now)
+        if (lost > 0) {
+          counts.abandoned += lost
+          notify({ _tag: "Abandoned", parts: lost })
+        }
+      }
+      if (options.once) {
+        const idle = claimed === 0 && inflight === 0 && answers.length === 0 && released.length === 0 && !messagesPending && lastScan > 0
+        if (idle && (yield* queue.pending) === 0) {
+          drainedAt ??= now
+          const waited = now - drainedAt
+          const receiptsIn = awaitingReceipt.size === 0 && receipts.length === 0
+          if (receiptsIn || waited >= options.receiptWaitMs) break
+        } else drainedAt = undefined
+      }
+      if (claimed === 0 || inflight >= config.window * 2) yield* nap(claimed === 0 ? 100 : 20)
+    }
+    yield* flush
+    return { ...counts } satisfies Summary
+  }))

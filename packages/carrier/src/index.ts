@@ -1,0 +1,11 @@
+/**
+ * @smsbook/carrier: core's `Carrier` over SMPP 3.4 (throughput limit, window, retries, concatenation,
+ * delivery receipts, inbound SMS). Every module is a namespace.
+ */
+export * as Deliveries from "./Deliveries.ts"
+export * as Dispatcher from "./Dispatcher.ts"
+export * as Reassembly from "./Reassembly.ts"
+export * as Receipt from "./Receipt.ts"
+export * as ShortMessage from "./ShortMessage.ts"
+export * as SmppCarrier from "./SmppCarrier.ts"
+export * as SmppConfig from "./SmppConfig.ts"

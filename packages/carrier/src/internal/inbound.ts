@@ -1,0 +1,98 @@
+/**
+ * What comes from the SMSC on a bind: delivery receipts handed to the caller's handler, inbound SMS
+ * decoded, reassembled and recorded, each deliver_sm answered only once it is handled.
+ */
+import type { Pdu } from "smpp"
+import * as Link from "./link.ts"
+import * as Raw from "./raw.ts"
+import * as Reassembly from "../Reassembly.ts"
+import * as Receipt from "../Receipt.ts"
+import * as ShortMessage from "../ShortMessage.ts"
+
+/** What an inbound SMS did, for the log. */
+export type InboundNotice =
+  | { readonly _tag: "Inbound"; readonly from: string; readonly text: string; readonly complete: boolean; readonly missing: ReadonlyArray<number> }
+  | { readonly _tag: "InboundRefused"; readonly from: string; readonly reason: string; readonly status: number }
+  | { readonly _tag: "UnreadableReceipt"; readonly text: string }
+
+export interface Handlers {
+  /** Records an inbound SMS; resolves with the status to answer (0 once committed). */
+  readonly receive: (from: string, text: string) => Promise<number>
+  /** Handles a readable receipt and its handset (the receipt's source); resolves with the status to answer. */
+  readonly receipt: (receipt: Receipt.Receipt, handset: string) => Promise<number>
+  readonly notify: (notice: InboundNotice) => void
+}
+
+export interface Inbound {
+  readonly handle: Link.InboundHandler
+  /** Records the partial messages whose parts stopped coming; call it now and then. */
+  readonly sweep: (now: number) => void
+}
+
+/** The text octets of an inbound PDU: `message_payload` when the SMSC used it, else `short_message`. */
+const octetsOf = (pdu: Pdu): Uint8Array => {
+  const payload = Raw.bytes(pdu["message_payload"])
+  return payload.length > 0 ? payload : Raw.bytes(pdu["short_message"])
+}
+
+const sarOf = (pdu: Pdu): ShortMessage.Concatenation | undefined => {
+  const reference = pdu["sar_msg_ref_num"]
+  const total = pdu["sar_total_segments"]
+  const sequence = pdu["sar_segment_seqnum"]
+  return typeof reference === "number" && typeof total === "number" && typeof sequence === "number"
+    ? { reference, total, sequence }
+    : undefined
+}
+
+export const make = (
+  options: { readonly packing: ShortMessage.Packing; readonly reassemblyTimeoutMs: number },
+  handlers: Handlers
+): Inbound => {
+  const reassembler = Reassembly.make<(status: number) => void>(options.reassemblyTimeoutMs)
+
+  const settle = (assembled: Reassembly.Assembled<(status: number) => void>) => {
+    handlers.notify({ _tag: "Inbound", from: assembled.from, text: assembled.text, complete: assembled.complete, missing: assembled.missing })
+    handlers.receive(assembled.from, assembled.text).then(
+      (status) => assembled.tokens.forEach((answer) => answer(status)),
+      () => assembled.tokens.forEach((answer) => answer(Link.statusTemporaryError))
+    )
+  }
+
+  const handle = (pdu: Pdu): Promise<number> => {
+    const esmClass = Number(pdu["esm_class"] ?? 0)
+    const octets = octetsOf(pdu)
+    const data = ShortMessage.userData(octets, esmClass)
+    const text = ShortMessage.decodeText(data.body, Number(pdu["data_coding"] ?? 0), { packing: options.packing, udhLength: data.udhLength })
+    const from = String(pdu["source_addr"] ?? "")
+    if (Receipt.isReceipt(esmClass)) {
+      const readable = text instanceof Error ? Buffer.from(octets).toString("latin1") : text
+      const receipt = Receipt.parse({ receipted_message_id: pdu["receipted_message_id"], message_state: pdu["message_state"], text: readable })
+      if (receipt === undefined) {
+        handlers.notify({ _tag: "UnreadableReceipt", text: readable })
+        return Promise.resolve(0)
+      }
+      return handlers.receipt(receipt, from)
+    }
+    if (text instanceof Error) {
+      handlers.notify({ _tag: "InboundRefused", from, reason: text.message, status: Link.statusPermanentError })
+      return Promise.resolve(Link.statusPermanentError)
+    }
+    const concatenation = data.concatenation ?? sarOf(pdu)
+    if (concatenation === undefined || concatenation.total <= 1) {
+      handlers.notify({ _tag: "Inbound", from, text, complete: true, missing: [] })
+      return handlers.receive(from, text)
+    }
+    // The part is answered only once its whole message is recorded (or timed out and recorded).
+    return new Promise<number>((answer) => {
+      const assembled = reassembler.add({ from, ...concatenation, text, token: answer }, Date.now())
+      if (assembled !== undefined) settle(assembled)
+    })
+  }
+
+  return {
+    handle,
+    sweep: (now) => {
+      for (const assembled of reassembler.expire(now)) settle(assembled)
+    }
+  }
+}

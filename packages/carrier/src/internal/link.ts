@@ -1,0 +1,298 @@
+/// <reference path="./smpp.d.ts" preserve="true" />
+// The package ships no types: ours travel with the declarations (kept in the output by preserve).
+/**
+ * One SMPP transceiver bind kept alive: connect and bind, rebind with backoff when the link drops,
+ * enquire_link when idle, a window of outstanding submit_sm, a tps limit, and retries on throttling.
+ */
+import smpp, { type Pdu, type Session } from "smpp"
+import * as Raw from "./raw.ts"
+
+export interface Options {
+  readonly host: string
+  readonly port: number
+  readonly systemId: string
+  readonly password: string
+  readonly systemType: string
+  /** Most submit_sm awaiting their response at once. */
+  readonly window: number
+  /** Most submit_sm per second on this bind; 0 for no limit. */
+  readonly tps: number
+  /** enquire_link after this long without traffic. */
+  readonly enquireLinkMs: number
+  /** A request unanswered this long means the link is dead: it is dropped and bound again. */
+  readonly responseTimeoutMs: number
+  /** Rebind backoff: first wait, doubled up to the maximum. */
+  readonly reconnectMs: { readonly initial: number; readonly max: number }
+  /** Backoff after ESME_RTHROTTLED / ESME_RMSGQFUL: first wait, doubled up to the maximum. */
+  readonly throttleMs: { readonly initial: number; readonly max: number }
+  /** Failed connects or binds in a row after which queued submissions fail; 0 to try forever. */
+  readonly maxBindAttempts: number
+}
+
+export const defaults: Omit<Options, "host" | "port" | "systemId" | "password"> = {
+  systemType: "smsbook",
+  window: 10,
+  tps: 0,
+  enquireLinkMs: 30_000,
+  responseTimeoutMs: 30_000,
+  reconnectMs: { initial: 250, max: 30_000 },
+  throttleMs: { initial: 100, max: 10_000 },
+  maxBindAttempts: 0
+}
+
+/** What became of one submit_sm. */
+export type Outcome =
+  | { readonly _tag: "Accepted"; readonly messageId: string }
+  | { readonly _tag: "Refused"; readonly status: number }
+  /** The link gave up; `sent` when the submit_sm was on the wire unanswered (the SMSC may have it). */
+  | { readonly _tag: "LinkFailed"; readonly reason: string; readonly sent: boolean }
+
+/** What the link tells its owner, to be logged. */
+export type Event =
+  | { readonly _tag: "Bound"; readonly attempt: number }
+  | { readonly _tag: "BindRefused"; readonly status: number; readonly attempt: number }
+  | { readonly _tag: "Disconnected"; readonly reason: string; readonly requeued: number; readonly retryInMs: number }
+  | { readonly _tag: "Throttled"; readonly status: number; readonly retryInMs: number }
+
+/** Answers an inbound PDU (deliver_sm, data_sm): the command_status to respond with, once handled. */
+export type InboundHandler = (pdu: Pdu) => Promise<number>
+
+interface Submission {
+  readonly params: Record<string, unknown>
+  readonly settle: (outcome: Outcome) => void
+  throttles: number
+}
+
+export interface Link {
+  /** Queues a submit_sm; settles with its outcome. Each submission is on the wire at most once per accepted attempt. */
+  readonly submit: (params: Record<string, unknown>) => Promise<Outcome>
+  /** Resolves once the submissions queued so far are all settled. */
+  readonly idle: () => Promise<void>
+  readonly isBound: () => boolean
+  /** Submissions waiting or on the wire. */
+  readonly outstanding: () => number
+  /** Unbinds and closes; queued submissions fail with LinkFailed. */
+  readonly close: () => Promise<void>
+}
+
+export const statusThrottled = 0x58
+export const statusQueueFull = 0x14
+/** Answer to an inbound PDU that could not be handled now: the SMSC retries it later. */
+export const statusTemporaryError = 0x64
+/** Answer to an inbound PDU that can never be handled (bad encoding): the SMSC drops it. */
+export const statusPermanentError = 0x65
+
+/** Opens the link and keeps it bound until `close`. */
+export const open = (options: Options, onInbound: InboundHandler, onEvent: (event: Event) => void): Link => {
+  Raw.apply()
+  const queue: Array<Submission> = []
+  const inflight = new Map<number, { readonly submission: Submission; readonly sentAt: number }>()
+  const idleWaiters: Array<() => void> = []
+  let session: Session | undefined
+  let bound = false
+  let closed = false
+  let attempt = 0
+  let reconnectWait = options.reconnectMs.initial
+  let throttleWait = options.throttleMs.initial
+  let pausedUntil = 0
+  let nextSlot = 0
+  let lastTraffic = Date.now()
+  let enquirePending: number | undefined
+  let pumpTimer: NodeJS.Timeout | undefined
+  const interval = options.tps > 0 ? 1000 / options.tps : 0
+
+  const notifyIdle = () => {
+    if (queue.length > 0 || inflight.size > 0) return
+    for (const waiter of idleWaiters.splice(0)) waiter()
+  }
+
+  const schedule = (delay: number) => {
+    if (pumpTimer !== undefined) return
+    pumpTimer = setTimeout(() => {
+      pumpTimer = undefined
+      pump()
+    }, Math.max(1, Math.ceil(delay)))
+  }
+
+  const dropLink = (reason: string) => {
+    const current = session
+    if (current === undefined) return
+    session = undefined
+    bound = false
+    enquirePending = undefined
+    // Unanswered submissions were not accepted: they go back to the head of the queue, in order.
+    const requeued = [...inflight.values()].sort((a, b) => a.sentAt - b.sentAt).map((entry) => entry.submission)
+    inflight.clear()
+    queue.unshift(...requeued)
+    current.removeAllListeners()
+    current.on("error", () => undefined)
+    current.destroy()
+    if (closed) return
+    const wait = reconnectWait
+    reconnectWait = Math.min(reconnectWait * 2, options.reconnectMs.max)
+    onEvent({ _tag: "Disconnected", reason, requeued: requeued.length, retryInMs: wait })
+    if (options.maxBindAttempts > 0 && attempt >= options.maxBindAttempts) {
+      for (const submission of queue.splice(0)) submission.settle({ _tag: "LinkFailed", reason, sent: false })
+      notifyIdle()
+      return
+    }
+    setTimeout(connect, wait)
+  }
+
+  const onPdu = (pdu: Pdu) => {
+    lastTraffic = Date.now()
+    if (pdu.command === "enquire_link") {
+      session?.send(pdu.response())
+    } else if (pdu.command === "deliver_sm" || pdu.command === "data_sm") {
+      const answeredOn = session
+      onInbound(pdu).then(
+        (status) => answeredOn?.send(pdu.response({ command_status: status })),
+        () => answeredOn?.send(pdu.response({ command_status: statusTemporaryError }))
+      )
+    } else if (pdu.command === "unbind") {
+      session?.send(pdu.response())
+      dropLink("the SMSC unbound")
+    }
+  }
+
+  const onSubmitResponse = (sequence: number) => (pdu: Pdu) => {
+    const entry = inflight.get(sequence)
+    if (entry === undefined) return
+    inflight.delete(sequence)
+    const { submission } = entry
+    const status = pdu.command_status
+    if (status === statusThrottled || status === statusQueueFull) {
+      // Refused for now: the same part goes back to the head, and the whole bind slows down.
+      const wait = throttleWait
+      throttleWait = Math.min(throttleWait * 2, options.throttleMs.max)
+      submission.throttles++
+      pausedUntil = Math.max(pausedUntil, Date.now() + wait)
+      queue.unshift(submission)
+      onEvent({ _tag: "Throttled", status, retryInMs: wait })
+    } else {
+      throttleWait = Math.max(options.throttleMs.initial, throttleWait / 2)
+      submission.settle(
+        status === 0
+          ? { _tag: "Accepted", messageId: typeof pdu["message_id"] === "string" ? pdu["message_id"] : "" }
+          : { _tag: "Refused", status }
+      )
+    }
+    pump()
+    notifyIdle()
+  }
+
+  const pump = () => {
+    const current = session
+    if (!bound || current === undefined || closed) return
+    const now = Date.now()
+    if (now < pausedUntil) return schedule(pausedUntil - now)
+    while (queue.length > 0 && inflight.size < options.window) {
+      const slot = Math.max(Date.now(), nextSlot)
+      if (slot > Date.now()) return schedule(slot - Date.now())
+      nextSlot = slot + interval
+      const submission = queue.shift()
+      if (submission === undefined) break
+      const pdu = new smpp.PDU("submit_sm", submission.params)
+      const sent = current.send(pdu, (response) => onSubmitResponse(pdu.sequence_number)(response))
+      if (!sent) {
+        queue.unshift(submission)
+        return dropLink("the socket is not writable")
+      }
+      inflight.set(pdu.sequence_number, { submission, sentAt: Date.now() })
+      lastTraffic = Date.now()
+    }
+  }
+
+  const connect = () => {
+    if (closed) return
+    attempt++
+    const current = smpp.connect({ host: options.host, port: options.port })
+    session = current
+    // Small PDUs written back to back would wait for delayed ACKs under Nagle's algorithm (40 ms each).
+    current.socket.setNoDelay(true)
+    current.on("error", (error: Error) => dropLink(error.message))
+    current.on("close", () => dropLink("the connection closed"))
+    current.on("pdu", onPdu)
+    current.on("connect", () => {
+      current.bind_transceiver({
+        system_id: options.systemId,
+        password: options.password,
+        system_type: options.systemType,
+        interface_version: 0x34
+      }, (response) => {
+        if (response.command_status !== 0) {
+          onEvent({ _tag: "BindRefused", status: response.command_status, attempt })
+          return dropLink(`bind refused with status ${response.command_status}`)
+        }
+        bound = true
+        reconnectWait = options.reconnectMs.initial
+        onEvent({ _tag: "Bound", attempt })
+        attempt = 0
+        lastTraffic = Date.now()
+        pump()
+      })
+    })
+  }
+
+  // Liveness: enquire_link after idle time; anything unanswered past the timeout drops the link.
+  const watchdog = setInterval(() => {
+    if (closed || !bound || session === undefined) return
+    const now = Date.now()
+    for (const entry of inflight.values()) {
+      if (now - entry.sentAt > options.responseTimeoutMs) return dropLink("a submit_sm was not answered in time")
+    }
+    if (enquirePending !== undefined && now - enquirePending > options.responseTimeoutMs) {
+      return dropLink("enquire_link was not answered in time")
+    }
+    if (enquirePending === undefined && now - lastTraffic >= options.enquireLinkMs) {
+      enquirePending = now
+      session.enquire_link({}, () => {
+        enquirePending = undefined
+      })
+    }
+  }, Math.max(10, Math.min(1000, options.enquireLinkMs / 4, options.responseTimeoutMs / 4)))
+
+  connect()
+
+  return {
+    submit: (params) =>
+      new Promise<Outcome>((resolve) => {
+        if (closed) return resolve({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
+        queue.push({ params, settle: resolve, throttles: 0 })
+        pump()
+      }),
+    idle: () =>
+      new Promise<void>((resolve) => {
+        idleWaiters.push(resolve)
+        notifyIdle()
+      }),
+    isBound: () => bound,
+    outstanding: () => queue.length + inflight.size,
+    close: () =>
+      new Promise<void>((resolve) => {
+        closed = true
+        clearInterval(watchdog)
+        if (pumpTimer !== undefined) clearTimeout(pumpTimer)
+        for (const submission of queue.splice(0)) submission.settle({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
+        for (const entry of inflight.values()) entry.submission.settle({ _tag: "LinkFailed", reason: "the link is closed", sent: true })
+        inflight.clear()
+        notifyIdle()
+        const current = session
+        session = undefined
+        if (current === undefined) return resolve()
+        current.removeAllListeners()
+        current.on("error", () => undefined)
+        const finish = () => {
+          current.destroy()
+          resolve()
+        }
+        if (!bound) return finish()
+        bound = false
+        const timer = setTimeout(finish, 1000)
+        current.unbind({}, () => {
+          clearTimeout(timer)
+          finish()
+        })
+      })
+  }
+}

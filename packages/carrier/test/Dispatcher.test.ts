@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Account, ContactBook, Messaging, PartQueue, Sms } from "@smsbook/core"
+import { PartStore, Store } from "@smsbook/store"
+import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import * as Dispatcher from "../src/Dispatcher.ts"
+import * as SmppConfig from "../src/SmppConfig.ts"
+import * as TestSmsc from "./TestSmsc.ts"
+
+const shortName = "Shop"
+const text = "Привет! Большая распродажа в эти выходные, скидки до 50% на всё — ждём вас в наших магазинах"
+
+const configFor = (port: number, overrides: Partial<SmppConfig.SmppConfig> = {}): SmppConfig.SmppConfig => ({
+  ...SmppConfig.defaults,
+  host: "127.0.0.1",
+  port,
+  systemId: "smsbook",
+  password: "secret",
+  reconnectMs: { initial: 20, max: 200 },
+  throttleMs: { initial: 10, max: 100 },
+  ...overrides
+})
+
+let folder: string
+beforeEach(() => {
+  folder = mkdtempSync(join(tmpdir(), "smsbook-dispatch-"))
+})
+afterEach(() => rmSync(folder, { recursive: true, force: true }))
+
+const runtimeFor = (path: string) => {
+  const account = Account.layer({ ...Account.defaults, short_name: shortName, short_code: "SHOP" })
+  return ManagedRuntime.make(Layer.mergeAll(Store.layer(`sqlite:${path}`), PartStore.layer(`sqlite:${path}`), account))
+}
+
+const book = (runtime: ReturnType<typeof runtimeFor>, count: number) =>
+  runtime.runPromise(Effect.forEach(Array.from({ length: count }, (_, i) => `4474009${String(i).padStart(5, "0")}`), (msisdn) =>
+    ContactBook.createContact(msisdn, { first_name: "A" }).pipe(Effect.andThen(ContactBook.editContact(msisdn, { tags: ["news"] })))))
+
+describe("Dispatcher (SQLite)", () => {
+  it("drains a 2-part UCS-2 broadcast through throttling, a dropped link and failed receipts: each part once, sent_count = parts, error_count = failed receipts", async () => {
+    const smsc = await TestSmsc.start({
+      throttleEvery: 13,
+      dropAtSubmit: [57],
+      respondDelayMs: 1,
+      receipt: (_part, index) => ({ stat: index % 33 === 5 ? "UNDELIV" : "DELIVRD", delayMs: 5 + (index % 7) * 3 })
+    })
+    const path = join(folder, "book.db")
+    const runtime = runtimeFor(path)
+    try {
+      await book(runtime, 60)
+      const broadcast = await runtime.runPromise(Messaging.broadcast({ tags: ["news"], message: text }, { allowEmpty: false }))
+      const segments = Sms.analyzePrefixed(shortName, text).segments
+      expect(segments).toBe(2)
+      expect(broadcast.message.sent_count).toBe(120)
+      const summary = await runtime.runPromise(Dispatcher.run(configFor(smsc.port, { window: 10 }), {
+        ...Dispatcher.defaults,
+        dispatcher: PartStore.thisProcess(),
+        once: true
+      }))
+      expect(summary.submitted).toBe(120)
+      expect(smsc.accepted.length).toBe(120)
+      expect(smsc.unanswered.length).toBeGreaterThan(0)
+      const wholes = smsc.reassembled()
+      expect(wholes.length).toBe(60)
+      expect(wholes.every((whole) => whole.text === Sms.prefix(shortName, text) && whole.parts === 2)).toBe(true)
+      const failed = [...smsc.receipts.values()].filter((stat) => stat !== "DELIVRD").length
+      expect(failed).toBeGreaterThan(0)
+      const stored = await runtime.runPromise(Messaging.listMessages({ direction: "MT" }))
+      expect(stored.map((message) => [message.sent_count, message.error_count])).toEqual([[120, failed]])
+      const states = await runtime.runPromise(Effect.flatMap(Effect.service(PartQueue.PartQueue), (queue) => queue.states(broadcast.message.message_id)))
+      expect(states.filter((part) => part.state === "undeliverable").length).toBe(failed)
+      expect(states.filter((part) => part.state === "delivered").length).toBe(120 - failed)
+    } finally {
+      await runtime.dispose()
+      await smsc.close()
+    }
+  })
+
+  it("sends READY individual messages, records inbound STOP, and refuses a second dispatcher on the same file", async () => {
+    const smsc = await TestSmsc.start({ receipt: () => ({ stat: "DELIVRD", delayMs: 1 }) })
+    const path = join(folder, "book.db")
+    const runtime = runtimeFor(path)
+    try {
+      await book(runtime, 2)
+      await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message: "hello" }))
+      const queue = await runtime.runPromise(Effect.service(PartQueue.PartQueue))
+      const other = { owner: "elsewhere", host: "another-host", pid: 1 }
+      await runtime.runPromise(queue.enter(other, Date.now(), 60_000))
+      const refused = await runtime.runPromise(Effect.flip(Dispatcher.run(configFor(smsc.port), { ...Dispatcher.defaults, dispatcher: PartStore.thisProcess(), once: true })))
+      expect(refused.message).toContain("only one may run on SQLite")
+      await runtime.runPromise(queue.leave(other))
+      const summary = await runtime.runPromise(Effect.gen(function*() {
+        const fiber = yield* Effect.forkChild(Dispatcher.run(configFor(smsc.port), { ...Dispatcher.defaults, dispatcher: PartStore.thisProcess(), once: true, receiptWaitMs: 2000 }))
+        yield* Effect.sleep("300 millis")
+        yield* Effect.promise(() => smsc.sendInbound("447400900001", "SHOP", "STOP"))
+        return yield* Fiber.join(fiber)
+      }))
+      expect(summary.submitted).toBe(1)
+      expect(summary.inbound).toBe(1)
+      expect(smsc.accepted.map((part) => [part.destination, part.text])).toEqual([["447400900000", "Shop: hello"]])
+      const contact = await runtime.runPromise(ContactBook.getContact("447400900001"))
+      expect(contact.status).toBe("CANCELLED")
+      const sent = await runtime.runPromise(Messaging.listMessages({ direction: "MT" }))
+      expect(sent.map((message) => [message.status, message.sent_count, message.error_count])).toEqual([["SENT", 1, 0]])
+    } finally {
+      await runtime.dispose()
+      await smsc.close()
+    }
+  })
+})

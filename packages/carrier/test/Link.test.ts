@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest"
+import * as Link from "../src/internal/link.ts"
+import * as TestSmsc from "./TestSmsc.ts"
+
+const options = (port: number, overrides: Partial<Link.Options> = {}): Link.Options => ({
+  ...Link.defaults,
+  host: "127.0.0.1",
+  port,
+  systemId: "smsbook",
+  password: "secret",
+  reconnectMs: { initial: 20, max: 200 },
+  throttleMs: { initial: 10, max: 100 },
+  ...overrides
+})
+
+const submitParams = (n: number) => ({
+  source_addr: "smsbook",
+  destination_addr: `4474000000${String(n).padStart(2, "0")}`,
+  data_coding: 0,
+  short_message: Buffer.from([0x41 + (n % 26)])
+})
+
+const withLink = async <A>(script: TestSmsc.Script, overrides: Partial<Link.Options>, run: (smsc: TestSmsc.TestSmsc, link: Link.Link, events: Array<Link.Event>) => Promise<A>) => {
+  const smsc = await TestSmsc.start(script)
+  const events: Array<Link.Event> = []
+  const link = Link.open(options(smsc.port, overrides), async () => 0, (event) => events.push(event))
+  try {
+    return await run(smsc, link, events)
+  } finally {
+    await link.close()
+    await smsc.close()
+  }
+}
+
+describe("SMPP link", () => {
+  it("binds as a transceiver and gets every submit accepted once", async () => {
+    await withLink({ respondDelayMs: 2 }, {}, async (smsc, link) => {
+      const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => link.submit(submitParams(i))))
+      expect(outcomes.every((outcome) => outcome._tag === "Accepted")).toBe(true)
+      expect(new Set(outcomes.map((outcome) => outcome._tag === "Accepted" ? outcome.messageId : "")).size).toBe(30)
+      expect(smsc.accepted.map((part) => part.destination)).toEqual(Array.from({ length: 30 }, (_, i) => submitParams(i).destination_addr))
+      expect(smsc.binds()).toBe(1)
+    })
+  })
+
+  it("retries throttled and queue-full submits with backoff, each part accepted exactly once, in order", async () => {
+    for (const status of [0x58, 0x14]) {
+      await withLink({ throttleEvery: 4, throttleStatus: status, respondDelayMs: 1 }, { window: 1 }, async (smsc, link, events) => {
+        const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => link.submit(submitParams(i))))
+        expect(outcomes.every((outcome) => outcome._tag === "Accepted")).toBe(true)
+        expect(smsc.accepted.map((part) => part.destination)).toEqual(Array.from({ length: 20 }, (_, i) => submitParams(i).destination_addr))
+        expect(events.filter((event) => event._tag === "Throttled").length).toBeGreaterThanOrEqual(5)
+      })
+    }
+  })
+
+  it("rebinds after the link drops mid-window and resubmits only the unanswered parts", async () => {
+    await withLink({ dropAtSubmit: [15], respondDelayMs: 5 }, { window: 10 }, async (smsc, link, events) => {
+      const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => link.submit(submitParams(i))))
+      expect(outcomes.every((outcome) => outcome._tag === "Accepted")).toBe(true)
+      const destinations = smsc.accepted.map((part) => part.destination)
+      expect(destinations.length).toBe(40)
+      expect(new Set(destinations).size).toBe(40)
+      expect(smsc.unanswered.length).toBeGreaterThan(0)
+      expect(smsc.binds()).toBe(2)
+      expect(events.some((event) => event._tag === "Disconnected")).toBe(true)
+    })
+  })
+
+  it("keeps trying a refused bind with backoff, then sends", async () => {
+    await withLink({ bindStatus: (attempt) => attempt <= 2 ? 0x0d : 0 }, {}, async (smsc, link, events) => {
+      const outcome = await link.submit(submitParams(1))
+      expect(outcome._tag).toBe("Accepted")
+      expect(smsc.binds()).toBe(3)
+      expect(events.filter((event) => event._tag === "BindRefused").length).toBe(2)
+    })
+  })
+
+  it("fails queued submissions after the configured number of refused binds", async () => {
+    await withLink({ bindStatus: () => 0x0e }, { maxBindAttempts: 3 }, async (smsc, link) => {
+      const outcome = await link.submit(submitParams(1))
+      expect(outcome._tag).toBe("LinkFailed")
+      expect(smsc.binds()).toBe(3)
+      expect(smsc.accepted.length).toBe(0)
+    })
+  })
+
+  it("keeps at most `window` submits outstanding", async () => {
+    await withLink({ respondDelayMs: 20 }, { window: 3 }, async (smsc, link) => {
+      await Promise.all(Array.from({ length: 12 }, (_, i) => link.submit(submitParams(i))))
+      expect(smsc.maxOutstanding()).toBe(3)
+      expect(link.outstanding()).toBe(0)
+    })
+  })
+
+  it("holds the tps limit per bind", async () => {
+    await withLink({}, { tps: 50, window: 100 }, async (smsc, link) => {
+      const started = Date.now()
+      await Promise.all(Array.from({ length: 26 }, (_, i) => link.submit(submitParams(i))))
+      // 26 submits at 50/s: the first at once, the last 500 ms later.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(480)
+      expect(smsc.accepted.length).toBe(26)
+    })
+  })
+
+  it("sends enquire_link when idle and rebinds when the SMSC stops answering", async () => {
+    await withLink({}, { enquireLinkMs: 50, responseTimeoutMs: 200 }, async (smsc, link) => {
+      await link.submit(submitParams(1))
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(link.isBound()).toBe(true)
+      expect(smsc.enquireLinks()).toBeGreaterThanOrEqual(2)
+      smsc.dropLink()
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(link.isBound()).toBe(true)
+      expect(smsc.binds()).toBe(2)
+    })
+  })
+})

@@ -1,0 +1,175 @@
+import { Account, ContactBook, MemoryStore, Messaging, Sms } from "@smsbook/core"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import * as fc from "fast-check"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type * as Deliveries from "../src/Deliveries.ts"
+import * as SmppCarrier from "../src/SmppCarrier.ts"
+import * as SmppConfig from "../src/SmppConfig.ts"
+import type * as ShortMessage from "../src/ShortMessage.ts"
+import { ucs2Text, gsmText } from "./arbitraries.ts"
+import * as TestSmsc from "./TestSmsc.ts"
+
+const shortName = "Shop"
+
+const configFor = (port: number, overrides: Partial<SmppConfig.SmppConfig> = {}): SmppConfig.SmppConfig => ({
+  ...SmppConfig.defaults,
+  host: "127.0.0.1",
+  port,
+  systemId: "smsbook",
+  password: "secret",
+  reconnectMs: { initial: 20, max: 200 },
+  throttleMs: { initial: 10, max: 100 },
+  ...overrides
+})
+
+/** A memory book whose carrier is SMPP to `smsc`, with every notice kept. */
+const runtimeFor = (smsc: TestSmsc.TestSmsc, overrides: Partial<SmppConfig.SmppConfig> = {}) => {
+  const notices: Array<SmppCarrier.Notice> = []
+  const base = Layer.mergeAll(MemoryStore.layer, Account.layer({ ...Account.defaults, short_name: shortName, short_code: "SHOP" }))
+  const layer = SmppCarrier.layer(configFor(smsc.port, overrides), (notice) => notices.push(notice)).pipe(Layer.provideMerge(base))
+  return { runtime: ManagedRuntime.make(layer), notices }
+}
+
+const waitFor = async (check: () => boolean, ms = 5000) => {
+  const until = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > until) throw new Error("timed out waiting")
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+let counter = 0
+const nextMsisdn = () => `4474001${String(10000 + counter++).padStart(5, "0")}`
+
+describe.each<ShortMessage.Packing>(["unpacked", "packed"])("SMPP carrier, %s GSM-7", (packing) => {
+  let smsc: TestSmsc.TestSmsc
+  let env: ReturnType<typeof runtimeFor>
+
+  beforeAll(async () => {
+    smsc = await TestSmsc.start({ packed: packing === "packed", throttleEvery: 7, respondDelayMs: 1 })
+    env = runtimeFor(smsc, { packing })
+  })
+  afterAll(async () => {
+    await env.runtime.dispose()
+    await smsc.close()
+  })
+
+  it("law: the parts the SMSC receives reassemble to the prefixed text, one PDU per segment of core, sent_count = parts", async () => {
+    const budget = Sms.budget(shortName)
+    await fc.assert(fc.asyncProperty(fc.oneof(gsmText(budget), ucs2Text(budget - 1)).filter((text) => text.trim() !== ""), async (text) => {
+      const msisdn = nextMsisdn()
+      const before = smsc.accepted.length
+      const sent = await env.runtime.runPromise(Messaging.sendNow({ msisdn, message: text }))
+      const analysis = Sms.analyzePrefixed(shortName, text)
+      const received = smsc.accepted.slice(before).filter((part) => part.destination === msisdn)
+      expect(sent.sent_count).toBe(analysis.segments)
+      expect(received.length).toBe(analysis.segments)
+      const [whole] = smsc.reassembled().filter((message) => message.destination === msisdn)
+      expect(whole?.text).toBe(Sms.prefix(shortName, text))
+      expect(received.every((part) => part.dataCoding === (analysis.encoding === "UCS-2" ? 8 : 0))).toBe(true)
+    }), { numRuns: 40 })
+  })
+})
+
+describe("SMPP carrier: receipts", () => {
+  it("turns DELIVRD/UNDELIV/EXPIRED receipts (delayed, out of order, early, duplicated, TLV or text) into part states and error_count", async () => {
+    const stats: ReadonlyArray<TestSmsc.Stat> = ["DELIVRD", "UNDELIV", "EXPIRED", "DELIVRD", "REJECTD"]
+    const smsc = await TestSmsc.start({
+      respondDelayMs: 2,
+      receipt: (_part, index) => ({
+        stat: stats[index % stats.length] ?? "DELIVRD",
+        // Later parts' receipts come sooner: out of order.
+        delayMs: 60 - (index % 6) * 10,
+        beforeResponse: index % 4 === 3,
+        duplicate: index % 5 === 1 && index % 4 !== 3,
+        form: index % 2 === 0 ? "tlv" : "text"
+      })
+    })
+    const env = runtimeFor(smsc)
+    try {
+      const contacts = Array.from({ length: 10 }, () => nextMsisdn())
+      await env.runtime.runPromise(Effect.forEach(contacts, (msisdn) => ContactBook.createContact(msisdn, { first_name: "A" }).pipe(
+        Effect.andThen(ContactBook.editContact(msisdn, { tags: ["news"] }))
+      )))
+      const result = await env.runtime.runPromise(Messaging.broadcast({ tags: ["news"], message: "ж".repeat(80) }, { allowEmpty: false }))
+      expect(result.message.sent_count).toBe(20)
+      const deliveries = await env.runtime.runPromise(Effect.map(Effect.service(SmppCarrier.SmppCarrier), (carrier) => carrier.deliveries))
+      await waitFor(() => deliveries.parts().every((part) => part.state !== "submitted"))
+      const byId = smsc.receipts
+      const expectedFailed = [...byId.values()].filter((stat) => stat !== "DELIVRD").length
+      expect(expectedFailed).toBeGreaterThan(0)
+      expect(deliveries.parts().length).toBe(20)
+      for (const part of deliveries.parts()) {
+        const stat = byId.get(part.smscId ?? "")
+        const expected: Deliveries.PartState["state"] = stat === "DELIVRD" ? "delivered" : stat === "UNDELIV" ? "undeliverable" : stat === "EXPIRED" ? "expired" : "rejected"
+        expect(part.state).toBe(expected)
+      }
+      expect(deliveries.errorCount(result.message.message_id)).toBe(expectedFailed)
+      await waitFor(() => env.notices.filter((notice) => notice._tag === "Receipt" && notice.applied._tag === "Duplicate").length >= 3)
+      // Receipts sent before their submit_sm_resp were kept and applied when it came.
+      expect(env.notices.filter((notice) => notice._tag === "ReceiptParked").length).toBe(5)
+      // A receipt nobody can match is reported, not dropped.
+      await smsc.sendReceipt("nosuchid", "DELIVRD")
+      expect(env.notices.some((notice) => notice._tag === "Receipt" && notice.applied._tag === "Unknown" && notice.applied.receipt.messageId === "nosuchid")).toBe(true)
+    } finally {
+      await env.runtime.dispose()
+      await smsc.close()
+    }
+  })
+})
+
+describe("SMPP carrier: inbound", () => {
+  let smsc: TestSmsc.TestSmsc
+  let env: ReturnType<typeof runtimeFor>
+
+  beforeAll(async () => {
+    smsc = await TestSmsc.start({})
+    env = runtimeFor(smsc, { reassemblyTimeoutMs: 200 })
+    await env.runtime.runPromise(Effect.void)
+    await waitFor(() => smsc.binds() === 1)
+  })
+  afterAll(async () => {
+    await env.runtime.dispose()
+    await smsc.close()
+  })
+
+  const inbound = () => env.runtime.runPromise(Messaging.listMessages({ direction: "MO", Limit: "1000" }))
+
+  it("records a STOP and opts the sender out before acknowledging the deliver_sm", async () => {
+    const msisdn = nextMsisdn()
+    await env.runtime.runPromise(ContactBook.createContact(msisdn, { first_name: "B" }))
+    const statuses = await smsc.sendInbound(msisdn, "SHOP", "stop")
+    expect(statuses).toEqual([0])
+    const contact = await env.runtime.runPromise(ContactBook.getContact(msisdn))
+    expect(contact.status).toBe("CANCELLED")
+    expect((await inbound()).some((message) => message.msisdn === msisdn && message.message === "stop")).toBe(true)
+  })
+
+  it("reassembles concatenated parts that arrive out of order, GSM-7 and UCS-2", async () => {
+    const gsmFrom = nextMsisdn()
+    const ucsFrom = nextMsisdn()
+    const gsm = "Hello there, this is a long message that comes in three parts {with} extension chars €"
+    const ucs = "Привет! Это длинное сообщение из нескольких частей 😀 с эмодзи"
+    expect(await smsc.sendInbound(gsmFrom, "SHOP", gsm, { parts: 3, order: [2, 0, 1] })).toEqual([0, 0, 0])
+    expect(await smsc.sendInbound(ucsFrom, "SHOP", ucs, { parts: 2, order: [1, 0], ucs2: true })).toEqual([0, 0])
+    const messages = await inbound()
+    expect(messages.filter((message) => message.msisdn === gsmFrom).map((message) => message.message)).toEqual([gsm])
+    expect(messages.filter((message) => message.msisdn === ucsFrom).map((message) => message.message)).toEqual([ucs])
+  })
+
+  it("records a partial message with what arrived once its parts stop coming", async () => {
+    const from = nextMsisdn()
+    const statuses = await smsc.sendInbound(from, "SHOP", "abcdefghijkl", { parts: 3, order: [0, 2] })
+    expect(statuses).toEqual([0, 0])
+    expect(env.notices.some((notice) => notice._tag === "Inbound" && notice.from === from && !notice.complete && notice.missing.join() === "2")).toBe(true)
+    expect((await inbound()).filter((message) => message.msisdn === from).map((message) => message.message)).toEqual(["abcdijkl"])
+  })
+
+  it("decodes data_coding 3 (Latin-1) and refuses an unknown one with a permanent error", async () => {
+    const from = nextMsisdn()
+    expect(await smsc.deliver({ source_addr: from, destination_addr: "SHOP", data_coding: 3, short_message: Buffer.from("Café ½", "latin1") })).toBe(0)
+    expect((await inbound()).filter((message) => message.msisdn === from).map((message) => message.message)).toEqual(["Café ½"])
+    expect(await smsc.deliver({ source_addr: from, destination_addr: "SHOP", data_coding: 4, short_message: Buffer.from([1, 2]) })).toBe(0x65)
+    expect(env.notices.some((notice) => notice._tag === "InboundRefused" && notice.reason.includes("data_coding 4"))).toBe(true)
+  })
+})

@@ -1,0 +1,34 @@
+/**
+ * The dispatcher's queue (core's `PartQueue`) of the store at a URL: the outbox parts of the same
+ * SQLite file or PostgreSQL database as the book, on a connection (pool) of its own.
+ */
+import { InvalidStoreUrl, type PartQueue, StoreUnavailable } from "@smsbook/core"
+import { Effect, Layer } from "effect"
+import * as SqliteParts from "./internal/sqlite/parts.ts"
+import { redactUrl } from "./internal/urlSecrets.ts"
+import * as Store from "./Store.ts"
+
+/** This process as a dispatcher (owner name, host, pid). */
+export const thisProcess = SqliteParts.thisProcess
+
+/**
+ * The queue of the store at `url`. A `memory:` book has no outbox another process could drain:
+ * refused as an `InvalidStoreUrl`.
+ */
+export const layer = (url: string): Layer.Layer<PartQueue.PartQueue, InvalidStoreUrl | StoreUnavailable> => {
+  const location = Store.locate(url)
+  if (location instanceof InvalidStoreUrl) return Layer.unwrap(Effect.fail(location))
+  switch (location.kind) {
+    case "memory":
+      return Layer.unwrap(Effect.fail(new InvalidStoreUrl({ url, reason: "a memory: book cannot be dispatched; use a SQLite file or PostgreSQL" })))
+    case "sqlite":
+      return SqliteParts.layer(location.path)
+    case "postgres":
+      return Layer.unwrap(
+        Effect.tryPromise({
+          try: () => import("./internal/postgres/parts.ts"),
+          catch: (cause) => new StoreUnavailable({ url: redactUrl(location.url), reason: `the PostgreSQL driver cannot be loaded: ${String(cause)}` })
+        }).pipe(Effect.map((pg) => pg.layer(location.url)))
+      )
+  }
+}
