@@ -41,7 +41,11 @@ if (postgresUrl === undefined) {
           book.contacts.write({ insert: [contact("447400000001", "CANCELLED"), contact("447400000002", "SUBSCRIBED")], update: [] }))))
         await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
           Effect.andThen(
-            sql`DROP TABLE ${sql(schema)}.suppressions, ${sql(schema)}.api_keys`,
+            Effect.andThen(
+              sql`DROP TABLE ${sql(schema)}.suppressions, ${sql(schema)}.api_keys`,
+              // Migration 4's part states (their indexes go with the columns).
+              sql`ALTER TABLE ${sql(schema)}.outbox DROP COLUMN state, DROP COLUMN smsc_id, DROP COLUMN owner, DROP COLUMN lease_until`
+            ),
             sql`DELETE FROM ${sql(schema)}.smsbook_migrations WHERE migration_id >= 2`
           )))
         await Effect.runPromise(Effect.scoped(Effect.gen(function*() {

@@ -3,9 +3,11 @@
  * files and books, both give the same summary and leave the same contacts, on a first run and on a re-run.
  */
 import { ContactBook, ContactStore, MemoryStore, type Msisdn } from "@smsbook/core"
-import { SqliteStore } from "@smsbook/store"
+import { PostgresStore, SqliteStore } from "@smsbook/store"
+import { PgClient } from "@effect/sql-pg"
 import { stringify } from "csv-stringify/sync"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -92,6 +94,36 @@ const runIn = (layer: Layer.Layer<ContactStore.ContactStore, unknown>, s: Scenar
     layer
   ))
 }
+
+const postgresUrl = process.env["SMSBOOK_TEST_POSTGRES_URL"] ?? ""
+
+/** A PostgreSQL store in a schema of its own, dropped after the run. */
+const withPostgres = async <A>(use: (layer: Layer.Layer<ContactStore.ContactStore, unknown>) => Promise<A>): Promise<A> => {
+  const admin = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(postgresUrl) }))
+  const schema = `smsbook_bulk_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`))
+  const url = new URL(postgresUrl)
+  url.searchParams.set("options", `-c search_path=${schema}`)
+  try {
+    return await use(PostgresStore.layer(url.href))
+  } finally {
+    await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`))
+    await admin.dispose()
+  }
+}
+
+describe.skipIf(postgresUrl === "")("set-based import (PostgreSQL) against row by row (memory)", () => {
+  it("same summaries, same contacts, first run and re-run", async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (s) => {
+        const bulk = await withPostgres((layer) => runIn(layer, s))
+        const rowByRow = await runIn(MemoryStore.layer, s)
+        expect(bulk).toEqual(rowByRow)
+      }),
+      { numRuns: 40 }
+    )
+  })
+})
 
 describe("set-based import (SQLite) against row by row (memory)", () => {
   it("same summaries, same contacts, first run and re-run", async () => {

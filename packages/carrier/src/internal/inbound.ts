@@ -2,7 +2,6 @@
  * What comes from the SMSC on a bind: delivery receipts handed to the caller's handler, inbound SMS
  * decoded, reassembled and recorded, each deliver_sm answered only once it is handled.
  */
-import type { Pdu } from "smpp"
 import * as Link from "./link.ts"
 import * as Raw from "./raw.ts"
 import * as Reassembly from "../Reassembly.ts"
@@ -30,12 +29,12 @@ export interface Inbound {
 }
 
 /** The text octets of an inbound PDU: `message_payload` when the SMSC used it, else `short_message`. */
-const octetsOf = (pdu: Pdu): Uint8Array => {
+const octetsOf = (pdu: Link.InboundPdu): Uint8Array => {
   const payload = Raw.bytes(pdu["message_payload"])
   return payload.length > 0 ? payload : Raw.bytes(pdu["short_message"])
 }
 
-const sarOf = (pdu: Pdu): ShortMessage.Concatenation | undefined => {
+const sarOf = (pdu: Link.InboundPdu): ShortMessage.Concatenation | undefined => {
   const reference = pdu["sar_msg_ref_num"]
   const total = pdu["sar_total_segments"]
   const sequence = pdu["sar_segment_seqnum"]
@@ -58,7 +57,7 @@ export const make = (
     )
   }
 
-  const handle = (pdu: Pdu): Promise<number> => {
+  const handle = (pdu: Link.InboundPdu): Promise<number> => {
     const esmClass = Number(pdu["esm_class"] ?? 0)
     const octets = octetsOf(pdu)
     const data = ShortMessage.userData(octets, esmClass)

@@ -54,8 +54,14 @@ export type Event =
   | { readonly _tag: "Disconnected"; readonly reason: string; readonly requeued: number; readonly retryInMs: number }
   | { readonly _tag: "Throttled"; readonly status: number; readonly retryInMs: number }
 
+/** An inbound PDU as the handler reads it: its command and fields by name. */
+export interface InboundPdu {
+  readonly command: string
+  readonly [field: string]: unknown
+}
+
 /** Answers an inbound PDU (deliver_sm, data_sm): the command_status to respond with, once handled. */
-export type InboundHandler = (pdu: Pdu) => Promise<number>
+export type InboundHandler = (pdu: InboundPdu) => Promise<number>
 
 interface Submission {
   readonly params: Record<string, unknown>

@@ -18,6 +18,7 @@ import {
   tagPairs
 } from "./rows.ts"
 import * as Contention from "../contention.ts"
+import * as BulkImport from "./bulkImport.ts"
 import { attempt, keyset, transaction } from "./connection.ts"
 
 /** Rows a store writes in batches before it first runs ANALYZE; each later ANALYZE waits for 4 times more. */
@@ -188,6 +189,16 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
   // - A stored CANCELLED and a suppressed number stay CANCELLED: a batch never decides an opt-out.
   // - After every 4× more rows written (from 20,000 on), ANALYZE: the first import into a fresh
   //   database is otherwise planned for empty tables all along.
+  /** Counts rows written and runs ANALYZE after every 4× more (from `firstAnalyzeAfter` on). */
+  const noteWritten = (rows: number) =>
+    Effect.gen(function*() {
+      written += rows
+      if (written >= analyzeAt) {
+        analyzeAt = written * 4
+        yield* sql`ANALYZE contacts, contact_tags`
+      }
+    })
+
   const write = ({ insert, update }: ContactStore.Writes) => {
     const all = [...insert, ...update]
     // An opt-out in an earlier version of a number holds, as it would written one by one.
@@ -218,11 +229,7 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
         RETURNING msisdn, status`.pipe(Effect.flatMap(decodeStatuses("ContactStore.write")))
       yield* suppressCancelled(changed)
       yield* replaceTags(contacts)
-      written += contacts.length
-      if (written >= analyzeAt) {
-        analyzeAt = written * 4
-        yield* sql`ANALYZE contacts, contact_tags`
-      }
+      yield* noteWritten(contacts.length)
     })).pipe(attempt("ContactStore.write"))
   }
 
@@ -314,6 +321,7 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
     unsuppress,
     forget,
     transaction: transaction(sql),
-    retrying: Contention.retrying(transaction(sql))
+    retrying: Contention.retrying(transaction(sql)),
+    bulkImport: BulkImport.make(sql, { queueWriters, written: noteWritten })
   })
 }

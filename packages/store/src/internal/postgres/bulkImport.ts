@@ -1,0 +1,112 @@
+/**
+ * The set-based import on PostgreSQL: rows staged by `unnest` of one array per column into a TEMP table that lives as
+ * long as the import's transaction, then merged by one `UPDATE … FROM staging WHERE <changed>` and one
+ * `INSERT … SELECT … ORDER BY msisdn`; the statements' own change counts are the summary's.
+ */
+import { Effect } from "effect"
+import type { SqlClient, SqlError } from "effect/sql"
+import type { ContactStore } from "@smsbook/core"
+import { attempt } from "./connection.ts"
+import { decodeCount, decodeMsisdns, lower } from "./rows.ts"
+
+export interface Hooks {
+  /** Queues this import behind other batch writers of the book (their advisory lock), before its first read. */
+  readonly queueWriters: Effect.Effect<unknown, SqlError.SqlError>
+  /** Rows written, for the store's ANALYZE after a bulk load. */
+  readonly written: (rows: number) => Effect.Effect<void, SqlError.SqlError>
+}
+
+/** Builds `ContactStore.bulkImport` over `sql`. */
+export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<ContactStore.ContactStore["Service"]["bulkImport"]> =>
+({ blankErases }) =>
+  Effect.gen(function*() {
+    yield* hooks.queueWriters
+    yield* sql`CREATE TEMP TABLE IF NOT EXISTS smsbook_import_rows (
+      seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      msisdn text COLLATE "C" NOT NULL,
+      phone_number text NOT NULL,
+      first_name text NOT NULL,
+      last_name text NOT NULL,
+      full_name text NOT NULL,
+      country_code text NOT NULL,
+      tags jsonb NOT NULL,
+      tag_keys jsonb NOT NULL,
+      profile_uid text NOT NULL,
+      first_name_lower text NOT NULL,
+      last_name_lower text NOT NULL
+    ) ON COMMIT DROP`
+    yield* sql`TRUNCATE smsbook_import_rows`
+
+    // The import rule over `s` (staged) and `c` (stored), as SQLite's adapter states it.
+    const first = blankErases ? sql`s.first_name` : sql`CASE WHEN s.first_name <> '' THEN s.first_name ELSE c.first_name END`
+    const last = blankErases ? sql`s.last_name` : sql`CASE WHEN s.last_name <> '' THEN s.last_name ELSE c.last_name END`
+    const firstLower = blankErases
+      ? sql`s.first_name_lower`
+      : sql`CASE WHEN s.first_name <> '' THEN s.first_name_lower ELSE c.first_name_lower END`
+    const lastLower = blankErases
+      ? sql`s.last_name_lower`
+      : sql`CASE WHEN s.last_name <> '' THEN s.last_name_lower ELSE c.last_name_lower END`
+    const join = (a: typeof first, b: typeof first) => sql`CASE WHEN (${a}) = '' THEN (${b}) WHEN (${b}) = '' THEN (${a}) ELSE (${a}) || ' ' || (${b}) END`
+    const newKeys = sql`SELECT k.key, k.position FROM jsonb_array_elements_text(s.tag_keys) WITH ORDINALITY AS k (key, position)
+      WHERE NOT EXISTS (SELECT 1 FROM contact_tags AS t WHERE t.tag = k.key AND t.msisdn = s.msisdn)`
+    const changed = sql`(c.first_name IS DISTINCT FROM (${first}) OR c.last_name IS DISTINCT FROM (${last})
+      OR c.full_name IS DISTINCT FROM (${join(first, last)}) OR (c.tags <> s.tags AND EXISTS (${newKeys})))`
+    const addedTags = sql`COALESCE((SELECT jsonb_agg(t.value ORDER BY t.position)
+      FROM jsonb_array_elements(s.tags) WITH ORDINALITY AS t (value, position)
+      JOIN (${newKeys}) AS n ON n.position = t.position), '[]'::jsonb)`
+
+    const bulk: ContactStore.BulkImport = {
+      stage: (contacts) =>
+        contacts.length === 0 ? Effect.void : sql`INSERT INTO smsbook_import_rows (msisdn, phone_number, first_name, last_name,
+            full_name, country_code, tags, tag_keys, profile_uid, first_name_lower, last_name_lower)
+          SELECT * FROM unnest(${contacts.map((c) => c.msisdn)}::text[], ${contacts.map((c) => c.phone_number)}::text[],
+            ${contacts.map((c) => c.first_name)}::text[], ${contacts.map((c) => c.last_name)}::text[],
+            ${contacts.map((c) => c.full_name)}::text[], ${contacts.map((c) => c.country_code)}::text[],
+            ${contacts.map((c) => JSON.stringify(c.tags))}::jsonb[],
+            ${contacts.map((c) => JSON.stringify([...new Set(c.tags.map(lower))]))}::jsonb[],
+            ${contacts.map((c) => c.profile_uid)}::text[], ${contacts.map((c) => lower(c.first_name))}::text[],
+            ${contacts.map((c) => lower(c.last_name))}::text[])`.pipe(Effect.asVoid, attempt("ContactStore.bulkImport.stage")),
+      merge: (limit) =>
+        Effect.gen(function*() {
+          const staged = (yield* sql`SELECT count(*) AS n FROM smsbook_import_rows`.pipe(Effect.flatMap(decodeCount("bulkImport"))))[0]?.n ?? 0
+          const optedOut = (yield* sql`SELECT count(*) AS n FROM smsbook_import_rows AS s
+            WHERE EXISTS (SELECT 1 FROM suppressions AS sp WHERE sp.msisdn = s.msisdn)`.pipe(
+            Effect.flatMap(decodeCount("bulkImport"))
+          ))[0]?.n ?? 0
+          const optedOutMsisdns = optedOut === 0 || limit <= 0 ? [] : (yield* sql`SELECT s.msisdn FROM smsbook_import_rows AS s
+            WHERE EXISTS (SELECT 1 FROM suppressions AS sp WHERE sp.msisdn = s.msisdn) ORDER BY s.seq LIMIT ${limit}`.pipe(
+            Effect.flatMap(decodeMsisdns("bulkImport"))
+          )).map((row) => row.msisdn)
+          // Rows in key order, so that writers of overlapping numbers lock them in one order.
+          const updated = (yield* sql`UPDATE contacts AS c SET
+              first_name = ${first}, last_name = ${last}, full_name = ${join(first, last)},
+              first_name_lower = ${firstLower}, last_name_lower = ${lastLower},
+              full_name_lower = ${join(firstLower, lastLower)},
+              tags = c.tags || ${addedTags}
+            FROM (SELECT * FROM smsbook_import_rows ORDER BY msisdn) AS s
+            WHERE c.msisdn = s.msisdn AND ${changed}
+            RETURNING c.msisdn`.pipe(Effect.flatMap(decodeMsisdns("bulkImport")))).length
+          const created = (yield* sql`INSERT INTO contacts (msisdn, phone_number, first_name, last_name, full_name,
+              country_code, added_from, status, tags, profile_uid, monitoring, first_name_lower, last_name_lower, full_name_lower)
+            SELECT s.msisdn, s.phone_number, s.first_name, s.last_name, s.full_name, s.country_code, 'FILE_UPLOAD',
+              CASE WHEN EXISTS (SELECT 1 FROM suppressions AS sp WHERE sp.msisdn = s.msisdn) THEN 'CANCELLED' ELSE 'SUBSCRIBED' END,
+              s.tags, s.profile_uid, false, s.first_name_lower, s.last_name_lower,
+              CASE WHEN s.first_name_lower = '' THEN s.last_name_lower WHEN s.last_name_lower = '' THEN s.first_name_lower
+                ELSE s.first_name_lower || ' ' || s.last_name_lower END
+            FROM smsbook_import_rows AS s
+            WHERE NOT EXISTS (SELECT 1 FROM contacts AS c WHERE c.msisdn = s.msisdn)
+            ORDER BY s.msisdn
+            ON CONFLICT (msisdn) DO NOTHING
+            RETURNING msisdn`.pipe(Effect.flatMap(decodeMsisdns("bulkImport")))).length
+          if (created + updated > 0) {
+            yield* sql`INSERT INTO contact_tags (tag, msisdn)
+              SELECT k.key, s.msisdn FROM smsbook_import_rows AS s, jsonb_array_elements_text(s.tag_keys) AS k (key)
+              ORDER BY 1, 2 ON CONFLICT DO NOTHING`
+            yield* hooks.written(created + updated)
+          }
+          yield* sql`TRUNCATE smsbook_import_rows`
+          return { created, updated, unchanged: staged - created - updated, optedOut, optedOutMsisdns }
+        }).pipe(attempt("ContactStore.bulkImport.merge"))
+    }
+    return bulk
+  }).pipe(attempt("ContactStore.bulkImport"))
