@@ -54,7 +54,10 @@ describe("ShortMessage", () => {
       const encoded = ShortMessage.encodeParts(analysis.parts, { packing, reference })
       expect(encoded.length).toBe(analysis.segments)
       const decoded = decodeAll(encoded, packing)
-      expect(decoded.map((part) => part.text)).toEqual(analysis.parts)
+      // Packed, a part ending in CR on an octet boundary carries a second CR (23.038 6.1.2.3.1): the law below.
+      const texts = decoded.map((part, index) =>
+        packing === "packed" && part.text === `${analysis.parts[index] ?? ""}\r` && part.text.endsWith("\r\r") ? part.text.slice(0, -1) : part.text)
+      expect(texts).toEqual(analysis.parts)
       for (const [index, part] of encoded.entries()) {
         expect(part.data_coding).toBe(analysis.encoding === "UCS-2" ? 8 : 0)
         expect(part.short_message.length).toBeLessThanOrEqual(packing === "packed" || analysis.encoding === "UCS-2" ? 140 : 160)
