@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: measures smsbook's batch jobs on seeded data — import, re-import, broadcast, report — as
  * rows/s and peak memory against the raw csv-parse and csv-stringify, prints the table and writes docs/benchmarks.md.
+ * Over 400 lines: the driver owns the run order, the same-run baselines and the document it writes; the jobs live in scripts/bench/.
  */
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"

@@ -69,6 +69,15 @@ export const json = Flag.Boolean("json").pipe(
   Flag.withDefault(false)
 )
 
+/** Where a data export goes and how Excel should read it: shared by `report` and `contacts export`. */
+export const exportFlags = {
+  out: Flag.String("out").pipe(Flag.withDescription("Output file, or - for stdout (then the summary goes to stderr)"), Flag.withDefault("-")),
+  excel: Flag.Boolean("excel").pipe(
+    Flag.withDescription("CSV for Excel: a UTF-8 byte order mark and CRLF line ends (accents and emoji read right)"),
+    Flag.withDefault(false)
+  )
+}
+
 export const account = {
   shortName: optionalText("short-name", "Account short name prefixed to every text (env SMSBOOK_SHORT_NAME)"),
   shortCode: optionalText("short-code", "Number messages are sent from (env SMSBOOK_SHORT_CODE)"),

@@ -6,22 +6,10 @@ import { PartStore, Store } from "@smsbook/store"
 import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import * as Dispatcher from "../src/Dispatcher.ts"
-import * as SmppConfig from "../src/SmppConfig.ts"
 import * as TestSmsc from "./TestSmsc.ts"
 
 const shortName = "Shop"
 const text = "Привет! Большая распродажа в эти выходные, скидки до 50% на всё — ждём вас в наших магазинах"
-
-const configFor = (port: number, overrides: Partial<SmppConfig.SmppConfig> = {}): SmppConfig.SmppConfig => ({
-  ...SmppConfig.defaults,
-  host: "127.0.0.1",
-  port,
-  systemId: "smsbook",
-  password: "secret",
-  reconnectMs: { initial: 20, max: 200 },
-  throttleMs: { initial: 10, max: 100 },
-  ...overrides
-})
 
 let folder: string
 beforeEach(() => {
@@ -54,7 +42,7 @@ describe("Dispatcher (SQLite)", () => {
       const segments = Sms.analyzePrefixed(shortName, text).segments
       expect(segments).toBe(2)
       expect(broadcast.message.sent_count).toBe(120)
-      const summary = await runtime.runPromise(Dispatcher.run(configFor(smsc.port, { window: 10 }), {
+      const summary = await runtime.runPromise(Dispatcher.run(TestSmsc.clientConfig(smsc.port, { window: 10 }), {
         ...Dispatcher.defaults,
         dispatcher: PartStore.thisProcess(),
         once: true
@@ -88,11 +76,11 @@ describe("Dispatcher (SQLite)", () => {
       const queue = await runtime.runPromise(Effect.service(PartQueue.PartQueue))
       const other = { owner: "elsewhere", host: "another-host", pid: 1 }
       await runtime.runPromise(queue.enter(other, Date.now(), 60_000))
-      const refused = await runtime.runPromise(Effect.flip(Dispatcher.run(configFor(smsc.port), { ...Dispatcher.defaults, dispatcher: PartStore.thisProcess(), once: true })))
+      const refused = await runtime.runPromise(Effect.flip(Dispatcher.run(TestSmsc.clientConfig(smsc.port), { ...Dispatcher.defaults, dispatcher: PartStore.thisProcess(), once: true })))
       expect(refused.message).toContain("only one may run on SQLite")
       await runtime.runPromise(queue.leave(other))
       const summary = await runtime.runPromise(Effect.gen(function*() {
-        const fiber = yield* Effect.forkChild(Dispatcher.run(configFor(smsc.port), { ...Dispatcher.defaults, dispatcher: PartStore.thisProcess(), once: true, receiptWaitMs: 2000 }))
+        const fiber = yield* Effect.forkChild(Dispatcher.run(TestSmsc.clientConfig(smsc.port), { ...Dispatcher.defaults, dispatcher: PartStore.thisProcess(), once: true, receiptWaitMs: 2000 }))
         yield* Effect.sleep("300 millis")
         yield* Effect.promise(() => smsc.sendInbound("447400900001", "SHOP", "STOP"))
         return yield* Fiber.join(fiber)

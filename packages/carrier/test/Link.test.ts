@@ -2,17 +2,6 @@ import { describe, expect, it } from "vitest"
 import * as Link from "../src/internal/link.ts"
 import * as TestSmsc from "./TestSmsc.ts"
 
-const options = (port: number, overrides: Partial<Link.Options> = {}): Link.Options => ({
-  ...Link.defaults,
-  host: "127.0.0.1",
-  port,
-  systemId: "smsbook",
-  password: "secret",
-  reconnectMs: { initial: 20, max: 200 },
-  throttleMs: { initial: 10, max: 100 },
-  ...overrides
-})
-
 const submitParams = (n: number) => ({
   source_addr: "smsbook",
   destination_addr: `4474000000${String(n).padStart(2, "0")}`,
@@ -23,7 +12,7 @@ const submitParams = (n: number) => ({
 const withLink = async <A>(script: TestSmsc.Script, overrides: Partial<Link.Options>, run: (smsc: TestSmsc.TestSmsc, link: Link.Link, events: Array<Link.Event>) => Promise<A>) => {
   const smsc = await TestSmsc.start(script)
   const events: Array<Link.Event> = []
-  const link = Link.open(options(smsc.port, overrides), async () => 0, (event) => events.push(event))
+  const link = Link.open(TestSmsc.clientConfig(smsc.port, overrides), async () => 0, (event) => events.push(event))
   try {
     return await run(smsc, link, events)
   } finally {

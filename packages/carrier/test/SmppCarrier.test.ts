@@ -11,22 +11,11 @@ import * as TestSmsc from "./TestSmsc.ts"
 
 const shortName = "Shop"
 
-const configFor = (port: number, overrides: Partial<SmppConfig.SmppConfig> = {}): SmppConfig.SmppConfig => ({
-  ...SmppConfig.defaults,
-  host: "127.0.0.1",
-  port,
-  systemId: "smsbook",
-  password: "secret",
-  reconnectMs: { initial: 20, max: 200 },
-  throttleMs: { initial: 10, max: 100 },
-  ...overrides
-})
-
 /** A memory book whose carrier is SMPP to `smsc`, with every notice kept. */
 const runtimeFor = (smsc: TestSmsc.TestSmsc, overrides: Partial<SmppConfig.SmppConfig> = {}) => {
   const notices: Array<SmppCarrier.Notice> = []
   const base = Layer.mergeAll(MemoryStore.layer, Account.layer({ ...Account.defaults, short_name: shortName, short_code: "SHOP" }))
-  const layer = SmppCarrier.layer(configFor(smsc.port, overrides), (notice) => notices.push(notice)).pipe(Layer.provideMerge(base))
+  const layer = SmppCarrier.layer(TestSmsc.clientConfig(smsc.port, overrides), (notice) => notices.push(notice)).pipe(Layer.provideMerge(base))
   return { runtime: ManagedRuntime.make(layer), notices }
 }
 

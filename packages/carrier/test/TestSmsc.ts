@@ -4,6 +4,7 @@
  */
 import smpp, { type Pdu, type Session } from "smpp"
 import * as Raw from "../src/internal/raw.ts"
+import * as SmppConfig from "../src/SmppConfig.ts"
 
 /** A submit_sm the SMSC accepted, read with its own decoders (not the carrier's). */
 export interface Accepted {
@@ -106,6 +107,18 @@ const ucs2 = (text: string): Buffer => Buffer.from(new Uint8Array([...text].flat
   for (let i = 0; i < char.length; i++) units.push(char.charCodeAt(i) >> 8, char.charCodeAt(i) & 0xff)
   return units
 })))
+
+/** A client of the SMSC on `port` with quick backoffs, as every carrier test binds. */
+export const clientConfig = (port: number, overrides: Partial<SmppConfig.SmppConfig> = {}): SmppConfig.SmppConfig => ({
+  ...SmppConfig.defaults,
+  host: "127.0.0.1",
+  port,
+  systemId: "smsbook",
+  password: "secret",
+  reconnectMs: { initial: 20, max: 200 },
+  throttleMs: { initial: 10, max: 100 },
+  ...overrides
+})
 
 /** Starts a test SMSC on 127.0.0.1 on a free port. */
 export const start = (script: Script = {}): Promise<TestSmsc> => {

@@ -1,6 +1,7 @@
 /**
  * MSISDN: a phone number in international form, digits only (country calling code + national number, E.164).
  * Parsing turns what people and spreadsheets write into one, or names why it cannot (libphonenumber-js "max").
+ * Over 400 lines on purpose: the reading policy is one decision over both readings, trunk prefixes and notes; split, its order would be hidden.
  */
 import { Result, Schema } from "effect"
 import parsePhoneNumber, {

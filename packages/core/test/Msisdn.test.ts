@@ -1,3 +1,7 @@
+/**
+ * Laws and examples of Msisdn's rules: split/join, normalisation, Excel damage, calling codes. Over 400 lines: the
+ * examples are the interface's and the issue's written forms, kept beside the property that generalises them.
+ */
 import { Result, Schema } from "effect"
 import * as fc from "fast-check"
 import parsePhoneNumber, {

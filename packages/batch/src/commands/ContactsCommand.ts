@@ -206,11 +206,7 @@ const exportCommand = Command.make(
       Flag.withDescription("csv (default; the import's columns), json (one array) or jsonl (one contact a line)"),
       Flag.optional
     ),
-    out: Flag.String("out").pipe(Flag.withDescription("Output file, or - for stdout (then the summary goes to stderr)"), Flag.withDefault("-")),
-    excel: Flag.Boolean("excel").pipe(
-      Flag.withDescription("CSV for Excel: a UTF-8 byte order mark and CRLF line ends (accents and emoji read right)"),
-      Flag.withDefault(false)
-    )
+    ...GlobalFlags.exportFlags
   },
   (input) =>
     GlobalFlags.withStore(

@@ -20,11 +20,7 @@ export const command = Command.make(
       Flag.withDescription("csv (default), json (one array; the default with --json to stdout) or jsonl (one message a line)"),
       Flag.optional
     ),
-    out: Flag.String("out").pipe(Flag.withDescription("Output file, or - for stdout (then the summary goes to stderr)"), Flag.withDefault("-")),
-    excel: Flag.Boolean("excel").pipe(
-      Flag.withDescription("CSV for Excel: a UTF-8 byte order mark and CRLF line ends (accents and emoji read right)"),
-      Flag.withDefault(false)
-    ),
+    ...GlobalFlags.exportFlags,
     summary: Flag.Boolean("summary").pipe(
       Flag.withDescription("Also give messages, SMS, recipients and errors per day × status × direction"),
       Flag.withDefault(false)

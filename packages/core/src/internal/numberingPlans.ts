@@ -6,6 +6,7 @@
  * ` -.()/`, an optional leading `+` — and returns `undefined` ("don't know") for anything else, so the caller falls back
  * to libphonenumber-js itself. What it does answer equals `parsePhoneNumber(text, { defaultCountry, extract: false })`
  * of libphonenumber-js/max followed by `isValid()`, `getType()` and `country` (held by a differential property test).
+ * Over 400 lines on purpose: one compiler of the metadata, whose operations share its per-region plans.
  */
 import metadata from "libphonenumber-js/max/metadata"
 
