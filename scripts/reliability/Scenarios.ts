@@ -111,7 +111,7 @@ export const killedReport: Scenario = async (book, rounds) => {
     const seeded = spawnSync(process.execPath, [path.join(Harness.repo, "scripts/bench/SeedMessages.ts"), book.url, "60000"], { encoding: "utf8" })
     checks.push(check("report: seed 60,000 messages", seeded.status === 0, seeded.stderr))
   } else {
-    const seeded = await Harness.run(["receive", "--from", "447400000001", "--message", "hello", ...store(book)], { cwd: book.dir })
+    const seeded = await Harness.run(["receive", "--msisdn", "447400000001", "--message", "hello", ...store(book)], { cwd: book.dir })
     checks.push(check("report: seed", seeded.code === 0, brief(seeded)))
   }
   const clean = await Harness.run(["report", "--out", "clean.csv", ...store(book)], { cwd: book.dir })
@@ -170,7 +170,7 @@ export const stopRaces: Scenario = async (book, rounds) => {
       const stagger = Math.floor(Math.random() * 400) - 200
       const stop = async () => {
         if (stagger > 0) await Harness.sleep(stagger)
-        return Harness.run(["receive", "--from", msisdn, "--message", "STOP", ...store(book)], { cwd: book.dir })
+        return Harness.run(["receive", "--msisdn", msisdn, "--message", "STOP", ...store(book)], { cwd: book.dir })
       }
       const other = async () => {
         if (stagger < 0) await Harness.sleep(-stagger)
