@@ -9,6 +9,7 @@ import { Effect, Layer, Option, Result } from "effect"
 import { Flag } from "effect/cli"
 import * as fs from "node:fs"
 import { StoreNotFound } from "./CliErrors.ts"
+import * as Visible from "./internal/visible.ts"
 import * as Settings from "./Settings.ts"
 
 /** A text flag that may be absent. */
@@ -93,6 +94,10 @@ export const flags = {
     "Store URL: a file path or sqlite:PATH (default ./smsbook.db), postgres://…, memory: (env SMSBOOK_STORE)"
   ),
   json,
+  wait: optionalText(
+    "wait",
+    "Seconds to wait for another process writing to a SQLite book before failing, default 600 (env SMSBOOK_LOCK_WAIT)"
+  ),
   ...account
 }
 
@@ -100,6 +105,7 @@ type Text = Option.Option<string>
 
 export interface CommonInput {
   readonly store?: Text
+  readonly wait?: Text
   readonly shortName: Text
   readonly shortCode: Text
   readonly user: Text
@@ -125,9 +131,31 @@ export const settings = Effect.fnUntraced(function*(input: CommonInput, options:
     short_code: Option.getOrUndefined(input.shortCode),
     user: Option.getOrUndefined(input.user),
     time_zone: Option.getOrUndefined(input.timeZone),
-    spam_period_seconds: Option.getOrUndefined(input.spamPeriod)
+    spam_period_seconds: Option.getOrUndefined(input.spamPeriod),
+    lock_wait: input.wait === undefined ? undefined : Option.getOrUndefined(input.wait)
   }, options)
 })
+
+/**
+ * How a command opens its store: the lock wait the settings say, and, while a SQLite writer waits for
+ * another process, a line on stderr saying who holds the book (when the system can tell).
+ */
+export const storeOptions = (resolved: Settings.Resolved): Store.Options => ({
+  ...(resolved.lockWait === undefined ? {} : { lockWait: resolved.lockWait }),
+  onLockWait: ({ path, waitedMs, lockWaitMs, holder }) => {
+    const who = holder === undefined ? "another process" : `pid ${holder.pid}${holder.command === "" ? "" : ` (${holder.command})`}`
+    process.stderr.write(`${
+      Visible.show(
+        `waiting for the book ${path}: ${who} is writing to it; waited ${Math.round(waitedMs / 1000)} s of ${
+          Math.round(lockWaitMs / 1000)
+        } s (--wait, SMSBOOK_LOCK_WAIT)`
+      )
+    }\n`)
+  }
+})
+
+/** The store of `resolved`, opened as {@link storeOptions} says. */
+export const storeLayer = (resolved: Settings.Resolved) => Store.layer(resolved.store, storeOptions(resolved))
 
 /** A PostgreSQL URL that cannot be read as a URL, or names no host, before any driver sees it. */
 const malformedPostgres = (url: string): string | undefined => {
@@ -178,7 +206,7 @@ export const withStore = <A, E, R, E2 = never>(
         checkStore(resolved.store, { create: options.create ?? false }),
         options.check === undefined ? Effect.void : options.check(resolved.store)
       ),
-      Effect.provide(effect, Layer.merge(Account.layer(resolved.account), Store.layer(resolved.store)))
+      Effect.provide(effect, Layer.merge(Account.layer(resolved.account), storeLayer(resolved)))
     ))
 
 /** The account flags, all unsaid: for commands that take only some of them. */

@@ -3,7 +3,7 @@
  * `ConfigProvider` layering flags over the environment (`SMSBOOK_*`) over `smsbook.json`, then the defaults.
  */
 import { Account } from "@smsbook/core"
-import { Config, ConfigProvider, Effect, FileSystem, Option, Result } from "effect"
+import { Config, ConfigProvider, Duration, Effect, FileSystem, Option, Result } from "effect"
 import { InvalidSettings } from "./CliErrors.ts"
 import * as Visible from "./internal/visible.ts"
 
@@ -17,12 +17,16 @@ export interface Given {
   readonly spam_period_seconds?: string | undefined
   /** The carrier dispatch hands parts to (`smpp://…`); absent: parts stay in the outbox. */
   readonly carrier?: string | undefined
+  /** Seconds a writer waits for another process's write on a SQLite book. */
+  readonly lock_wait?: string | undefined
 }
 
 export interface Resolved {
   readonly store: string
   readonly account: Account.Settings
   readonly carrier?: string
+  /** How long a writer waits for another process's write on a SQLite book; absent: the store's default. */
+  readonly lockWait?: Duration.Duration
 }
 
 export const defaultStore = "./smsbook.db"
@@ -34,7 +38,8 @@ const environmentNames: { readonly [K in keyof Given]-?: string } = {
   user: "SMSBOOK_USER",
   time_zone: "SMSBOOK_TIME_ZONE",
   spam_period_seconds: "SMSBOOK_SPAM_PERIOD",
-  carrier: "SMSBOOK_CARRIER"
+  carrier: "SMSBOOK_CARRIER",
+  lock_wait: "SMSBOOK_LOCK_WAIT"
 }
 
 const isKey = (name: string | number | undefined): name is keyof Given =>
@@ -99,7 +104,8 @@ export const said = Config.all({
   user: setting("user"),
   time_zone: setting("time_zone"),
   spam_period_seconds: setting("spam_period_seconds"),
-  carrier: setting("carrier")
+  carrier: setting("carrier"),
+  lock_wait: setting("lock_wait")
 })
 
 /**
@@ -141,10 +147,15 @@ export const resolve = Effect.fnUntraced(function*(
     Account.make({ ...overrides, ...(spam === undefined ? {} : { spam_period_seconds: Number(spam) }) })
   ).pipe(Effect.mapError(({ field, value, reason }) => new InvalidSettings({ setting: field, value, reason })))
   const carrier = Option.getOrUndefined(values.carrier)
+  const lockWait = Option.getOrUndefined(values.lock_wait)
+  if (lockWait !== undefined && !/^\s*\d{1,9}(\.\d+)?\s*$/.test(lockWait)) {
+    return yield* new InvalidSettings({ setting: "lock_wait", value: lockWait, reason: "must be a number of seconds (0 fails at once)" })
+  }
   return {
     store: Option.getOrElse(values.store, () => defaultStore),
     account,
-    ...(carrier === undefined ? {} : { carrier })
+    ...(carrier === undefined ? {} : { carrier }),
+    ...(lockWait === undefined ? {} : { lockWait: Duration.seconds(Number(lockWait)) })
   } satisfies Resolved
 })
 

@@ -5,6 +5,7 @@
 import { InvalidStoreUrl, type PartQueue, StoreUnavailable } from "@smsbook/core"
 import { Effect, Layer } from "effect"
 import * as SqliteParts from "./internal/sqlite/parts.ts"
+import * as SqliteStore from "./SqliteStore.ts"
 import { redactUrl } from "./internal/urlSecrets.ts"
 import * as Store from "./Store.ts"
 
@@ -15,14 +16,17 @@ export const thisProcess = SqliteParts.thisProcess
  * The queue of the store at `url`. A `memory:` book has no outbox another process could drain:
  * refused as an `InvalidStoreUrl`.
  */
-export const layer = (url: string): Layer.Layer<PartQueue.PartQueue, InvalidStoreUrl | StoreUnavailable> => {
+export const layer = (url: string, options: Store.Options = {}): Layer.Layer<PartQueue.PartQueue, InvalidStoreUrl | StoreUnavailable> => {
   const location = Store.locate(url)
   if (location instanceof InvalidStoreUrl) return Layer.unwrap(Effect.fail(location))
   switch (location.kind) {
     case "memory":
       return Layer.unwrap(Effect.fail(new InvalidStoreUrl({ url, reason: "a memory: book cannot be dispatched; use a SQLite file or PostgreSQL" })))
     case "sqlite":
-      return SqliteParts.layer(location.path)
+      return SqliteParts.layer(location.path, {
+        lockWaitMs: SqliteStore.lockWaitMillis({ lockWait: options.lockWait ?? Store.defaultLockWait }),
+        onLockWait: options.onLockWait
+      })
     case "postgres":
       return Layer.unwrap(
         Effect.tryPromise({

@@ -10,6 +10,7 @@ import * as Carrier from "./internal/sqlite/carrier.ts"
 import * as Connection from "./internal/sqlite/connection.ts"
 import * as Contacts from "./internal/sqlite/contacts.ts"
 import * as Messages from "./internal/sqlite/messages.ts"
+import type { LockWait } from "./internal/sqlite/lockHolder.ts"
 import * as Migrations from "./internal/sqlite/migrations.ts"
 
 export interface Options {
@@ -27,10 +28,21 @@ export interface Options {
    * imports); a long-running server that reads a page at a time can ask for less.
    */
   readonly cacheKiB?: number
+  /**
+   * Told when a writer has waited a second for another process's write lock, then every 30 s: with the
+   * holding process when the system can say (Linux), so a command can tell its user who it waits for.
+   */
+  readonly onLockWait?: (notice: LockWait) => void
 }
+
+export type { LockHolder, LockWait } from "./internal/sqlite/lockHolder.ts"
 
 /** How long a writer waits for the write lock unless told otherwise; `Store.layer` waits longer. */
 export const defaultLockWait: Duration.Input = "5 seconds"
+
+/** The lock wait of `options` in whole milliseconds, as SQLite's busy timeout takes it. */
+export const lockWaitMillis = (options: Pick<Options, "lockWait" | "busyTimeout">): number =>
+  Math.max(0, Math.floor(Math.min(Duration.toMillis(options.lockWait ?? options.busyTimeout ?? defaultLockWait), 2 ** 31 - 1)))
 
 /** The ports over one SQLite file, plus a view of the carrier's outbox table. */
 export type Services = Ports.Services
@@ -54,9 +66,7 @@ export const make = Effect.fnUntraced(function*(
   options: Options = {}
 ): Effect.fn.Return<Services & Keys, StoreUnavailable, Scope.Scope> {
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? defaultPageSize))
-  const wait = options.lockWait ?? options.busyTimeout ?? defaultLockWait
-  const busyTimeout = Math.max(0, Math.floor(Math.min(Duration.toMillis(wait), 2 ** 31 - 1)))
-  const db = yield* Connection.make(path, busyTimeout, options.cacheKiB)
+  const db = yield* Connection.make(path, lockWaitMillis(options), options.cacheKiB, options.onLockWait)
   yield* Migrations.run(db, path)
   return {
     contacts: Contacts.make(db, pageSize),

@@ -51,6 +51,8 @@ export interface Options {
   readonly lockWait?: Duration.Input
   /** SQLite's page cache in KiB (default 64 MiB, sized for imports; see `SqliteStore.Options`). */
   readonly cacheKiB?: number
+  /** Told while a SQLite writer waits for another process's lock (see `SqliteStore.Options.onLockWait`). */
+  readonly onLockWait?: (notice: SqliteStore.LockWait) => void
 }
 
 /** The ports and the API keys of the store at `url`. */
@@ -62,8 +64,8 @@ export const layer = (url: string, options: Options = {}): Layer.Layer<Services,
       return Layer.merge(MemoryStore.layer, ApiKeyStore.layerMemory)
     case "sqlite":
       return SqliteStore.layer(location.path, {
-        lockWait: options.lockWait ?? defaultLockWait,
-        ...(options.cacheKiB === undefined ? {} : { cacheKiB: options.cacheKiB })
+        ...options,
+        lockWait: options.lockWait ?? defaultLockWait
       })
     case "postgres":
       // Loaded on demand: the PostgreSQL driver costs every other command startup time.

@@ -5,7 +5,6 @@
 import { Account } from "@smsbook/core"
 import { Dispatcher, SmppConfig } from "@smsbook/carrier"
 import * as PartStore from "@smsbook/store/PartStore"
-import * as Store from "@smsbook/store/Store"
 import { Console, Effect, Layer, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as GlobalFlags from "../GlobalFlags.ts"
@@ -34,11 +33,12 @@ export const command = Command.make(
         user: Option.getOrUndefined(input.user),
         time_zone: Option.getOrUndefined(input.timeZone),
         spam_period_seconds: Option.getOrUndefined(input.spamPeriod),
-        carrier: Option.getOrUndefined(input.carrier)
+        carrier: Option.getOrUndefined(input.carrier),
+        lock_wait: Option.getOrUndefined(input.wait)
       }, { needsShortName: true })
       // Dispatch drains an existing book: a mistyped --store is refused, never created.
       yield* GlobalFlags.checkStore(resolved.store, { create: false })
-      const base = Layer.merge(Account.layer(resolved.account), Store.layer(resolved.store))
+      const base = Layer.merge(Account.layer(resolved.account), GlobalFlags.storeLayer(resolved))
       if (resolved.carrier === undefined) {
         const processed = yield* Effect.provide(Dispatch.toOutbox, base)
         return yield* Output.print(input.json, { carrier: "outbox", messages: processed }, () => [
@@ -53,7 +53,7 @@ export const command = Command.make(
         dispatcher: PartStore.thisProcess(),
         once: input.once,
         receiptWaitMs: Math.max(0, input.receiptWait) * 1000
-      }).pipe(Effect.provide(Layer.merge(base, PartStore.layer(resolved.store))))
+      }).pipe(Effect.provide(Layer.merge(base, PartStore.layer(resolved.store, GlobalFlags.storeOptions(resolved)))))
       yield* Output.print(input.json, { carrier: SmppConfig.mask(resolved.carrier), ...summary }, (s) => [
         `messages handed over: ${s.messages}`,
         `parts submitted: ${s.submitted}, refused: ${s.refused}`,

@@ -52,7 +52,8 @@ export const command = Command.make(
       ["short_code", input.shortCode],
       ["user", input.user],
       ["time_zone", input.timeZone],
-      ["spam_period_seconds", input.spamPeriod]
+      ["spam_period_seconds", input.spamPeriod],
+      ["lock_wait", input.wait]
     ]
     for (const [key, value] of flagged) if (Option.isSome(value)) given[key] = value.value
     // Prompts only for a person at a terminal: a script (no terminal, --json, --no-input) gets no question.
@@ -71,7 +72,7 @@ export const command = Command.make(
     yield* GlobalFlags.checkStore(resolved.store, { create: true })
     yield* writeConfig(Settings.configFile, given, input.force)
     // Opening the store creates and migrates it; nothing else is written.
-    yield* Effect.provide(Effect.void, Store.layer(resolved.store))
+    yield* Effect.provide(Effect.void, GlobalFlags.storeLayer(resolved))
     const result = {
       config_file: Settings.configFile,
       settings: given,

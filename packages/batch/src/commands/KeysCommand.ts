@@ -4,23 +4,22 @@
  */
 import { InvalidParameter } from "@smsbook/core"
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
-import * as Store from "@smsbook/store/Store"
 import { Effect, Option, Redacted } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as GlobalFlags from "../GlobalFlags.ts"
 import * as Output from "../Output.ts"
 
-const storeFlags = { store: GlobalFlags.flags.store, json: GlobalFlags.json }
+const storeFlags = { store: GlobalFlags.flags.store, wait: GlobalFlags.flags.wait, json: GlobalFlags.json }
 
 /** Runs `use` with the key store of the store the flags (or environment, or smsbook.json) name. */
 const withKeys = <A, E>(
-  input: { readonly store: Option.Option<string> },
+  input: { readonly store: Option.Option<string>; readonly wait: Option.Option<string> },
   use: (keys: ApiKeyStore.ApiKeyStore["Service"]) => Effect.Effect<A, E>
 ) =>
-  Effect.flatMap(GlobalFlags.settings({ ...GlobalFlags.noAccountFlags, store: input.store }, { needsShortName: false }), (resolved) =>
+  Effect.flatMap(GlobalFlags.settings({ ...GlobalFlags.noAccountFlags, store: input.store, wait: input.wait }, { needsShortName: false }), (resolved) =>
     Effect.andThen(
       GlobalFlags.checkStore(resolved.store, { create: false }),
-      Effect.provide(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), use), Store.layer(resolved.store))
+      Effect.provide(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), use), GlobalFlags.storeLayer(resolved))
     ))
 
 const describe = (key: ApiKeyStore.ApiKey) =>

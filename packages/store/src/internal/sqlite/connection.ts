@@ -6,6 +6,7 @@ import { DatabaseSync, type StatementSync } from "node:sqlite"
 import { Context, Effect, Exit, Result, type Scope, Semaphore } from "effect"
 import { StoreFailure, StoreUnavailable } from "@smsbook/core"
 import * as Contention from "../contention.ts"
+import * as LockHolder from "./lockHolder.ts"
 
 export interface Connection {
   readonly db: DatabaseSync
@@ -97,6 +98,10 @@ export const open = (path: string, busyTimeout: number, cacheKiB: number = defau
   }
 }
 
+/** When a waiting writer first says so, and how often after. */
+const firstNoticeMs = 1000
+const noticeEveryMs = 30_000
+
 /**
  * The connections (by object identity) whose transaction the current fiber runs in: a nested
  * `transaction` joins the outer one, and statements run inside it without waiting for the lock.
@@ -139,7 +144,9 @@ export const make = Effect.fnUntraced(function*(
   /** How long a writer waits for another connection's write lock before failing, in ms. */
   busyTimeout: number,
   /** The page cache, in KiB. */
-  cacheKiB: number = defaultCacheKiB
+  cacheKiB: number = defaultCacheKiB,
+  /** Told after a writer has waited a second for the lock, then every 30 s it goes on waiting. */
+  onLockWait?: (notice: LockHolder.LockWait) => void
 ): Effect.fn.Return<Database, StoreUnavailable, Scope.Scope> {
   const connection = yield* Effect.acquireRelease(
     Effect.try({
@@ -164,8 +171,14 @@ export const make = Effect.fnUntraced(function*(
     Effect.gen(function*() {
       const started = performance.now()
       let pause = 1
+      let nextNotice = firstNoticeMs
       while (!(yield* attempt("transaction", connection.tryBegin))) {
-        if (performance.now() - started >= busyTimeout) {
+        const waitedMs = performance.now() - started
+        if (onLockWait !== undefined && waitedMs >= nextNotice) {
+          nextNotice += noticeEveryMs
+          onLockWait({ path, waitedMs, lockWaitMs: busyTimeout, holder: LockHolder.holderOf(path) })
+        }
+        if (waitedMs >= busyTimeout) {
           return yield* new StoreFailure({
             operation: "transaction",
             reason: `database is locked: another connection kept it for more than ${busyTimeout} ms`

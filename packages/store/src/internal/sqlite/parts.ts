@@ -6,6 +6,7 @@ import { hostname } from "node:os"
 import { Effect, Layer } from "effect"
 import { PartQueue, StoreFailure, type StoreUnavailable } from "@smsbook/core"
 import * as Connection from "./connection.ts"
+import type { LockWait } from "./lockHolder.ts"
 import * as Migrations from "./migrations.ts"
 import * as Rows from "./rows.ts"
 
@@ -129,11 +130,14 @@ export const make = (db: Connection.Database): PartQueue.PartQueue["Service"] =>
 }
 
 /** The queue of the SQLite file at `path` (created and migrated if needed), closed with the layer. */
-export const layer = (path: string, lockWaitMs = 60_000): Layer.Layer<PartQueue.PartQueue, StoreUnavailable> =>
+export const layer = (
+  path: string,
+  options: { readonly lockWaitMs: number; readonly onLockWait?: ((notice: LockWait) => void) | undefined }
+): Layer.Layer<PartQueue.PartQueue, StoreUnavailable> =>
   Layer.effect(
     PartQueue.PartQueue,
     Effect.gen(function*() {
-      const db = yield* Connection.make(path, lockWaitMs)
+      const db = yield* Connection.make(path, options.lockWaitMs, undefined, options.onLockWait)
       yield* Migrations.run(db, path)
       return make(db)
     })
