@@ -2,8 +2,8 @@
  * Country: what people write in a country column (ISO codes, names in English or the country's own language,
  * calling codes) read as the ISO 3166 alpha-2 code of a country libphonenumber has a numbering plan for.
  */
-import { type CountryCode, getCountries, getCountryCallingCode, isSupportedCountry } from "libphonenumber-js/max"
-import metadata from "libphonenumber-js/max/metadata"
+import { type CountryCode, getCountries, getCountryCallingCode } from "libphonenumber-js/max"
+import * as CountryCodes from "./internal/countryCodes.ts"
 import codes from "i18n-iso-countries/codes.json" with { type: "json" }
 import english from "i18n-iso-countries/langs/en.json" with { type: "json" }
 
@@ -11,8 +11,7 @@ import english from "i18n-iso-countries/langs/en.json" with { type: "json" }
  * A cell reduced to what tells countries apart: accents removed, lower case, letters and digits only, so
  * `"Côte d'Ivoire"`, `"COTE D IVOIRE"` and `"cote-divoire"` are one key, and `"+44"` is `"44"`.
  */
-export const key = (text: string): string =>
-  text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
+export const key: (text: string) => string = CountryCodes.key
 
 /**
  * Locales whose names are read besides English and each country's own language: the languages a contact list
@@ -82,10 +81,7 @@ let table: ReadonlyMap<string, CountryCode> | undefined
 const names = (): ReadonlyMap<string, CountryCode> => table ??= build()
 
 /** The main country of a calling code (`"44"` → GB, `"1"` → US, `"7"` → RU); non-geographic codes have none. */
-export const ofCallingCode = (code: string): CountryCode | undefined => {
-  const main = metadata.country_calling_codes[code]?.[0]
-  return main !== undefined && isSupportedCountry(main) ? main : undefined
-}
+export const ofCallingCode: (code: string) => CountryCode | undefined = CountryCodes.ofCallingCode
 
 /** Cells already read, so a file's column costs one lookup per distinct spelling; bounded against hostile files. */
 const cache = new Map<string, CountryCode | null>()
@@ -101,7 +97,8 @@ export const lookup = (cell: string): CountryCode | undefined => {
   const cached = cache.get(cell)
   if (cached !== undefined) return cached ?? undefined
   const k = key(cell)
-  const found = /^[0-9]{1,3}$/.test(k) && /^\s*\+?\s*[0-9]{1,3}\s*$/.test(cell) ? ofCallingCode(k) : names().get(k)
+  // Codes first, as the number rules read them alone (Msisdn's default); the name table only for the rest.
+  const found = CountryCodes.isCallingCode(cell, k) ? ofCallingCode(k) : CountryCodes.ofAlpha2(k) ?? names().get(k)
   if (cache.size < cacheLimit) cache.set(cell, found ?? null)
   return found
 }

@@ -2,7 +2,7 @@
  * Every failure smsbook can report, as a tagged error with a stable code.
  * `Errors.info(error)` gives its text code, its number and the HTTP status a server would answer.
  */
-import { Data } from "effect"
+import * as Data from "effect/Data"
 
 // Data, not Schema, and marked pure: a rule that can fail stays light in a bundle (docs/decisions.md, "Packaging").
 

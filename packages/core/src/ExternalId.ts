@@ -2,7 +2,8 @@
  * External id: the client's own identifier of a send, text of at most 40 characters, also the anti-spam key.
  * A number sent for it is accepted and becomes its decimal text.
  */
-import { Result, Schema } from "effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import { ExternalIdTooLong, InvalidField } from "./Errors.ts"
 import * as Sms from "./Sms.ts"
 import * as Wire from "./Wire.ts"

@@ -3,7 +3,8 @@
  * Parsing turns what people and spreadsheets write into one, or names why it cannot (libphonenumber-js "max").
  * Over 400 lines on purpose: the reading policy is one decision over both readings, trunk prefixes and notes; split, its order would be hidden.
  */
-import { Result, Schema } from "effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import parsePhoneNumber, {
   type CountryCode,
   getCountryCallingCode,
@@ -13,8 +14,8 @@ import parsePhoneNumber, {
   validatePhoneNumberLength
 } from "libphonenumber-js/max"
 import metadata from "libphonenumber-js/max/metadata"
-import * as Country from "./Country.ts"
 import { InvalidField, InvalidMsisdn, type MsisdnProblem } from "./Errors.ts"
+import * as CountryCodes from "./internal/countryCodes.ts"
 import * as NumberingPlans from "./internal/numberingPlans.ts"
 import * as PlanSwitch from "./internal/planSwitch.ts"
 import * as Written from "./internal/written.ts"
@@ -80,10 +81,23 @@ export interface Normalized {
   readonly notes: ReadonlyArray<Note>
 }
 
+/**
+ * How a country cell is read: the country it names, or `undefined`. {@link codes} by default; `Country.lookup` (which
+ * reads the same codes the same way, and names and alpha-3 codes besides) for free-text columns.
+ */
+export type CountryReader = (cell: string) => CountryCode | undefined
+
+/**
+ * The country codes the rules read themselves: an ISO 3166 alpha-2 code in any case (`"GB"`, `"gb"`) or a calling
+ * code (`"44"`, `"+44"`: its main country). Names are read by `Country.lookup`, kept out of the rules so a page that
+ * only parses numbers does not carry every country's names.
+ */
+export const codes: CountryReader = CountryCodes.lookup
+
 export interface Options {
   /**
-   * The country of national numbers when the row has none: anything {@link Country.lookup} reads (`"GB"`, `"GBR"`,
-   * `"United Kingdom"`, `"44"`, `"+44"`).
+   * The country of national numbers when the row has none, read by {@link readCountry} (`"GB"`, `"44"`, `"+44"`;
+   * with `Country.lookup`, also `"GBR"`, `"United Kingdom"`).
    */
   readonly defaultCountry?: string | undefined
   /**
@@ -91,6 +105,11 @@ export interface Options {
    * cannot be read refuses a national number (`bad-country`) but never a number carrying its calling code.
    */
   readonly country?: string | undefined
+  /**
+   * Reads `country` and `defaultCountry`: {@link codes} when absent. Every entry point that takes what people write
+   * in a country column (the import's rows, `--default-country`) passes `Country.lookup`, so all read cells alike.
+   */
+  readonly readCountry?: CountryReader | undefined
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -127,9 +146,10 @@ const callingCodePattern = /^\+?([1-9][0-9]{0,2})$/
 
 /**
  * The calling code of a country cell: a calling code given directly (`"44"`, `"+44"`, `"800"`, kept only if the
- * metadata knows it), or anything {@link Country.lookup} reads (`"gb"`, `"GBR"`, `"United Kingdom"`, `"UK"`).
+ * metadata knows it), or the code of the country `readCountry` reads in it ({@link codes} by default: `"gb"`;
+ * `Country.lookup` also reads `"GBR"`, `"United Kingdom"`, `"UK"`).
  */
-export const callingCode = (country: string): Result.Result<string, InvalidField> => {
+export const callingCode = (country: string, readCountry: CountryReader = codes): Result.Result<string, InvalidField> => {
   const text = country.trim()
   const direct = callingCodePattern.exec(text.replace(/\s+/g, ""))
   if (direct !== null && /^\+?[0-9]+$/.test(text)) {
@@ -138,7 +158,7 @@ export const callingCode = (country: string): Result.Result<string, InvalidField
       ? Result.succeed(code)
       : Result.fail(new InvalidField({ field: "country", value: country, reason: "no country has this calling code" }))
   }
-  const found = text === "" ? undefined : Country.lookup(text)
+  const found = text === "" ? undefined : readCountry(text)
   return found !== undefined
     ? Result.succeed(getCountryCallingCode(found))
     : Result.fail(
@@ -157,7 +177,7 @@ export const callingCode = (country: string): Result.Result<string, InvalidField
  */
 export const regionFor = (code: string): Result.Result<CountryCode, InvalidField> => {
   const digits = code.trim().replace(/^\+/, "")
-  const main = callingCodes.has(digits) ? Country.ofCallingCode(digits) : undefined
+  const main = callingCodes.has(digits) ? CountryCodes.ofCallingCode(digits) : undefined
   if (main !== undefined) return Result.succeed(main)
   return Result.fail(
     new InvalidField({
@@ -355,7 +375,7 @@ const readInternational = (digits: string, rule: Rule, explain = true): Reading 
   const code = codeOf(digits)
   if (code !== undefined) {
     const rest = digits.slice(code.length)
-    const main = Country.ofCallingCode(code)
+    const main = CountryCodes.ofCallingCode(code)
     if (main !== undefined && trunksOf(code).some((trunk) => rest.startsWith(trunk))) {
       // The rest as the main country of the code reads it nationally: its trunk prefix (and carrier or mobile
       // tokens the metadata knows, such as Argentina's `15`) removed, any country of the code recognised.
@@ -422,8 +442,8 @@ const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized 
  * 1. Characters: any Unicode decimal digit; separators (spaces, `.`, `-`, `/`, brackets, full-width forms); a
  *    `tel:` prefix; an extension is dropped (`extension-dropped`); three or more vanity letters after three digits
  *    are read on the keypad (`1-800-FLOWERS`), one or two letters are `letter-in-number`.
- * 2. The country: the row's country cell if it has one, else the default country (ISO alpha-2 or alpha-3 code, a
- *    name, a calling code).
+ * 2. The country: the row's country cell if it has one, else the default country, read by `options.readCountry`
+ *    (ISO alpha-2 code or calling code; with `Country.lookup`, also alpha-3 codes and names).
  * 3. `+` → international only. A trunk prefix after the calling code is dropped (`trunk-prefix-dropped`).
  * 4. `00` or the country's own international prefix → international; only if that is no number, national
  *    (Tajik numbers start `00`).
@@ -449,8 +469,8 @@ export const normalize = (input: string, options?: Options): Result.Result<Norma
     : Result.succeed(reading)
 }
 
-const countryOf = (text: string): Region | undefined => {
-  const country = Country.lookup(text)
+const countryOf = (text: string, readCountry: CountryReader): Region | undefined => {
+  const country = readCountry(text)
   return country === undefined ? undefined : regionOf(country)
 }
 
@@ -485,7 +505,7 @@ const read = (input: string, options: Options | undefined): Reading => {
   const cell = options?.country?.trim() ?? ""
   const fallback = options?.defaultCountry?.trim() ?? ""
   const countryText = cell !== "" ? cell : fallback
-  const region = countryText === "" ? undefined : countryOf(countryText)
+  const region = countryText === "" ? undefined : countryOf(countryText, options?.readCountry ?? codes)
   let reading: Reading
   if (written.plus) reading = readInternational(written.digits, "international")
   else if (countryText !== "" && region === undefined) {

@@ -2,7 +2,7 @@
  * SMS rules: the short-name prefix budget, GSM-7/UCS-2 encoding choice and segmentation, look-alikes.
  * Parts split only where 3GPP TS 23.038/23.040 allow: never inside an escape pair or a surrogate pair.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { MessageTooLong } from "./Errors.ts"
 
 /** The two data codings an SMS text can be sent in. */

@@ -5,6 +5,7 @@
 export * as Account from "./Account.ts"
 export * as Carrier from "./Carrier.ts"
 export * as Contact from "./Contact.ts"
+export * as Country from "./Country.ts"
 export * as ContactBook from "./ContactBook.ts"
 export * as ContactStore from "./ContactStore.ts"
 export * as CreatedOn from "./CreatedOn.ts"

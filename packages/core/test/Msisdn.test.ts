@@ -14,6 +14,7 @@ import parsePhoneNumber, {
 import metadata from "libphonenumber-js/max/metadata"
 import examples from "libphonenumber-js/mobile/examples"
 import { describe, expect, it } from "vitest"
+import * as Country from "../src/Country.ts"
 import { type MsisdnProblem, msisdnProblems } from "../src/Errors.ts"
 import * as Msisdn from "../src/Msisdn.ts"
 
@@ -390,13 +391,16 @@ describe("Msisdn examples", () => {
     })
   })
 
-  it("callingCode reads ISO codes in any case, names and calling codes", () => {
+  it("callingCode reads ISO codes in any case and calling codes, and names with Country.lookup", () => {
     for (const text of ["GB", "gb", " Gb ", "44", "+44", "GBR", "United Kingdom", "UK"]) {
-      expect(Result.getOrThrow(Msisdn.callingCode(text))).toBe("44")
+      expect(Result.getOrThrow(Msisdn.callingCode(text, Country.lookup))).toBe("44")
     }
+    for (const text of ["GB", "gb", " Gb ", "44", "+44"]) expect(Result.getOrThrow(Msisdn.callingCode(text))).toBe("44")
+    // Names are not the rules' own: without Country.lookup they are refused, not misread.
+    for (const text of ["GBR", "United Kingdom", "UK"]) expect(Result.isFailure(Msisdn.callingCode(text))).toBe(true)
     expect(Result.getOrThrow(Msisdn.callingCode("800"))).toBe("800")
     for (const text of ["", "XX", "Narnia", "999", "+0", "4 4"]) {
-      const result = Msisdn.callingCode(text)
+      const result = Msisdn.callingCode(text, Country.lookup)
       expect(Result.isFailure(result) && result.failure)
         .toMatchObject({ _tag: "InvalidField", field: "country", value: text })
     }

@@ -4,6 +4,7 @@ import parsePhoneNumber from "libphonenumber-js/max"
 import { afterEach, describe, expect, it } from "vitest"
 import * as NumberingPlans from "../src/internal/numberingPlans.ts"
 import * as PlanSwitch from "../src/internal/planSwitch.ts"
+import * as Country from "../src/Country.ts"
 import * as Msisdn from "../src/Msisdn.ts"
 import { decorate, exampleNumbers, forms, policyRow } from "./arbitraries.ts"
 
@@ -11,7 +12,8 @@ import { decorate, exampleNumbers, forms, policyRow } from "./arbitraries.ts"
 const reading = (text: string, options: Msisdn.Options, compiled: boolean): unknown => {
   PlanSwitch.settings.compiled = compiled
   try {
-    const result = Msisdn.normalize(text, options)
+    // Cells read as the import reads them (names too).
+    const result = Msisdn.normalize(text, { readCountry: Country.lookup, ...options })
     return Result.isSuccess(result) ? result.success : result.failure.problem
   } finally {
     PlanSwitch.settings.compiled = true

@@ -2,6 +2,7 @@ import { Result } from "effect"
 import * as fc from "fast-check"
 import parsePhoneNumber from "libphonenumber-js/max"
 import { describe, expect, it } from "vitest"
+import * as Country from "../src/Country.ts"
 import * as Msisdn from "../src/Msisdn.ts"
 import { exampleNumbers, forms, inScript, policyRow } from "./arbitraries.ts"
 
@@ -20,7 +21,11 @@ describe("Msisdn reading policy", () => {
   it("agreement: a valid number in any form and row is kept as libphonenumber's reading of its E.164 form", () => {
     fc.assert(
       fc.property(policyRow, (row) => {
-        const result = Msisdn.normalize(row.text, { country: row.cell, defaultCountry: row.defaultCountry })
+        const result = Msisdn.normalize(row.text, {
+          country: row.cell,
+          defaultCountry: row.defaultCountry,
+          readCountry: Country.lookup
+        })
         // Nothing valid is lost.
         if (!Result.isSuccess(result)) {
           throw new Error(`${JSON.stringify(row.text)} (${row.form.name}, cell ${JSON.stringify(row.cell)}, ` +
@@ -63,7 +68,7 @@ describe("Msisdn reading policy", () => {
 
 describe("Msisdn reading policy: the issue's examples", () => {
   const read = (text: string, country?: string, defaultCountry?: string) => {
-    const result = Msisdn.normalize(text, { country, defaultCountry })
+    const result = Msisdn.normalize(text, { country, defaultCountry, readCountry: Country.lookup })
     return Result.isSuccess(result)
       ? { msisdn: result.success.msisdn, rule: result.success.rule, notes: result.success.notes }
       : result.failure.problem

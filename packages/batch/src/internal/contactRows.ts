@@ -2,7 +2,7 @@
  * One record of a contact file read into an import candidate, or the reason it is refused: the number
  * normalised (with the row's country or the default one), names trimmed, tags split and added to.
  */
-import { type ContactBook, type Errors, Msisdn } from "@smsbook/core"
+import { type ContactBook, Country, type Errors, Msisdn } from "@smsbook/core"
 import { Result } from "effect"
 import type * as Columns from "./csv/columns.ts"
 import * as CleanText from "./cleanText.ts"
@@ -31,7 +31,7 @@ export type Read =
 
 export interface Context {
   readonly columns: Columns.Columns
-  /** The country of national numbers when the row has no country of its own (ISO code or calling code). */
+  /** The country of national numbers when the row has no country of its own (as {@link Country.lookup} reads it). */
   readonly defaultCountry: string | undefined
   /** Tags added to every row's own. */
   readonly tags: ReadonlyArray<string>
@@ -123,7 +123,12 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   if (hasReplacementCharacter(fields)) {
     return reject("bad-encoding", "a cell is not valid text in the file's encoding: give the right one with --encoding")
   }
-  const options: Msisdn.Options = { country: cell(fields, index.country), defaultCountry: context.defaultCountry }
+  // Country cells are free text: names and alpha-3 codes too, read by `Country.lookup` like `--default-country`.
+  const options: Msisdn.Options = {
+    country: cell(fields, index.country),
+    defaultCountry: context.defaultCountry,
+    readCountry: Country.lookup
+  }
   let normalized = Msisdn.normalize(number, options)
   let fromFallback = number !== primary
   // The number's column holds no valid number: the next phone column that does is read, and the row noted.

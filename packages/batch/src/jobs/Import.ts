@@ -2,7 +2,7 @@
  * The contact import job: the bytes of a CSV file in, contacts upserted by msisdn in one store transaction, and a
  * summary accounting for every row (created, updated, unchanged or rejected; rejected rows go to a file).
  */
-import { ContactBook, ContactStore, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
+import { ContactBook, ContactStore, Country, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
 import { Clock, Data, Effect, Result, type Scope } from "effect"
 import { FileFailure } from "../CliErrors.ts"
 import * as Columns from "../internal/csv/columns.ts"
@@ -128,7 +128,8 @@ export interface Summary {
 class Rollback extends Data.TaggedError("Rollback")<{ readonly exceeded: boolean; readonly placed: string | undefined }> {}
 
 const checkCountry = (country: string): Result.Result<string, InvalidParameter> => {
-  const code = Msisdn.callingCode(country)
+  // Read as the rows' country cells are (contactRows), so `--default-country "United Kingdom"` works too.
+  const code = Msisdn.callingCode(country, Country.lookup)
   const region = Result.isSuccess(code) ? Msisdn.regionFor(code.success) : code
   return Result.isSuccess(region)
     ? Result.succeed(country)

@@ -1,0 +1,53 @@
+import * as fc from "fast-check"
+import { getCountries, getCountryCallingCode } from "libphonenumber-js/max"
+import { describe, expect, it } from "vitest"
+import * as Country from "../src/Country.ts"
+import * as Msisdn from "../src/Msisdn.ts"
+
+/** Cells as people write codes: alpha-2 in any case with stray separators, calling codes with or without `+`. */
+const codeCell = fc.oneof(
+  fc.tuple(fc.constantFrom(...getCountries()), fc.constantFrom("", " ", ".", "-"), fc.boolean()).map(([code, sep, lower]) =>
+    (lower ? code.toLowerCase() : code).split("").join(sep)
+  ),
+  fc.tuple(fc.integer({ min: 0, max: 999 }), fc.constantFrom("", "+", " +", "+ ")).map(([code, plus]) => plus + String(code))
+)
+
+const anyCell = fc.oneof(codeCell, fc.string({ maxLength: 6 }), fc.constantFrom("UK", "GBR", "United Kingdom", "Narnia"))
+
+describe("Country.lookup and the rules' own code reading", () => {
+  it("names only extend the codes: wherever Msisdn.codes reads a country, Country.lookup reads the same", () => {
+    fc.assert(
+      fc.property(anyCell, (cell) => {
+        const code = Msisdn.codes(cell)
+        if (code !== undefined) expect(Country.lookup(cell)).toBe(code)
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
+  it("every country's alpha-2 code and calling code are read by both", () => {
+    for (const country of getCountries()) {
+      expect(Msisdn.codes(country.toLowerCase())).toBe(country)
+      expect(Country.lookup(country)).toBe(country)
+      const main = Msisdn.codes("+" + getCountryCallingCode(country))
+      expect(main === undefined ? undefined : getCountryCallingCode(main)).toBe(getCountryCallingCode(country))
+      expect(Country.lookup("+" + getCountryCallingCode(country))).toBe(main)
+    }
+  })
+
+  it.each([
+    ["United Kingdom", "GB"],
+    ["UK", "GB"],
+    ["GBR", "GB"],
+    ["Deutschland", "DE"],
+    ["Côte d’Ivoire", "CI"]
+  ])("%j is a name or alpha-3 code: Country.lookup reads it as %s, the rules alone do not", (cell, country) => {
+    expect(Country.lookup(cell)).toBe(country)
+    expect(Msisdn.codes(cell)).toBeUndefined()
+  })
+
+  it.each(["", "XX", "999", "800", "4 4", "Narnia"])("%j names no country for either", (cell) => {
+    expect(Msisdn.codes(cell)).toBeUndefined()
+    expect(Country.lookup(cell)).toBeUndefined()
+  })
+})
