@@ -2,7 +2,7 @@
  * The flags every command shares (`--store`, `--json`, account settings, text and list flags) and
  * the environment they build: the account and the store's ports, as one layer.
  */
-import { Account, InvalidField, InvalidParameter, InvalidStoreUrl, Msisdn } from "@smsbook/core"
+import { Account, Country, InvalidField, InvalidParameter, InvalidStoreUrl, Msisdn } from "@smsbook/core"
 // The store module alone: the package root would load the PostgreSQL driver for every command.
 import * as Store from "@smsbook/store/Store"
 import { Effect, Layer, Option, Result } from "effect"
@@ -33,7 +33,8 @@ export const defaultCountry = optionalText(
 export const readNumber = (flag: string, text: string, country: Option.Option<string>) =>
   Effect.fromResult(
     Result.mapError(
-      Msisdn.parse(text, Option.isSome(country) ? { defaultCountry: country.value } : {}),
+      // The country is read as an import's country cells are: `GB`, `GBR`, `United Kingdom`, `44`.
+      Msisdn.parse(text, Option.isSome(country) ? { defaultCountry: country.value, readCountry: Country.lookup } : {}),
       (error) =>
         new InvalidParameter({
           parameter: flag,

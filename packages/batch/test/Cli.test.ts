@@ -97,6 +97,10 @@ describe("contacts, send, receive, messages", () => {
     ])
     json("contacts", "add", "447400123457")
     expect(json("contacts", "rm", "447400123457")).toEqual({ msisdn: "447400123457", deleted: true })
+    // --default-country reads a country as an import's cells do: a name, an alpha-3 code or a calling code.
+    for (const country of ["United Kingdom", "GBR", "+44"]) {
+      expect(json("contacts", "get", "07400 123456", "--default-country", country)).toMatchObject({ msisdn: "447400123456" })
+    }
   })
 
   it("with --json, a failure is also a JSON object on stdout", () => {
