@@ -75,6 +75,26 @@ export const SendToGroupsBody = Schema.toStandardSchemaV1(Schema.Struct({
 }))
 export type SendToGroupsBody = typeof SendToGroupsBody.Type
 
+/**
+ * The text of an outgoing message, as every entry point checks it: valid Unicode (no lone surrogate), no U+FFFD
+ * (the mark of bytes that were not valid UTF-8 where it was decoded), and not empty or only blanks — a send with an
+ * unset variable for its text must never reach a handset.
+ */
+export const checkText = (text: string, field: string = "message"): Result.Result<string, InvalidField> => {
+  if (!text.isWellFormed()) {
+    return Result.fail(new InvalidField({ field, value: text.toWellFormed(), reason: "holds a lone surrogate: it is not valid Unicode" }))
+  }
+  if (text.includes("\uFFFD")) {
+    return Result.fail(
+      new InvalidField({ field, value: text, reason: "holds U+FFFD, the mark of bytes that were not valid UTF-8: fix the text or its encoding" })
+    )
+  }
+  if (text.trim() === "") {
+    return Result.fail(new InvalidField({ field, value: text, reason: "is empty or only blanks: nothing would be said" }))
+  }
+  return Result.succeed(text)
+}
+
 const decodeToContact = Wire.decoder(SendToContactBody)
 
 /** Decodes a send-to-contact body, reading `misdn` as `msisdn`; both present and different is refused. */

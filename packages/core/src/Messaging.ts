@@ -50,10 +50,11 @@ export const listMessages = Effect.fn("Messaging.listMessages")(function*(params
   return (yield* store.list(page)).map((stored) => toWire(stored, zone))
 })
 
-/** The checks every outgoing send makes (the text fits the budget, the id 40 characters) and the message they start. */
+/** The checks every outgoing send makes (a text that says something and fits the budget, the id 40 characters) and the message they start. */
 const outgoing = Effect.fnUntraced(function*(text: string, rawId: string | undefined) {
   const account = yield* Account
   const zone = yield* accountZone
+  yield* Effect.fromResult(Message.checkText(text))
   yield* Effect.fromResult(Sms.checkBudget(account.short_name, text))
   const id = rawId === undefined ? undefined : yield* Effect.fromResult(ExternalId.parse(rawId))
   const createdAt = yield* Clock.currentTimeMillis

@@ -2,7 +2,7 @@
  * The text of `--message` and `--message-file`: valid Unicode (a message file decoded as UTF-8, or by
  * `--encoding`), not blank — what reaches every handset is what the operator meant to write.
  */
-import { InvalidField } from "@smsbook/core"
+import { InvalidField, Message } from "@smsbook/core"
 import { Effect, Result } from "effect"
 import iconv from "iconv-lite"
 import * as fs from "node:fs"
@@ -10,24 +10,8 @@ import * as Files from "./files.ts"
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
 
-/**
- * `text` checked: no lone surrogate, no U+FFFD (what Node makes of bytes in the arguments that are not UTF-8),
- * and not empty or only blanks (`--message "$UNSET"` must never become a real send).
- */
-export const check = (text: string, field: string): Result.Result<string, InvalidField> => {
-  if (!text.isWellFormed()) {
-    return Result.fail(new InvalidField({ field, value: text.toWellFormed(), reason: "holds a lone surrogate: it is not valid Unicode" }))
-  }
-  if (text.includes("\uFFFD")) {
-    return Result.fail(
-      new InvalidField({ field, value: text, reason: "holds U+FFFD, the mark of bytes that were not valid UTF-8: fix the text or its encoding" })
-    )
-  }
-  if (text.trim() === "") {
-    return Result.fail(new InvalidField({ field: "message", value: text, reason: "is empty or only blanks: nothing would be said" }))
-  }
-  return Result.succeed(text)
-}
+/** `text` checked as core checks every outgoing text ({@link Message.checkText}), refusals naming `field`. */
+export const check = (text: string, field: string): Result.Result<string, InvalidField> => Message.checkText(text, field)
 
 /**
  * The bytes of a message file as text: UTF-8 (a BOM is dropped) unless `encoding` names another; bytes that are

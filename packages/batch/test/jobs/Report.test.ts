@@ -236,7 +236,7 @@ type Step =
 const text = fc.string({
   unit: fc.constantFrom(...formulaStarts, "a", "Z", "1", " ", ",", "\"", "'", "\n", "é", "☺", ";"),
   maxLength: 30
-})
+}).filter((text) => text.trim() !== "") // a blank text is refused before anything is stored
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant("send" as const), to: fc.nat(3), text, deliver: fc.boolean() }),

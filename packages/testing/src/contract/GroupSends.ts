@@ -46,6 +46,16 @@ export const register = ({ test, racers }: Harness.Harness): void => {
         expect(yield* Observe.allMessages).toEqual([])
       }))
 
+    test("an empty or blank text, or one that is not valid Unicode, is refused as InvalidField message and nothing is created", () =>
+      Effect.gen(function*() {
+        for (const message of ["", "   ", "\t\n", "\u00a0", "Hi \ud800", "caf\ufffd"]) {
+          expect(yield* Observe.refused(Messaging.sendToGroups({ tags: ["a"], message }), "InvalidField")).toMatchObject({ field: "message" })
+          expect(yield* Observe.refused(Messaging.sendToContact({ msisdn: Fixtures.msisdn(1), message }), "InvalidField"))
+            .toMatchObject({ field: "message" })
+        }
+        expect(yield* Observe.allMessages).toEqual([])
+      }))
+
     test("processing goes PENDING → PROCESSING → READY → SENT, handing over only while PROCESSING", () =>
       Effect.gen(function*() {
         const store = yield* MessageStore.MessageStore
