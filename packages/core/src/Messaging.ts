@@ -368,8 +368,9 @@ export const broadcast = Effect.fn("Messaging.broadcast")(function*(
   const previous = request.id === undefined ? Option.none() : yield* store.findById(request.id)
   if (Option.isSome(previous) && previous.value.type === Message.GROUP && previous.value.status !== "SENT") {
     const unfinished = previous.value
-    const sameTags = unfinished.tags.length === tags.length &&
-      unfinished.tags.every((tag, index) => tag.toLowerCase() === tags[index]?.toLowerCase())
+    // Tags name groups, matched without regard to case or order: `news,vip` resumes `VIP,news`.
+    const groups = (list: ReadonlyArray<string>) => list.map((tag) => tag.toLowerCase()).sort().join("\n")
+    const sameTags = groups(unfinished.tags) === groups(tags)
     if (unfinished.message !== request.message || !sameTags) {
       return yield* new InvalidField({
         field: "id",

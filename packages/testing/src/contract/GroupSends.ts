@@ -232,5 +232,18 @@ export const register = ({ test, racers }: Harness.Harness): void => {
         yield* Observe.refused(Messaging.broadcast({ tags: ["club"], message: "Tonight", id: "weekly" }, { allowEmpty: false }), "DuplicateSend")
         expect(yield* Observe.allMessages).toHaveLength(1)
       }))
+
+    test("a resumed broadcast may name its tags in another order or case; other tags are refused", () =>
+      Effect.gen(function*() {
+        const store = yield* MessageStore.MessageStore
+        yield* ContactBook.upsertContacts([1, 2].map((n) => Fixtures.candidate(n, { tags: ["club", "vip"] })), { blankErases: false })
+        const { message_id } = yield* Messaging.sendToGroups({ tags: ["club", "vip"], message: "Tonight", id: "weekly" })
+        yield* store.update({ ...Option.getOrThrow(yield* store.get(message_id)), status: "PROCESSING" })
+        yield* Observe.refused(Messaging.broadcast({ tags: ["club"], message: "Tonight", id: "weekly" }, { allowEmpty: false }), "InvalidField")
+        yield* Observe.refused(Messaging.broadcast({ tags: ["club", "vip", "news"], message: "Tonight", id: "weekly" }, { allowEmpty: false }), "InvalidField")
+        const resumed = yield* Messaging.broadcast({ tags: ["VIP", "club"], message: "Tonight", id: "weekly" }, { allowEmpty: false })
+        expect(resumed).toMatchObject({ resumed: true, handedOver: 2 })
+        expect(resumed.message).toMatchObject({ message_id, status: "SENT", sent_count: 2 })
+      }))
   })
 }
