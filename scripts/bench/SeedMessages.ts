@@ -1,10 +1,10 @@
 /**
- * Child script: seeds N individual messages into a SQLite file through the store's own port
- * (`MessageStore.insert`, 10,000 per `transaction`), so `smsbook report` has N rows to write.
- * Usage: node scripts/bench/SeedMessages.ts DB_PATH COUNT — prints `{"seeded":N,"seconds":S}`.
+ * Child script: seeds N individual messages into a store (a SQLite path or any store URL) through the store's own
+ * port (`MessageStore.insert`, 10,000 per `transaction`), so `smsbook report` has N rows to write.
+ * Usage: node scripts/bench/SeedMessages.ts STORE COUNT — prints `{"seeded":N,"seconds":S}`.
  */
 import { MessageStore } from "@smsbook/core"
-import { SqliteStore } from "@smsbook/store"
+import { Store } from "@smsbook/store"
 import { Effect } from "effect"
 import * as MessagesData from "./MessagesData.ts"
 
@@ -37,9 +37,9 @@ export const seed = (count: number) =>
 
 const [path, countText] = process.argv.slice(2)
 if (path === undefined || countText === undefined) {
-  console.error("usage: SeedMessages.ts DB_PATH COUNT")
+  console.error("usage: SeedMessages.ts STORE COUNT")
   process.exit(2)
 }
 const started = performance.now()
-const seeded = await Effect.runPromise(Effect.provide(seed(Number(countText)), SqliteStore.layer(path)))
+const seeded = await Effect.runPromise(Effect.provide(seed(Number(countText)), Store.layer(path)))
 console.log(JSON.stringify({ seeded, seconds: (performance.now() - started) / 1000 }))
