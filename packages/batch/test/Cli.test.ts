@@ -132,6 +132,17 @@ describe("contacts, send, receive, messages", () => {
     expect(listed.map((m: { message: string }) => m.message)).toEqual(["Hello"])
   })
 
+  it("without --id, the same text to the same number is sent once per spam period; --id sends it again on purpose", () => {
+    const first = json("send", "--to", "447400123456", "--message", "Table ready", "--short-name", "ACME")
+    expect(first.id).toMatch(/^sd-[0-9a-f]{37}$/)
+    const again = smsbook("send", "--to", "+44 7400 123456", "--message", "Table ready", "--short-name", "ACME", "--json")
+    expect(again.code).toBe(2)
+    expect(JSON.parse(again.stdout).error.message).toContain(`already sent as message ${first.message_id}`)
+    expect(again.stderr).toContain("pass --id ID to send it again on purpose")
+    expect(json("send", "--to", "447400123456", "--message", "Table ready!", "--short-name", "ACME").id).not.toBe(first.id)
+    expect(json("send", "--to", "447400123456", "--message", "Table ready", "--short-name", "ACME", "--id", "again").status).toBe("SENT")
+  })
+
   it("an inbound STOP opts the sender out, and nothing is sent to it after", () => {
     const received = json("receive", "--msisdn", "447400123456", "--message", "stop")
     expect(received.action).toBe("opt-out")

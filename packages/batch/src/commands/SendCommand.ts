@@ -2,12 +2,13 @@
  * `smsbook send --to MSISDN --message TEXT`: one SMS to one number, handed to the carrier
  * (READY, then SENT).
  */
-import { Messaging } from "@smsbook/core"
+import { Account, Messaging } from "@smsbook/core"
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
 import * as MessageText from "../internal/messageText.ts"
+import * as SendDigest from "../internal/sendDigest.ts"
 import * as Output from "../Output.ts"
 
 export const command = Command.make(
@@ -17,18 +18,22 @@ export const command = Command.make(
     to: Flag.String("to").pipe(Flag.withDescription("Recipient: 447400123456, +44 7400 123456, or 07400 123456 with --default-country")),
     defaultCountry: GlobalFlags.defaultCountry,
     message: Flag.String("message").pipe(Flag.withDescription("Text, without the short-name prefix")),
-    id: GlobalFlags.optionalText("id", "External id (≤ 40 characters) for the anti-spam check")
+    id: GlobalFlags.optionalText(
+      "id",
+      "External id (≤ 40 characters) for the anti-spam check; without it, the same text to the same number is sent once per spam period"
+    )
   },
   (input) =>
     GlobalFlags.withStore(
       input,
       Effect.gen(function*() {
-        const sent = yield* Messaging.sendNow({
-          msisdn: yield* GlobalFlags.readNumber("--to", input.to, input.defaultCountry),
-          // Checked here until core's use case refuses blank text itself (DESIGN: "empty text").
-          message: yield* Effect.fromResult(MessageText.check(input.message, "--message")),
-          ...(Option.isSome(input.id) ? { id: input.id.value } : {})
-        })
+        const msisdn = yield* GlobalFlags.readNumber("--to", input.to, input.defaultCountry)
+        const message = yield* Effect.fromResult(MessageText.check(input.message, "--message"))
+        const sent = Option.isSome(input.id)
+          ? yield* Messaging.sendNow({ msisdn, message, id: input.id.value })
+          : yield* Messaging.sendNow({ msisdn, message, id: SendDigest.of("sd", [msisdn, message, (yield* Account.Account).short_name]) }).pipe(
+            Effect.catchTag("DuplicateSend", (duplicate) => Effect.fail(SendDigest.sentBefore(msisdn, message)(duplicate)))
+          )
         yield* Output.print(input.json, sent, (m) => [Format.message(m), `  message_id ${m.message_id ?? "-"}`])
       }),
       { needsShortName: true }

@@ -2,10 +2,10 @@
  * The broadcast job: one text to every contact of some tags, either straight from the flags or
  * from a reviewed plan file, summarised as `--json` prints it.
  */
-import { Account, InvalidField, InvalidParameter, type Message, Messaging } from "@smsbook/core"
-import { createHash } from "node:crypto"
+import { Account, InvalidField, type Message, Messaging } from "@smsbook/core"
 import { Effect, Option } from "effect"
 import * as MessageText from "../internal/messageText.ts"
+import * as SendDigest from "../internal/sendDigest.ts"
 import * as BroadcastPlan from "./BroadcastPlan.ts"
 
 /** The summary of a send, as `--json` prints it. */
@@ -59,7 +59,7 @@ export const messageText = (input: {
  */
 export const digestId = (tags: ReadonlyArray<string>, message: string, shortName: string): string => {
   const folded = [...new Set(tags.map((tag) => tag.trim().toLowerCase()).filter((tag) => tag !== ""))].sort()
-  return `bc-${createHash("sha256").update(JSON.stringify([folded, message, shortName])).digest("hex").slice(0, 37)}`
+  return SendDigest.of("bc", [folded, message, shortName])
 }
 
 /**
@@ -73,15 +73,7 @@ export const send = Effect.fnUntraced(function*(request: BroadcastPlan.Request, 
   const id = digestId(request.tags, request.message, account.short_name)
   return sentSummary(
     yield* Messaging.broadcast({ ...request, id }, options).pipe(
-      Effect.catchTag("DuplicateSend", (duplicate) =>
-        Effect.fail(
-          new InvalidParameter({
-            parameter: "--message",
-            value: request.message,
-            reason: `the same text to the same tags was already sent as message ${duplicate.message_id} at ${duplicate.created_at}, ` +
-              "within the anti-spam period: pass --id ID to send it again on purpose"
-          })
-        ))
+      Effect.catchTag("DuplicateSend", (duplicate) => Effect.fail(SendDigest.sentBefore("the same tags", request.message)(duplicate)))
     )
   )
 })
