@@ -4,8 +4,7 @@
  */
 import { type CountryCode, getCountries, getCountryCallingCode } from "libphonenumber-js/max"
 import * as CountryCodes from "./internal/countryCodes.ts"
-import codes from "i18n-iso-countries/codes.json" with { type: "json" }
-import english from "i18n-iso-countries/langs/en.json" with { type: "json" }
+import * as CountryNames from "./internal/countryNames.ts"
 
 /**
  * A cell reduced to what tells countries apart: accents removed, lower case, letters and digits only, so
@@ -43,12 +42,8 @@ const build = (): ReadonlyMap<string, CountryCode> => {
   })
 
   level(regions((country) => [country]))
-  level(codes.flatMap(([alpha2, alpha3]) => alpha2 !== undefined && alpha3 !== undefined && isSupported(alpha2) ? [[alpha3, alpha2] as const] : []))
-  const englishNames: Readonly<Record<string, string | ReadonlyArray<string>>> = english.countries
-  level(regions((country) => {
-    const names = englishNames[country]
-    return names === undefined ? [] : typeof names === "string" ? [names] : names
-  }))
+  level(Object.entries(CountryNames.alpha3).flatMap(([alpha3, alpha2]) => isSupported(alpha2) ? [[alpha3, alpha2] as const] : []))
+  level(regions((country) => CountryNames.english[country] ?? []))
   level(regions((country) => displayNames("en", country)))
   level(regions((country) => displayNames(new Intl.Locale("und-" + country).maximize().language, country)))
   for (const locale of locales.slice(1)) level(regions((country) => displayNames(locale, country)))

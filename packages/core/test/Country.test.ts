@@ -51,3 +51,17 @@ describe("Country.lookup and the rules' own code reading", () => {
     expect(Country.lookup(cell)).toBeUndefined()
   })
 })
+
+describe("the compiled country data", () => {
+  it("is what scripts/countryNames.ts renders from the installed i18n-iso-countries (run it after an update)", async () => {
+    const fs = await import("node:fs")
+    const CountryNames = await import("../../../scripts/countryNames.ts")
+    expect(fs.readFileSync(CountryNames.target, "utf8")).toBe(CountryNames.render())
+  })
+
+  it("examples: alpha-3 codes and English short forms read as their country", () => {
+    for (const [cell, country] of [["GBR", "GB"], ["deu", "DE"], ["UK", "GB"], ["USA", "US"], ["UAE", "AE"], ["Great Britain", "GB"]] as const) {
+      expect(Country.lookup(cell)).toBe(country)
+    }
+  })
+})
