@@ -3,6 +3,7 @@
  * rows/s and peak memory against the raw csv-parse and csv-stringify, prints the table and writes docs/benchmarks.md.
  * Over 400 lines: the driver owns the run order, the same-run baselines and the document it writes; the jobs live in scripts/bench/.
  */
+import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -15,7 +16,7 @@ import * as Jobs from "./bench/Jobs.ts"
 import * as Profile from "./bench/Profile.ts"
 import * as Results from "./bench/Results.ts"
 
-const usage = `npm run bench -- [flags]
+const usage = `npm run bench -- [flags]          (npm run bench -- http | smpp [flags]: the server and carrier benches)
 
   --rows N           contacts in the file and messages in the report (default 1,000,000; 1e6, 1_000_000 read too)
   --jobs LIST        comma-separated, of ${Jobs.names.join(", ")} (default all; what a job needs is added)
@@ -380,7 +381,16 @@ const reportJobs = async (config: Config, runs: Runs, dir: string, rows: number,
   return { profiles }
 }
 
+/** `npm run bench -- http|smpp [flags]`: the server and carrier benches live in scripts of their own. */
+const elsewhere = (name: string | undefined): string | undefined =>
+  name === "http" ? "bench-http.ts" : name === "smpp" ? "bench-smpp.ts" : undefined
+
 const main = async (): Promise<number> => {
+  const [first, ...rest] = process.argv.slice(2)
+  const other = elsewhere(first)
+  if (other !== undefined) {
+    return spawnSync(process.execPath, [path.join(repo, "scripts", other), ...rest], { stdio: "inherit" }).status ?? 1
+  }
   let config: Config | undefined
   try {
     config = configure()
