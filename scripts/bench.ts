@@ -16,7 +16,7 @@ import * as Jobs from "./bench/Jobs.ts"
 import * as Profile from "./bench/Profile.ts"
 import * as Results from "./bench/Results.ts"
 
-const usage = `npm run bench -- [flags]          (npm run bench -- http | smpp [flags]: the server and carrier benches)
+const usage = `npm run bench -- [flags]          (npm run bench -- http | smpp | postgres [flags]: the server, carrier and PostgreSQL benches)
 
   --rows N           contacts in the file and messages in the report (default 1,000,000; 1e6, 1_000_000 read too)
   --jobs LIST        comma-separated, of ${Jobs.names.join(", ")} (default all; what a job needs is added)
@@ -381,9 +381,9 @@ const reportJobs = async (config: Config, runs: Runs, dir: string, rows: number,
   return { profiles }
 }
 
-/** `npm run bench -- http|smpp [flags]`: the server and carrier benches live in scripts of their own. */
+/** `npm run bench -- http|smpp|postgres [flags]`: the server, carrier and PostgreSQL benches live in scripts of their own. */
 const elsewhere = (name: string | undefined): string | undefined =>
-  name === "http" ? "bench-http.ts" : name === "smpp" ? "bench-smpp.ts" : undefined
+  name === "http" ? "bench-http.ts" : name === "smpp" ? "bench-smpp.ts" : name === "postgres" ? "bench-postgres.ts" : undefined
 
 const main = async (): Promise<number> => {
   const [first, ...rest] = process.argv.slice(2)
