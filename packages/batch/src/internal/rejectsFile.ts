@@ -65,7 +65,7 @@ const isOurs = (path: string): boolean => {
 export const open = (path: string, options: Options): Effect.Effect<File, FileFailure, Scope.Scope> =>
   Effect.map(Files.temporary(path), (file): File => ({
     writer: (header, delimiter) => {
-      const csv = { ...spreadsheet.csvOptions, delimiter }
+      const csv = { ...spreadsheet.rawCsvOptions, delimiter }
       let written = 0
       return {
         write: (rows) =>

@@ -28,6 +28,8 @@ const [first, second, third] = [msisdnOf(1), msisdnOf(2), msisdnOf(3)]
 
 const formulaStarts = ["=", "+", "-", "@", "\t", "\r"]
 const startsWithFormula = (text: string) => formulaStarts.some((start) => text.startsWith(start))
+/** A formula start, after any `'`s: such a cell gets one more `'` (so `'=x` reads back as `'=x`). */
+const needsQuote = (text: string) => startsWithFormula(text.replace(/^'+/, ""))
 
 /**
  * The CSV record the rule makes of a wire message: absent fields empty, numbers as text, flags
@@ -39,7 +41,7 @@ const toRecord = (message: Message.Message): Readonly<Record<string, string>> =>
   return Object.fromEntries(Report.columns.map((column) => {
     const value = fields[column]
     if (value === undefined) return [column, ""]
-    if (typeof value === "string") return [column, startsWithFormula(value) ? `'${value}` : value]
+    if (typeof value === "string") return [column, needsQuote(value) ? `'${value}` : value]
     return [column, String(value)]
   }))
 }
