@@ -2,7 +2,7 @@
  * The message use cases: list, send to one number, send to groups by tag, the processing of a
  * group message (PENDING → PROCESSING → READY → SENT), the hand-over of an individual one, inbound SMS.
  */
-import { Clock, Effect, Option, Result, Stream } from "effect"
+import { Clock, Context, Effect, Option, Result, Stream } from "effect"
 import { Account } from "./Account.ts"
 import { Carrier, type Part } from "./Carrier.ts"
 import * as Contact from "./Contact.ts"
@@ -197,6 +197,15 @@ export interface Processed {
   readonly handedOver: number
 }
 
+/**
+ * Told after each committed batch of a group send: the message, and the members handed it so far in this run
+ * (kept even if the run is stopped next). A command line uses it to say what an interrupted broadcast did.
+ */
+export const HandOverProgress = Context.Reference<(messageId: string, handedOver: number) => void>(
+  "@smsbook/core/Messaging/HandOverProgress",
+  { defaultValue: () => () => undefined }
+)
+
 const find = Effect.fnUntraced(function*(messageId: string) {
   const found = yield* (yield* MessageStore).get(messageId)
   return Option.isSome(found) ? found.value : yield* new MessageNotFound({ message_id: messageId })
@@ -228,6 +237,8 @@ export const processGroupMessage = Effect.fn("Messaging.processGroupMessage")(fu
   if (message.status !== "PROCESSING") return { message, handedOver: 0 } satisfies Processed
   const texts = Sms.analyzePrefixed(account.short_name, message.message).parts
   const current = message
+  const progress = yield* HandOverProgress
+  let handed = 0
   const totals = yield* audience(message.tags).pipe(
     Stream.grouped(deliveryBatchSize),
     Stream.mapEffect((batch) =>
@@ -236,7 +247,7 @@ export const processGroupMessage = Effect.fn("Messaging.processGroupMessage")(fu
         const failed = fresh.length === 0 ? 0 : yield* carrier.handOver(fresh.flatMap((msisdn) => partsFor(current, texts, msisdn)))
         const recipients = batch.filter((member) => member.role === "recipient").length
         return { recipients, monitors: batch.length - recipients, fresh: fresh.length, failed }
-      }))
+      })).pipe(Effect.tap((batch) => Effect.sync(() => progress(current.message_id, handed += batch.fresh))))
     ),
     Stream.runFold(
       () => ({ recipients: 0, monitors: 0, fresh: 0, failed: 0 }),

@@ -233,6 +233,17 @@ export const register = ({ test, racers }: Harness.Harness): void => {
         expect(yield* Observe.allMessages).toHaveLength(1)
       }))
 
+    test("HandOverProgress is told the members handed the message so far, batch by batch, once committed", () =>
+      Effect.gen(function*() {
+        yield* ContactBook.upsertContacts([1, 2, 3].map((n) => Fixtures.candidate(n, { tags: ["club"] })), { blankErases: false })
+        const told: Array<readonly [string, number]> = []
+        const result = yield* Messaging.broadcast({ tags: ["club"], message: "Tonight" }, { allowEmpty: false }).pipe(
+          Effect.provideService(Messaging.HandOverProgress, (messageId, handedOver) => void told.push([messageId, handedOver]))
+        )
+        expect(told.at(-1)).toEqual([result.message.message_id, 3])
+        expect(told.map(([, n]) => n)).toEqual([...told.map(([, n]) => n)].sort((a, b) => a - b))
+      }))
+
     test("a resumed broadcast may name its tags in another order or case; other tags are refused", () =>
       Effect.gen(function*() {
         const store = yield* MessageStore.MessageStore
