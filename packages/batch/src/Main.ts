@@ -37,11 +37,12 @@ export const commandNames: ReadonlyArray<CommandName> = ["init", "inspect", "imp
 const isCommandName = (text: string): text is CommandName => commandNames.some((name) => name === text)
 
 /**
- * The subcommands a run of `args` needs: the one its first word names; anything else (`--help`, `--version`,
- * a mistyped command) needs them all, so help and the suggestions list every command.
+ * The subcommands a run of `args` needs: the one its first word names, none for `--version` alone; anything else
+ * (`--help`, a mistyped command) needs them all, so help and the suggestions list every command.
  */
 export const needed = (args: ReadonlyArray<string>): ReadonlyArray<CommandName> => {
   const first = args[0]
+  if (args.length === 1 && (first === "--version" || first === "-v")) return []
   return first !== undefined && isCommandName(first) ? [first] : commandNames
 }
 
