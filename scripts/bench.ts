@@ -28,7 +28,8 @@ const usage = `npm run bench -- [flags]          (npm run bench -- http | smpp |
 `
 
 const repo = fileURLToPath(new URL("..", import.meta.url))
-const bin = path.join(repo, "packages/batch/src/bin.ts")
+// The launcher users run (its shebang's V8 flags included, see bench/Child.ts), not bin.ts alone.
+const bin = path.join(repo, "packages/batch/bin/smsbook.js")
 const script = (name: string) => path.join(repo, "scripts/bench", name)
 
 const log = (text: string): void => void process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`)

@@ -69,7 +69,7 @@ describe("published packages", () => {
 
     it("has executables that start with a shebang", () => {
       for (const bin of Object.values(manifest.bin ?? {})) {
-        expect(fs.readFileSync(path.join(dir, bin), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/)
+        expect(fs.readFileSync(path.join(dir, bin), "utf8")).toMatch(/^#!\/usr\/bin\/env (-S node( --[a-z-]+=\d+)+|node)\n/)
       }
     })
   })

@@ -57,7 +57,17 @@ const readUsage = (file: string): { readonly peakRssMiB: number; readonly cpuSec
 let runs = 0
 
 /**
- * Runs `node [--cpu-prof] --import Rss.ts SCRIPT ARGS…` and waits for it. Output is collected (the
+ * The Node flags a script's first line gives (`#!/usr/bin/env -S node FLAGS`), so a script run here starts as its
+ * shebang would start it: the smsbook launcher's V8 flags are part of what users run.
+ */
+export const shebangFlags = (script: string): ReadonlyArray<string> => {
+  const first = fs.readFileSync(script, "utf8").split("\n", 1)[0] ?? ""
+  const flags = /^#!\/usr\/bin\/env -S node (.+)$/.exec(first)?.[1]
+  return flags === undefined ? [] : flags.split(/\s+/).filter((flag) => flag !== "")
+}
+
+/**
+ * Runs `node [shebang flags] [--cpu-prof] --import Rss.ts SCRIPT ARGS…` and waits for it. Output is collected (the
  * jobs print small JSON summaries; bulk output goes to files). Wall time includes Node's start-up,
  * as a user's would.
  */
@@ -67,7 +77,7 @@ export const run = async (script: string, args: ReadonlyArray<string>, options: 
   const before = options.profileDir === undefined ? new Set<string>() : new Set(fs.readdirSync(options.profileDir))
   const profiling = options.profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`]
   const started = performance.now()
-  const child = spawn(process.execPath, [...profiling, "--import", preload, script, ...args], {
+  const child = spawn(process.execPath, [...shebangFlags(script), ...profiling, "--import", preload, script, ...args], {
     cwd: options.cwd,
     env: childEnv(rssFile),
     stdio: ["ignore", "pipe", "pipe"]

@@ -141,8 +141,9 @@ export const settings = Effect.fnUntraced(function*(input: CommonInput, options:
  * How a command opens its store: the lock wait the settings say, and, while a SQLite writer waits for
  * another process, a line on stderr saying who holds the book (when the system can tell).
  */
-export const storeOptions = (resolved: Settings.Resolved): Store.Options => ({
+export const storeOptions = (resolved: Settings.Resolved, cacheKiB?: number): Store.Options => ({
   ...(resolved.lockWait === undefined ? {} : { lockWait: resolved.lockWait }),
+  ...(cacheKiB === undefined ? {} : { cacheKiB }),
   onLockWait: ({ path, waitedMs, lockWaitMs, holder }) => {
     const who = holder === undefined ? "another process" : `pid ${holder.pid}${holder.command === "" ? "" : ` (${holder.command})`}`
     process.stderr.write(`${
@@ -156,7 +157,7 @@ export const storeOptions = (resolved: Settings.Resolved): Store.Options => ({
 })
 
 /** The store of `resolved`, opened as {@link storeOptions} says. */
-export const storeLayer = (resolved: Settings.Resolved) => Store.layer(resolved.store, storeOptions(resolved))
+export const storeLayer = (resolved: Settings.Resolved, cacheKiB?: number) => Store.layer(resolved.store, storeOptions(resolved, cacheKiB))
 
 /** A PostgreSQL URL that cannot be read as a URL, or names no host, before any driver sees it. */
 const malformedPostgres = (url: string): string | undefined => {
@@ -193,6 +194,11 @@ export interface StoreOptions<E2> {
    * store or an input (see `internal/outputPath.ts`), so a refused command has not even created the book.
    */
   readonly check?: ((store: string) => Effect.Effect<void, E2>) | undefined
+  /**
+   * SQLite's page cache in KiB when not the store's default (64 MiB, sized for imports): a command that reads the
+   * book once through, like the report, gains nothing from a large one and keeps its memory.
+   */
+  readonly cacheKiB?: number | undefined
 }
 
 /** Runs `effect` with the account and the store the flags name; the store must exist unless `create`. */
@@ -207,7 +213,7 @@ export const withStore = <A, E, R, E2 = never>(
         checkStore(resolved.store, { create: options.create ?? false }),
         options.check === undefined ? Effect.void : options.check(resolved.store)
       ),
-      Effect.provide(effect, Layer.merge(Account.layer(resolved.account), storeLayer(resolved)))
+      Effect.provide(effect, Layer.merge(Account.layer(resolved.account), storeLayer(resolved, options.cacheKiB)))
     ))
 
 /** The account flags, all unsaid: for commands that take only some of them. */

@@ -7,38 +7,55 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Console, Effect, Exit, Option } from "effect"
 import { CliError, CliOutput, Command } from "effect/cli"
 import * as CliErrors from "./CliErrors.ts"
-import * as BroadcastCommand from "./commands/BroadcastCommand.ts"
-import * as ContactsCommand from "./commands/ContactsCommand.ts"
-import * as DispatchCommand from "./commands/DispatchCommand.ts"
-import * as ImportCommand from "./commands/ImportCommand.ts"
-import * as InitCommand from "./commands/InitCommand.ts"
-import * as InspectCommand from "./commands/InspectCommand.ts"
-import * as KeysCommand from "./commands/KeysCommand.ts"
-import * as MessagesCommand from "./commands/MessagesCommand.ts"
-import * as ReceiveCommand from "./commands/ReceiveCommand.ts"
-import * as ReportCommand from "./commands/ReportCommand.ts"
-import * as SendCommand from "./commands/SendCommand.ts"
-import * as ServeCommand from "./commands/ServeCommand.ts"
 import manifest from "../package.json" with { type: "json" }
 import * as Output from "./Output.ts"
 
-export const smsbook = Command.make("smsbook").pipe(
-  Command.withDescription("SMS messages and contacts: init, inspect, import, contacts, send, broadcast, report"),
-  Command.withSubcommands([
-    InitCommand.command,
-    InspectCommand.command,
-    ImportCommand.command,
-    ContactsCommand.command,
-    SendCommand.command,
-    ReceiveCommand.command,
-    MessagesCommand.command,
-    BroadcastCommand.command,
-    ReportCommand.command,
-    ServeCommand.command,
-    DispatchCommand.command,
-    KeysCommand.command
-  ])
-)
+/**
+ * The subcommands in the order help lists them, each module loaded only when it is needed: a run loads the one
+ * command it names, not twelve (the HTTP server's and the carrier's modules alone cost more than the rest).
+ */
+const commands = {
+  init: () => import("./commands/InitCommand.ts"),
+  inspect: () => import("./commands/InspectCommand.ts"),
+  import: () => import("./commands/ImportCommand.ts"),
+  contacts: () => import("./commands/ContactsCommand.ts"),
+  send: () => import("./commands/SendCommand.ts"),
+  receive: () => import("./commands/ReceiveCommand.ts"),
+  messages: () => import("./commands/MessagesCommand.ts"),
+  broadcast: () => import("./commands/BroadcastCommand.ts"),
+  report: () => import("./commands/ReportCommand.ts"),
+  serve: () => import("./commands/ServeCommand.ts"),
+  dispatch: () => import("./commands/DispatchCommand.ts"),
+  keys: () => import("./commands/KeysCommand.ts")
+}
+
+export type CommandName = keyof typeof commands
+
+/** Every subcommand's name, in help order. */
+export const commandNames: ReadonlyArray<CommandName> = ["init", "inspect", "import", "contacts", "send", "receive", "messages", "broadcast", "report", "serve", "dispatch", "keys"]
+
+const isCommandName = (text: string): text is CommandName => commandNames.some((name) => name === text)
+
+/**
+ * The subcommands a run of `args` needs: the one its first word names, none for `--version` alone; anything else
+ * (`--help`, a mistyped command) needs them all, so help and the suggestions list every command.
+ */
+export const needed = (args: ReadonlyArray<string>): ReadonlyArray<CommandName> => {
+  const first = args[0]
+  if (args.length === 1 && (first === "--version" || first === "-v")) return []
+  return first !== undefined && isCommandName(first) ? [first] : commandNames
+}
+
+/** The `smsbook` command with the subcommands `names` (loaded now). */
+export const root = (names: ReadonlyArray<CommandName> = commandNames) =>
+  Effect.map(
+    Effect.promise(() => Promise.all(names.map((name) => commands[name]().then((module) => module.command)))),
+    (subcommands) =>
+      Command.make("smsbook").pipe(
+        Command.withDescription("SMS messages and contacts: init, inspect, import, contacts, send, broadcast, report"),
+        Command.withSubcommands(subcommands)
+      )
+  )
 
 /** The installed package's own version, so `smsbook --version` follows every release. */
 export const version = manifest.version
@@ -147,7 +164,7 @@ export const program = (
   const asJson = wantsJson(args)
   const swallowed = swallowedValue(args)
   const refused = swallowed === undefined ? Effect.void : Effect.fail(new CliErrors.Usage({ reason: swallowed }))
-  const run = Effect.andThen(refused, Command.runWith(smsbook, { version })(args)).pipe(
+  const run = Effect.andThen(refused, Effect.flatMap(root(needed(args)), (smsbook) => Command.runWith(smsbook, { version })(args))).pipe(
     Effect.provideService(CliOutput.Presenter, presenter(asJson)),
     Effect.provide(NodeServices.layer),
     Effect.exit,

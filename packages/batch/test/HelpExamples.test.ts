@@ -6,9 +6,10 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { Effect } from "effect"
 import { Command } from "effect/cli"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { smsbook } from "../src/Main.ts"
+import * as Main from "../src/Main.ts"
 
 const bin = path.resolve(import.meta.dirname, "../src/bin.ts")
 const samples = path.resolve(import.meta.dirname, "../../../samples")
@@ -37,7 +38,7 @@ const walk = (command: Command.Command.Any, prefix: ReadonlyArray<string>): Read
   ...command.subcommands.flatMap((group) => group.commands.flatMap((sub) => walk(sub, [...prefix, command.name])))
 ]
 
-const withExamples = walk(smsbook, []).filter((entry) => entry.examples.length > 0)
+const withExamples = walk(await Effect.runPromise(Main.root()), []).filter((entry) => entry.examples.length > 0)
 
 beforeAll(() => {
   template = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-examples-"))

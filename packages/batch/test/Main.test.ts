@@ -1,4 +1,5 @@
-/** The command line's hint for values that start with `-`. */
+/** The command line's hint for values that start with `-`, and which command modules a run loads. */
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import * as Main from "../src/Main.ts"
 
@@ -8,5 +9,23 @@ describe("Main.dashValueHint", () => {
     expect(Main.dashValueHint(["broadcast", "--message", "hello"])).toBeUndefined()
     expect(Main.dashValueHint(["import", "-", "--dry-run"])).toBeUndefined()
     expect(Main.dashValueHint(["report", "--summary", "--json"])).toBeUndefined()
+  })
+})
+
+describe("Main.needed", () => {
+  it("loads only the command a run names, none for --version alone, all for help and typos", () => {
+    expect(Main.needed(["report", "--out", "x.csv"])).toEqual(["report"])
+    expect(Main.needed(["contacts", "list"])).toEqual(["contacts"])
+    expect(Main.needed(["--version"])).toEqual([])
+    expect(Main.needed(["-v"])).toEqual([])
+    expect(Main.needed(["--version", "--json"])).toEqual(Main.commandNames)
+    expect(Main.needed(["--help"])).toEqual(Main.commandNames)
+    expect(Main.needed([])).toEqual(Main.commandNames)
+    expect(Main.needed(["reprot"])).toEqual(Main.commandNames)
+  })
+
+  it("builds the root with every command in help order, each named as it is run", async () => {
+    const root = await Effect.runPromise(Main.root())
+    expect(root.subcommands.flatMap((group) => group.commands.map((command) => command.name))).toEqual(Main.commandNames)
   })
 })

@@ -197,6 +197,30 @@ describe("failures", () => {
       }))
   })
 
+  it("read a corrupt message row (rows as arrays) as a StoreFailure naming the column", async () => {
+    const path = freshPath()
+    await withStore(path, ({ messages }) =>
+      Effect.gen(function*() {
+        yield* messages.insert(Fixtures.groupMessage("m1", ["news"]))
+        yield* messages.insert(Fixtures.groupMessage("m2", ["news"], { created_at: Fixtures.epoch + 1 }))
+        expect(Option.getOrThrow(yield* messages.get("m2")).tags).toEqual(["news"])
+        const raw = new DatabaseSync(path)
+        raw.exec("UPDATE messages SET direction = 'SIDEWAYS' WHERE message_id = 'm1'")
+        raw.exec("UPDATE messages SET tags = '[1]' WHERE message_id = 'm2'")
+        raw.close()
+        expect(yield* Effect.flip(messages.get("m1"))).toMatchObject({
+          _tag: "StoreFailure",
+          operation: "messages.get",
+          reason: expect.stringMatching(/corrupt row: column direction holds SIDEWAYS/)
+        })
+        expect(yield* Effect.flip(messages.get("m2"))).toMatchObject({ reason: expect.stringMatching(/corrupt row: column tags/) })
+        expect(yield* Effect.flip(Stream.runCollect(messages.stream({})))).toMatchObject({
+          _tag: "StoreFailure",
+          operation: "messages.stream"
+        })
+      }))
+  })
+
   it("undo the whole of a write that fails halfway, even outside an explicit transaction", async () => {
     const path = freshPath()
     await withStore(path, ({ contacts }) =>

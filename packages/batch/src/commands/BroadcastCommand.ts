@@ -67,6 +67,7 @@ export const command = Command.make(
       }),
       {
         needsShortName: true,
+        cacheKiB: Broadcast.cacheKiB,
         // Only a dry run writes the plan; alone, --plan is read.
         check: (store) =>
           input.dryRun && Option.isSome(input.plan)

@@ -8,6 +8,12 @@ import * as MessageText from "../internal/messageText.ts"
 import * as SendDigest from "../internal/sendDigest.ts"
 import * as BroadcastPlan from "./BroadcastPlan.ts"
 
+/**
+ * The SQLite page cache a broadcast asks for, KiB: it walks the audience in key order and appends deliveries and
+ * outbox rows in key order, so pages are touched once and a large cache only holds memory (64 MiB by default).
+ */
+export const cacheKiB = 8192
+
 /** The summary of a send, as `--json` prints it. */
 export interface Sent {
   readonly message_id: string

@@ -70,11 +70,6 @@ export const text = (row: Row, column: string): string => {
   return typeof value === "string" ? value : fail(column, value ?? null)
 }
 
-const optionalText = (row: Row, column: string): string | undefined => {
-  const value = row[column]
-  return value === null || value === undefined ? undefined : typeof value === "string" ? value : fail(column, value)
-}
-
 /** A numeric column (INTEGER or REAL as written); anything else is a corrupt row. */
 export const number = (row: Row, column: string): number => {
   const value = row[column]
@@ -91,9 +86,6 @@ const oneOf = <L extends string | number>(values: ReadonlyArray<L>) => (row: Row
 
 const status = oneOf(Contact.statuses)
 const addedFrom = oneOf(Contact.AddedFrom.literals)
-const direction = oneOf(Message.Direction.literals)
-const messageStatus = oneOf(Message.statuses)
-const messageType = oneOf<Message.Type>([Message.INDIVIDUAL, Message.GROUP])
 
 /** The tags of a row, stored as a JSON array of strings in the order given. */
 export const tags = (row: Row): ReadonlyArray<string> => {
@@ -158,32 +150,106 @@ export const messageParams = (message: Message.Stored): Array<SQLInputValue> => 
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
-/** A stored message; optional fields stored as NULL come back absent, never `undefined`. */
-export const messageFromRow = (row: Row): Message.Stored => {
+/** A row as node:sqlite returns it with `setReturnArrays(true)`: the values in the order of the SELECT. */
+export type Values = ReadonlyArray<SQLOutputValue>
+
+/** Whether a row came back as an array of values. */
+export const isValues = (row: unknown): row is Values => Array.isArray(row)
+
+/** The index of every message column in a `messageColumns` SELECT. */
+const column: { readonly [K in (typeof messageColumns)[number]]: number } = {
+  message_id: messageColumns.indexOf("message_id"),
+  id: messageColumns.indexOf("id"),
+  short_code: messageColumns.indexOf("short_code"),
+  country: messageColumns.indexOf("country"),
+  msisdn: messageColumns.indexOf("msisdn"),
+  direction: messageColumns.indexOf("direction"),
+  status: messageColumns.indexOf("status"),
+  message: messageColumns.indexOf("message"),
+  total_recipients: messageColumns.indexOf("total_recipients"),
+  sent_count: messageColumns.indexOf("sent_count"),
+  error_count: messageColumns.indexOf("error_count"),
+  total_monitors: messageColumns.indexOf("total_monitors"),
+  is_scheduled: messageColumns.indexOf("is_scheduled"),
+  is_billable: messageColumns.indexOf("is_billable"),
+  created_at: messageColumns.indexOf("created_at"),
+  created_by: messageColumns.indexOf("created_by"),
+  type: messageColumns.indexOf("type"),
+  tags: messageColumns.indexOf("tags"),
+  segments: messageColumns.indexOf("segments")
+}
+
+const at = (values: Values, index: number): SQLOutputValue => values[index] ?? null
+
+const textAt = (values: Values, index: number): string => {
+  const value = at(values, index)
+  return typeof value === "string" ? value : fail(messageColumns[index] ?? String(index), value)
+}
+
+const optionalTextAt = (values: Values, index: number): string | undefined => {
+  const value = at(values, index)
+  return value === null ? undefined : typeof value === "string" ? value : fail(messageColumns[index] ?? String(index), value)
+}
+
+const numberAt = (values: Values, index: number): number => {
+  const value = at(values, index)
+  return typeof value === "number" ? value : fail(messageColumns[index] ?? String(index), value)
+}
+
+const oneOfAt = <L extends string | number>(literals: ReadonlyArray<L>) => (values: Values, index: number): L => {
+  const value = at(values, index)
+  const found = literals.find((candidate) => candidate === value)
+  return found === undefined ? fail(messageColumns[index] ?? String(index), value) : found
+}
+
+const directionAt = oneOfAt(Message.Direction.literals)
+const messageStatusAt = oneOfAt(Message.statuses)
+const messageTypeAt = oneOfAt<Message.Type>([Message.INDIVIDUAL, Message.GROUP])
+
+/** The last tags column decoded, with its array: most messages of a report share a handful of tag lists. */
+let lastTagsText = ""
+let lastTags: ReadonlyArray<string> = []
+
+const tagsAt = (values: Values, index: number): ReadonlyArray<string> => {
+  const json = textAt(values, index)
+  if (json === lastTagsText) return lastTags
+  const parsed: unknown = JSON.parse(json)
+  if (!Array.isArray(parsed) || !parsed.every((tag): tag is string => typeof tag === "string")) return fail("tags", json)
+  // Frozen: the array is shared by every message whose tags read the same.
+  lastTags = Object.freeze(parsed)
+  lastTagsText = json
+  return lastTags
+}
+
+/**
+ * A stored message from the values of a `messageColumns` SELECT (rows as arrays: no object per row from SQLite,
+ * the fast path of reports): every field checked, optional fields stored as NULL absent, never `undefined`.
+ */
+export const messageFromValues = (values: Values): Message.Stored => {
   const message: Mutable<Message.Stored> = {
-    message_id: text(row, "message_id"),
-    short_code: text(row, "short_code"),
-    direction: direction(row, "direction"),
-    status: messageStatus(row, "status"),
-    message: text(row, "message"),
-    total_recipients: number(row, "total_recipients"),
-    sent_count: number(row, "sent_count"),
-    error_count: number(row, "error_count"),
-    total_monitors: number(row, "total_monitors"),
-    is_scheduled: flag(row, "is_scheduled"),
-    is_billable: flag(row, "is_billable"),
-    created_at: number(row, "created_at"),
-    type: messageType(row, "type"),
-    tags: tags(row),
-    segments: number(row, "segments")
+    message_id: textAt(values, column.message_id),
+    short_code: textAt(values, column.short_code),
+    direction: directionAt(values, column.direction),
+    status: messageStatusAt(values, column.status),
+    message: textAt(values, column.message),
+    total_recipients: numberAt(values, column.total_recipients),
+    sent_count: numberAt(values, column.sent_count),
+    error_count: numberAt(values, column.error_count),
+    total_monitors: numberAt(values, column.total_monitors),
+    is_scheduled: numberAt(values, column.is_scheduled) !== 0,
+    is_billable: numberAt(values, column.is_billable) !== 0,
+    created_at: numberAt(values, column.created_at),
+    type: messageTypeAt(values, column.type),
+    tags: tagsAt(values, column.tags),
+    segments: numberAt(values, column.segments)
   }
-  const id = optionalText(row, "id")
+  const id = optionalTextAt(values, column.id)
   if (id !== undefined) message.id = id
-  const country = optionalText(row, "country")
+  const country = optionalTextAt(values, column.country)
   if (country !== undefined) message.country = country
-  const msisdn = optionalText(row, "msisdn")
+  const msisdn = optionalTextAt(values, column.msisdn)
   if (msisdn !== undefined) message.msisdn = msisdn
-  const createdBy = optionalText(row, "created_by")
+  const createdBy = optionalTextAt(values, column.created_by)
   if (createdBy !== undefined) message.created_by = createdBy
   return message
 }
