@@ -6,12 +6,10 @@ import type { Message } from "@smsbook/core"
 import * as spreadsheet from "./csv/spreadsheet.ts"
 
 /**
- * What makes csv-stringify quote a cell under smsbook's options: the delimiter, the quote, a CR (`quoted_match`), and
- * the record delimiter — `\n`, or with Excel's `\r\n` only that pair (a lone `\n` in a cell then stays unquoted, as
- * the library writes it: the same bytes as before).
+ * What makes csv-stringify quote a cell under smsbook's options: the delimiter, the quote, and a CR or LF
+ * (`quoted_match`, so a line break inside a cell never ends a row, whatever the line ends).
  */
-const needsQuotesUnix = /[",\n\r]/
-const needsQuotesExcel = /[",\r]/
+const needsQuotes = /[",\n\r]/
 
 const quote = /"/g
 
@@ -22,7 +20,7 @@ export interface Cells {
   readonly eol: string
 }
 
-const cellsOf = (eol: string, needsQuotes: RegExp): Cells => ({
+const cellsOf = (eol: string): Cells => ({
   eol,
   text: (value) => {
     if (value === "") return ""
@@ -32,10 +30,10 @@ const cellsOf = (eol: string, needsQuotes: RegExp): Cells => ({
 })
 
 /** `\n` line ends (the default). */
-export const unix: Cells = cellsOf("\n", needsQuotesUnix)
+export const unix: Cells = cellsOf("\n")
 
 /** `\r\n` line ends (`--excel`). */
-export const excel: Cells = cellsOf("\r\n", needsQuotesExcel)
+export const excel: Cells = cellsOf("\r\n")
 
 const flag = (value: boolean): string => value ? "true" : "false"
 

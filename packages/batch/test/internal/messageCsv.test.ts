@@ -76,8 +76,8 @@ describe("MessageCsv", () => {
     expect(text("bare\rcr")).toBe("\"bare\rcr\"")
     expect(text("=1+1")).toBe("'=1+1")
     expect(text("-5,6")).toBe("\"'-5,6\"")
-    // csv-stringify quotes only its record delimiter, \r\n, under --excel: a lone \n stays as it wrote it.
-    expect(MessageCsv.excel.text("line\nbreak")).toBe("line\nbreak")
+    // Under --excel a lone \n is quoted too: a spreadsheet would end the row there.
+    expect(MessageCsv.excel.text("line\nbreak")).toBe("\"line\nbreak\"")
     expect(MessageCsv.excel.text("crlf\r\n")).toBe("\"crlf\r\n\"")
   })
 

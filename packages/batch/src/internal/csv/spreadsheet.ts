@@ -29,14 +29,14 @@ export const casts = {
 }
 
 /**
- * csv-stringify options every file smsbook writes shares: the casts above, `\n` line ends, and a
- * bare carriage return quoted too (csv-stringify quotes only `\n` by default; spreadsheets end a
- * line at a CR).
+ * csv-stringify options every file smsbook writes shares: the casts above, `\n` line ends, and any CR or LF inside a
+ * cell quoted (csv-stringify quotes only its record delimiter by default: a spreadsheet ends a line at a bare CR, and
+ * with `--excel`'s CRLF at a bare LF too).
  */
 export const csvOptions = {
   cast: casts,
   record_delimiter: "unix",
-  quoted_match: /\r/
+  quoted_match: /[\r\n]/
 } as const
 
 /** {@link csvOptions} for cells copied from an input file, as {@link neutralizeRaw} writes them. */
