@@ -81,10 +81,14 @@ export class InvalidSettings extends Schema.TaggedError<InvalidSettings>()("Inva
 
 /** The run was stopped by SIGINT (Ctrl-C) or SIGTERM: whatever was under way rolled back; exit 130 or 143. */
 export class Interrupted extends Schema.TaggedError<Interrupted>()("Interrupted", {
-  signal: Schema.Literals(["SIGINT", "SIGTERM"])
+  signal: Schema.Literals(["SIGINT", "SIGTERM"]),
+  /** What the job had done that stays (a broadcast's committed batches); absent: nothing stays. */
+  kept: Schema.optionalKey(Schema.String)
 }) {
   override get message(): string {
-    return `interrupted by ${this.signal}: work under way was rolled back, nothing half-written was kept`
+    return this.kept === undefined
+      ? `interrupted by ${this.signal}: work under way was rolled back, nothing half-written was kept`
+      : `interrupted by ${this.signal}: ${this.kept}`
   }
 }
 

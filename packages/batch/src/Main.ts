@@ -7,6 +7,7 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Console, Effect, Exit, Option } from "effect"
 import { CliError, CliOutput, Command } from "effect/cli"
 import * as CliErrors from "./CliErrors.ts"
+import * as Interruption from "./internal/interruption.ts"
 import manifest from "../package.json" with { type: "json" }
 import * as Output from "./Output.ts"
 
@@ -222,7 +223,8 @@ export const main = (args: ReadonlyArray<string>): void => {
     teardown: (exit, onExit) => {
       if (Exit.isSuccess(exit) && typeof exit.value === "number") return onExit(exit.value)
       const signal = stoppedBy ?? "SIGINT"
-      const interrupted = new CliErrors.Interrupted({ signal })
+      const kept = Interruption.keptSoFar()
+      const interrupted = new CliErrors.Interrupted(kept === undefined ? { signal } : { signal, kept })
       process.stderr.write(`${Output.describeError(interrupted)}\n`)
       // Data already streamed to stdout (a server's address, an export) is the document: nothing is added.
       if (asJson && collected.pending()._tag !== "Streamed") writeDocument(Output.errorJson(interrupted))

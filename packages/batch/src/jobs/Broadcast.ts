@@ -4,6 +4,7 @@
  */
 import { Account, InvalidField, type Message, Messaging } from "@smsbook/core"
 import { Effect, Option } from "effect"
+import * as Interruption from "../internal/interruption.ts"
 import * as MessageText from "../internal/messageText.ts"
 import * as SendDigest from "../internal/sendDigest.ts"
 import * as BroadcastPlan from "./BroadcastPlan.ts"
@@ -69,16 +70,30 @@ export const digestId = (tags: ReadonlyArray<string>, message: string, shortName
 }
 
 /**
+ * Runs a broadcast noting, batch by batch, what an interruption would leave: the members already handed the message
+ * stay handed it, and the same command run again resumes the message without sending anyone a second copy.
+ */
+const resumable = <A, E, R>(broadcast: Effect.Effect<A, E, R>) =>
+  Effect.sync(() => Interruption.keep("nobody had been handed the message yet; run the same command again to send it")).pipe(
+    Effect.andThen(broadcast),
+    Effect.provideService(Messaging.HandOverProgress, (messageId, handedOver) =>
+      Interruption.keep(
+        `broadcast ${messageId}: ${handedOver} member(s) had been handed the message, and keep it; the others had not: ` +
+          "run the same command again to resume (nobody gets it twice)"
+      ))
+  )
+
+/**
  * Sends the request now, under its `--id` or else its {@link digestId}. A digest id already used by a finished
  * broadcast within the spam period is the same broadcast sent again: refused as bad input (exit 2), with the way
  * to send it on purpose.
  */
 export const send = Effect.fnUntraced(function*(request: BroadcastPlan.Request, options: { readonly allowEmpty: boolean }) {
-  if (request.id !== undefined) return sentSummary(yield* Messaging.broadcast(request, options))
+  if (request.id !== undefined) return sentSummary(yield* resumable(Messaging.broadcast(request, options)))
   const account = yield* Account.Account
   const id = digestId(request.tags, request.message, account.short_name)
   return sentSummary(
-    yield* Messaging.broadcast({ ...request, id }, options).pipe(
+    yield* resumable(Messaging.broadcast({ ...request, id }, options)).pipe(
       Effect.catchTag("DuplicateSend", (duplicate) => Effect.fail(SendDigest.sentBefore("the same tags", request.message)(duplicate)))
     )
   )
@@ -91,5 +106,5 @@ export const send = Effect.fnUntraced(function*(request: BroadcastPlan.Request, 
 export const sendPlan = Effect.fnUntraced(function*(path: string, options: { readonly allowEmpty: boolean }) {
   const plan = yield* BroadcastPlan.verify(path, options)
   const id = plan.id ?? `plan-${plan.plan_sha256.slice(0, 35)}`
-  return sentSummary(yield* Messaging.broadcast({ tags: plan.tags, message: plan.message, id }, options))
+  return sentSummary(yield* resumable(Messaging.broadcast({ tags: plan.tags, message: plan.message, id }, options)))
 })

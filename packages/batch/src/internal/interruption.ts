@@ -1,0 +1,14 @@
+/**
+ * What a job has done that an interruption does not undo, for the line a stopped run prints (Ctrl-C, SIGTERM). Most
+ * jobs are one transaction and leave nothing; a broadcast keeps every batch it committed, and says so.
+ */
+
+let kept: string | undefined
+
+/** Records what the run has kept so far (replacing the earlier note). */
+export const keep = (note: string): void => {
+  kept = note
+}
+
+/** What the run had kept when it was stopped, if it kept anything. */
+export const keptSoFar = (): string | undefined => kept
