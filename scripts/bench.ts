@@ -28,6 +28,9 @@ const usage = `npm run bench -- [flags]
 
 const repo = fileURLToPath(new URL("..", import.meta.url))
 const bin = path.join(repo, "packages/batch/src/bin.ts")
+/** The Node flags of the `smsbook` launcher's first line (`#!/usr/bin/env -S node FLAGS`): smsbook runs as users run it. */
+const launcherFlags = (fs.readFileSync(path.join(repo, "packages/batch/bin/smsbook.js"), "utf8").split("\n")[0] ?? "")
+  .replace(/^#!.*?\bnode\b/, "").trim().split(/\s+/).filter((flag) => flag !== "")
 const script = (name: string) => path.join(repo, "scripts/bench", name)
 
 const log = (text: string): void => void process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`)
@@ -227,8 +230,11 @@ const contactsJobs = async (config: Config, runs: Runs, dir: string, rows: numbe
 
   const importJob = async (job: "import" | "reimport", title: string) => {
     log(`${title} of ${Results.count(rows)} rows…`)
-    const run = await Child.run(bin, importArgs, { cwd: dir, profileDir: profileOf(job) })
-    if (run.profile !== undefined) profiles.push({ job: title, file: run.profile })
+    const run = await Child.run(bin, importArgs, { cwd: dir, profileDir: profileOf(job), nodeFlags: launcherFlags })
+    // The import parses and checks rows on a worker thread: its profile follows the main thread's.
+    run.profiles.forEach((file, at) =>
+      profiles.push({ job: run.profiles.length === 1 ? title : `${title}, ${at === 0 ? "main thread" : "worker thread"}`, file })
+    )
     const json = jsonOf(run.stdout)
     const failed = failure(run, json)
     const read = num(json, "read") ?? 0

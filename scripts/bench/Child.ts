@@ -19,14 +19,18 @@ export interface Run {
   readonly cpuSeconds: number
   readonly stdout: string
   readonly stderr: string
-  /** The `.cpuprofile` written, when profiling was asked for. */
+  /** The main thread's `.cpuprofile`, when profiling was asked for. */
   readonly profile: string | undefined
+  /** Every thread's, main thread first (Node names them `CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile`). */
+  readonly profiles: ReadonlyArray<string>
 }
 
 export interface Options {
   readonly cwd: string
   /** Write a V8 CPU profile into this directory (`--cpu-prof`). */
   readonly profileDir?: string | undefined
+  /** Node flags before the script (the launcher's own, for smsbook's jobs). */
+  readonly nodeFlags?: ReadonlyArray<string> | undefined
 }
 
 /** Environment of a child: no `SMSBOOK_*` settings leak in from the caller's shell. */
@@ -67,7 +71,7 @@ export const run = async (script: string, args: ReadonlyArray<string>, options: 
   const before = options.profileDir === undefined ? new Set<string>() : new Set(fs.readdirSync(options.profileDir))
   const profiling = options.profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`]
   const started = performance.now()
-  const child = spawn(process.execPath, [...profiling, "--import", preload, script, ...args], {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...profiling, "--import", preload, script, ...args], {
     cwd: options.cwd,
     env: childEnv(rssFile),
     stdio: ["ignore", "pipe", "pipe"]
@@ -78,9 +82,10 @@ export const run = async (script: string, args: ReadonlyArray<string>, options: 
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr = (stderr + text).slice(-20_000)))
   const [code] = await once(child, "close")
   const seconds = (performance.now() - started) / 1000
-  const profile = options.profileDir === undefined
-    ? undefined
+  const threadOf = (name: string) => Number(name.split(".")[4] ?? 0)
+  const profiles = options.profileDir === undefined
+    ? []
     : fs.readdirSync(options.profileDir).filter((name) => name.endsWith(".cpuprofile") && !before.has(name))
-      .map((name) => path.join(options.profileDir ?? "", name))[0]
-  return { code: typeof code === "number" ? code : null, seconds, ...readUsage(rssFile), stdout, stderr, profile }
+      .sort((a, b) => threadOf(a) - threadOf(b)).map((name) => path.join(options.profileDir ?? "", name))
+  return { code: typeof code === "number" ? code : null, seconds, ...readUsage(rssFile), stdout, stderr, profile: profiles[0], profiles }
 }

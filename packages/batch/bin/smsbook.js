@@ -1,7 +1,9 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=16
 /**
  * The `smsbook` executable. Installed from npm it runs the build (`dist/`); in a clone, outside `node_modules`
- * where Node strips types, it runs the TypeScript sources, resolving workspace packages to theirs.
+ * where Node strips types, it runs the TypeScript sources, resolving workspace packages to theirs. The first line
+ * caps V8's young generation (semi-spaces of 16 MB, not the 64 MB Node sizes for a large machine): a long import
+ * peaked 100 MB lower for it, at the same speed; a flag only the command line can set.
  */
 import { enableCompileCache, registerHooks } from "node:module"
 
