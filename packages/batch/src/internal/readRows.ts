@@ -13,8 +13,8 @@ export interface Options {
   readonly encoding: string | undefined
   /** Records per batch. */
   readonly batchSize: number
-  /** On a worker thread: `true`, `false`, or by size when absent (more than {@link workerThreshold} bytes). */
-  readonly worker: boolean | undefined
+  /** Parse and check on a worker thread. */
+  readonly worker: boolean
 }
 
 export interface Opened {
@@ -188,30 +188,12 @@ const onWorker = (source: AsyncIterable<Uint8Array>, options: Options): Promise<
   })
 }
 
-/** Reads at most `limit` bytes ahead: the chunks read, and whether the source ended within them. */
-const peek = async (input: AsyncIterator<Uint8Array>, limit: number) => {
-  const head: Array<Uint8Array> = []
-  let size = 0
-  while (size <= limit) {
-    const result = await input.next()
-    if (result.done === true) return { head, ended: true }
-    head.push(result.value)
-    size += result.value.byteLength
-  }
-  return { head, ended: false }
-}
+/** Opens the rows of a contact file, on a worker thread when `options.worker` says so. */
+export const open = (source: AsyncIterable<Uint8Array>, options: Options): Promise<Opened> =>
+  options.worker ? onWorker(source, options) : inThread(source, options)
 
-async function* rejoin(head: ReadonlyArray<Uint8Array>, rest: AsyncIterator<Uint8Array> | undefined): AsyncGenerator<Uint8Array> {
-  yield* head
-  // Through `for await`, so closing this generator closes the source too.
-  if (rest !== undefined) yield* { [Symbol.asyncIterator]: () => rest }
-}
-
-/** Opens the rows of a contact file: on a worker thread when `options.worker` says so, or the file is large. */
-export const open = async (source: AsyncIterable<Uint8Array>, options: Options): Promise<Opened> => {
-  if (options.worker === false) return inThread(source, options)
-  if (options.worker === true) return onWorker(source, options)
-  const input = source[Symbol.asyncIterator]()
-  const { ended, head } = await peek(input, workerThreshold)
-  return ended ? inThread(rejoin(head, undefined), options) : onWorker(rejoin(head, input), options)
-}
+/**
+ * Whether a file of `bytes` is worth a worker: more than {@link workerThreshold}. Decided by the file's size, never
+ * by reading ahead, so a pipe that is slow to fill is imported as its rows come (an unknown size: on this thread).
+ */
+export const worthAWorker = (bytes: number | undefined): boolean => bytes !== undefined && bytes > workerThreshold

@@ -63,8 +63,8 @@ export interface Options {
   /** Rows staged between merges, where the store imports set-based (default {@link defaultMergeEvery}). */
   readonly mergeEvery?: number | undefined
   /**
-   * Parse and check the rows on a worker thread (beside the store's writes): by default for an input of more than
-   * `ReadRows.workerThreshold` bytes. The results are the same either way.
+   * Parse and check the rows on a worker thread, beside the store's writes (default false; the command asks for it
+   * when {@link worthAWorker} says the file is large enough). The results are the same either way.
    */
   readonly worker?: boolean | undefined
   /** Called after every batch (the command throttles and draws it). */
@@ -76,6 +76,9 @@ export interface Progress {
   readonly rejected: number
   readonly elapsed_ms: number
 }
+
+/** Whether an input of `bytes` (`undefined`: unknown, as a pipe's) is read on a worker thread: large files only. */
+export const worthAWorker = ReadRows.worthAWorker
 
 /** Rows per store round trip unless `Options.batchSize` says otherwise. */
 export const defaultBatchSize = 250
@@ -183,7 +186,7 @@ export const run = Effect.fn("Import.run")(
     const toInputError = inputError(source)
     const reader = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () => ReadRows.open(input, { encoding: options.encoding, batchSize, worker: options.worker }),
+        try: () => ReadRows.open(input, { encoding: options.encoding, batchSize, worker: options.worker ?? false }),
         catch: toInputError
       }),
       (opened) => Effect.sync(opened.close)

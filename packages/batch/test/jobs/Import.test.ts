@@ -313,6 +313,9 @@ describe("Import laws", () => {
       expect(onWorker).toEqual(here)
       expect(typeof here.summary).toBe("string")
     }
+    // Only a file known to be large goes to a worker: a pipe's rows are read as they come.
+    expect([undefined, 0, 1000, 4 << 20].map(Import.worthAWorker)).toEqual([false, false, false, false])
+    expect(Import.worthAWorker(40_000_000)).toBe(true)
   }, 300_000)
 
   it("a second run of the same file changes nothing: all unchanged", async () => {
