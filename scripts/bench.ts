@@ -230,7 +230,10 @@ const contactsJobs = async (config: Config, runs: Runs, dir: string, rows: numbe
   const importJob = async (job: "import" | "reimport", title: string) => {
     log(`${title} of ${Results.count(rows)} rows…`)
     const run = await Child.run(bin, importArgs, { cwd: dir, profileDir: profileOf(job) })
-    if (run.profile !== undefined) profiles.push({ job: title, file: run.profile })
+    // The import parses and checks rows on a worker thread: its profile follows the main thread's.
+    run.profiles.forEach((file, at) =>
+      profiles.push({ job: run.profiles.length === 1 ? title : `${title}, ${at === 0 ? "main thread" : "worker thread"}`, file })
+    )
     const json = jsonOf(run.stdout)
     const failed = failure(run, json)
     const read = num(json, "read") ?? 0

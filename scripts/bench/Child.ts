@@ -19,8 +19,10 @@ export interface Run {
   readonly cpuSeconds: number
   readonly stdout: string
   readonly stderr: string
-  /** The `.cpuprofile` written, when profiling was asked for. */
+  /** The main thread's `.cpuprofile`, when profiling was asked for. */
   readonly profile: string | undefined
+  /** Every thread's, main thread first (Node names them `CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile`). */
+  readonly profiles: ReadonlyArray<string>
 }
 
 export interface Options {
@@ -88,9 +90,10 @@ export const run = async (script: string, args: ReadonlyArray<string>, options: 
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr = (stderr + text).slice(-20_000)))
   const [code] = await once(child, "close")
   const seconds = (performance.now() - started) / 1000
-  const profile = options.profileDir === undefined
-    ? undefined
+  const threadOf = (name: string) => Number(name.split(".")[4] ?? 0)
+  const profiles = options.profileDir === undefined
+    ? []
     : fs.readdirSync(options.profileDir).filter((name) => name.endsWith(".cpuprofile") && !before.has(name))
-      .map((name) => path.join(options.profileDir ?? "", name))[0]
-  return { code: typeof code === "number" ? code : null, seconds, ...readUsage(rssFile), stdout, stderr, profile }
+      .sort((a, b) => threadOf(a) - threadOf(b)).map((name) => path.join(options.profileDir ?? "", name))
+  return { code: typeof code === "number" ? code : null, seconds, ...readUsage(rssFile), stdout, stderr, profile: profiles[0], profiles }
 }

@@ -93,6 +93,7 @@ export const command = Command.make("import", flags, (input) =>
         maxRejects: Option.getOrUndefined(maxRejects),
         encoding,
         rejectsPath,
+        worker: Import.worthAWorker(totalBytes),
         onProgress: progress.report
       }),
       {

@@ -2,7 +2,10 @@
  * One record of a contact file read into an import candidate, or the reason it is refused: the number
  * normalised (with the row's country or the default one), names trimmed, tags split and added to.
  */
-import { type ContactBook, Country, type Errors, Msisdn } from "@smsbook/core"
+// Subpaths, not the package index: the import's worker thread loads this module, and loads no more than it needs.
+import type { ContactBook, Errors } from "@smsbook/core"
+import * as Country from "@smsbook/core/Country"
+import * as Msisdn from "@smsbook/core/Msisdn"
 import { Result } from "effect"
 import type * as Columns from "./csv/columns.ts"
 import * as CleanText from "./cleanText.ts"

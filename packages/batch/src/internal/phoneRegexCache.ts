@@ -20,9 +20,16 @@ export default function matchesEntirely(text, regularExpressionText) {
 }
 `
 
+let registered = false
+
+/** Whether {@link register} ran in this thread (the import's worker thread then installs the swap too). */
+export const isRegistered = (): boolean => registered
+
 /** Installs the swap for every module loaded after this call. */
-export const register = () =>
-  registerHooks({
+export const register = () => {
+  registered = true
+  return registerHooks({
     load: (url, context, nextLoad) =>
       url.endsWith(target) ? { format: "module", source, shortCircuit: true } : nextLoad(url, context)
   })
+}

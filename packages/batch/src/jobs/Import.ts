@@ -9,7 +9,9 @@ import * as Columns from "../internal/csv/columns.ts"
 import * as ContactRows from "../internal/contactRows.ts"
 import * as CsvRecords from "../internal/csv/records.ts"
 import * as MsisdnSet from "../internal/msisdnSet.ts"
+import * as ReadRows from "../internal/readRows.ts"
 import * as RejectsFile from "../internal/rejectsFile.ts"
+import type * as RowBatches from "../internal/rowBatches.ts"
 
 /** `--max-rejects`: a number of rows, or a percentage of the rows read. */
 export type MaxRejects =
@@ -60,6 +62,11 @@ export interface Options {
   readonly batchSize?: number | undefined
   /** Rows staged between merges, where the store imports set-based (default {@link defaultMergeEvery}). */
   readonly mergeEvery?: number | undefined
+  /**
+   * Parse and check the rows on a worker thread, beside the store's writes (default false; the command asks for it
+   * when {@link worthAWorker} says the file is large enough). The results are the same either way.
+   */
+  readonly worker?: boolean | undefined
   /** Called after every batch (the command throttles and draws it). */
   readonly onProgress?: ((progress: Progress) => Effect.Effect<void>) | undefined
 }
@@ -69,6 +76,9 @@ export interface Progress {
   readonly rejected: number
   readonly elapsed_ms: number
 }
+
+/** Whether an input of `bytes` (`undefined`: unknown, as a pipe's) is read on a worker thread: large files only. */
+export const worthAWorker = ReadRows.worthAWorker
 
 /** Rows per store round trip unless `Options.batchSize` says otherwise. */
 export const defaultBatchSize = 250
@@ -177,15 +187,14 @@ export const run = Effect.fn("Import.run")(
     const toInputError = inputError(source)
     const reader = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () => CsvRecords.open(input, { encoding: options.encoding, batchSize }),
+        try: () => ReadRows.open(input, { encoding: options.encoding, batchSize, worker: options.worker ?? false }),
         catch: toInputError
       }),
       (opened) => Effect.sync(opened.close)
     )
     const next = Effect.tryPromise({ try: reader.next, catch: toInputError })
 
-    const first = yield* next
-    const header = first[0]
+    const header = reader.header
     if (header === undefined) {
       return yield* new InvalidField({
         field: "header",
@@ -193,8 +202,8 @@ export const run = Effect.fn("Import.run")(
         reason: "the file is empty: its first line must name the columns (msisdn, first_name, last_name, tags…)"
       })
     }
-    const columns = yield* Effect.fromResult(Columns.match(header.fields, options.map))
-    const context: ContactRows.Context = { columns, defaultCountry, tags: options.tags ?? [] }
+    const columns = yield* Effect.fromResult(Columns.match(header, options.map))
+    reader.start({ columns, defaultCountry, tags: options.tags ?? [] })
     const rejects = rejectsFile?.writer(columns.header, reader.delimiter)
 
     const tally = { read: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, duplicates: 0, opted_out: 0, suppressed: 0 }
@@ -254,13 +263,12 @@ export const run = Effect.fn("Import.run")(
       yield* upsertRepeats(repeats)
     })
 
-    const importBatch = Effect.fnUntraced(function*(rows: ReadonlyArray<CsvRecords.Row>) {
+    const importBatch = Effect.fnUntraced(function*(rows: ReadonlyArray<RowBatches.Row>) {
       const firsts: Array<ContactBook.Candidate> = []
       const repeats: Array<ContactBook.Candidate> = []
       const rejected: Array<RejectsFile.Rejected> = []
       for (const row of rows) {
-        const read = ContactRows.read(row.fields, context)
-        if (read._tag === "Blank") continue
+        const read = row.read
         if (read._tag === "Reject") {
           reasons[read.reason] = (reasons[read.reason] ?? 0) + 1
           rejected.push({ line: row.line, reason: read.reason, message: read.message, fields: row.fields })
@@ -303,7 +311,6 @@ export const run = Effect.fn("Import.run")(
 
     const all = Effect.gen(function*() {
       if (store.bulkImport !== undefined) bulk = yield* store.bulkImport({ blankErases })
-      yield* importBatch(first.slice(1))
       for (;;) {
         const rows = yield* next
         if (rows.length === 0) break

@@ -285,6 +285,39 @@ describe("Import laws", () => {
     )
   })
 
+  it("read on a worker thread, every file gives the same summary, rejects file and contacts as read on this one", async () => {
+    const outcome = (bytes: Uint8Array, options: Import.Options, cuts: ReadonlyArray<number>, worker: boolean) => {
+      const rejectsPath = tempFile("rejects.csv")
+      return run(Effect.gen(function*() {
+        const result = yield* Effect.result(importBytes(bytes, { ...options, rejectsPath, worker }, cuts))
+        const summary = Result.isSuccess(result)
+          ? { ...result.success, elapsed_ms: 0, rows_per_second: 0, rejects_file: result.success.rejects_file !== null }
+          : result.failure.message
+        const contacts = (yield* allContacts).map(({ profile_uid: _, ...contact }) => contact)
+        return { summary, rejects: contentOf(rejectsPath), contacts }
+      }))
+    }
+    await fc.assert(
+      fc.asyncProperty(generatedFile, async (file) => {
+        const options = optionsFor(file)
+        expect(await outcome(file.bytes, options, file.cuts, true)).toEqual(await outcome(file.bytes, options, file.cuts, false))
+      }),
+      // Each run starts a worker, which loads the modules again: a few runs, the dialects spread by the generator.
+      { numRuns: 10 }
+    )
+    // Files that cannot be read, or only in part: the same refusal, naming the same line.
+    const header = "phone,first_name,last_name,tags\n"
+    for (const text of ["", `${header}07400 100001,Ann,,\n07400 100002,"Bea,,\n07400 100003,C,,\n`, `${header}07400 100001,"Ann"x,,\n`, "name,tags\nAnn,x\n"]) {
+      const bytes = Buffer.from(text, "utf8")
+      const [onWorker, here] = [await outcome(bytes, {}, [], true), await outcome(bytes, {}, [], false)]
+      expect(onWorker).toEqual(here)
+      expect(typeof here.summary).toBe("string")
+    }
+    // Only a file known to be large goes to a worker: a pipe's rows are read as they come.
+    expect([undefined, 0, 1000, 4 << 20].map(Import.worthAWorker)).toEqual([false, false, false, false])
+    expect(Import.worthAWorker(40_000_000)).toBe(true)
+  }, 300_000)
+
   it("a second run of the same file changes nothing: all unchanged", async () => {
     await fc.assert(
       fc.asyncProperty(generatedFile, fc.boolean(), async (file, blankErases) => {

@@ -2,7 +2,7 @@
  * Which column of a contact file holds which field: header names matched by their common spellings in any case,
  * spacing, punctuation or accents, `--map "Column=field"` overrides, and the columns left unused.
  */
-import { InvalidField, InvalidParameter } from "@smsbook/core"
+import { InvalidField, InvalidParameter } from "@smsbook/core/Errors"
 import { Result } from "effect"
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The set-based import on SQLite: rows staged 100 per statement into a TEMP table, then merged into `contacts` by one
- * `UPDATE … FROM staged WHERE <changed>` (nothing is written for a row that changes nothing) and one
- * `INSERT … SELECT … ORDER BY msisdn` of the new numbers; the statements' own change counts are the summary's.
+ * The set-based import on SQLite: rows staged 100 per statement into a TEMP table, copied sorted by msisdn at each
+ * merge, then merged into `contacts` by one `UPDATE … FROM sorted WHERE <changed>` (nothing is written for a row that
+ * changes nothing) and one `INSERT … SELECT` of the new numbers; the statements' own change counts are the summary's.
  */
 import type { SQLInputValue } from "node:sqlite"
 import type { Contact, ContactStore } from "@smsbook/core"
@@ -11,22 +11,34 @@ import * as Rows from "./rows.ts"
 /** Rows per staging statement: SQLite's statement cost is paid once per 100 rows. */
 export const rowsPerStatement = 100
 
-const stagingColumns = ["msisdn", "phone_number", "first_name", "last_name", "full_name", "country_code", "tags", "tag_keys", "profile_uid"] as const
+const stagingColumns = ["msisdn", "phone_number", "first_name", "last_name", "country_code", "tags", "tag_keys", "profile_uid"] as const
 
-// A rowid table, filled in file order: 4× cheaper to fill than one keyed by msisdn (random inserts into a B-tree);
-// the merge sorts it once instead.
+// A rowid table, filled in file order: 4× cheaper to fill than one keyed by msisdn (random inserts into a B-tree).
+// `tag_keys` is NULL where the keys are the tags themselves (all lower-case, the common case): fewer bytes bound.
 const createStaging = `CREATE TEMP TABLE IF NOT EXISTS smsbook_import_rows (
   seq INTEGER PRIMARY KEY,
   msisdn TEXT NOT NULL,
   phone_number TEXT NOT NULL,
   first_name TEXT NOT NULL,
   last_name TEXT NOT NULL,
-  full_name TEXT NOT NULL,
   country_code TEXT NOT NULL,
   tags TEXT NOT NULL,
-  tag_keys TEXT NOT NULL,
+  tag_keys TEXT,
   profile_uid TEXT NOT NULL
 )`
+
+/**
+ * The staged rows copied in msisdn order (rowid order is then key order), the full name and tag keys filled in: the
+ * merge then probes and extends the contacts B-tree leaf after leaf. Probed in file order instead, a merge of 200k
+ * rows into a million contacts missed the page cache on most rows (measured 2× slower in all, first import and
+ * re-import alike).
+ */
+const sortStaged = `CREATE TEMP TABLE smsbook_import_sorted AS
+  SELECT seq, msisdn, phone_number, first_name, last_name,
+    CASE WHEN first_name = '' THEN last_name WHEN last_name = '' THEN first_name ELSE first_name || ' ' || last_name END
+      AS full_name,
+    country_code, tags, coalesce(tag_keys, tags) AS tag_keys, profile_uid
+  FROM temp.smsbook_import_rows ORDER BY msisdn`
 
 const insertStaging = (rows: number): string => {
   const one = `(${Rows.placeholders(stagingColumns.length)})`
@@ -59,17 +71,17 @@ const update = (blankErases: boolean) => {
       WHERE k.key = t.key AND NOT EXISTS (SELECT 1 FROM contact_tags ct WHERE ct.tag = k.value AND ct.msisdn = s.msisdn)
       ORDER BY part, position))`
   return `UPDATE contacts AS c SET first_name = ${first}, last_name = ${last}, full_name = ${full}, tags = ${tags}
-    FROM temp.smsbook_import_rows AS s
+    FROM temp.smsbook_import_sorted AS s
     WHERE c.msisdn = s.msisdn AND ${changed}`
 }
 
-/** New contacts, in key order (appends to the B-tree rather than random inserts); a suppressed number CANCELLED. */
+/** New contacts, in key order (the sorted copy's rowid order); a suppressed number CANCELLED. */
 const insert = `INSERT INTO contacts (${Rows.contactColumns.join(", ")})
   SELECT s.msisdn, s.phone_number, s.first_name, s.last_name, s.full_name, s.country_code, 'FILE_UPLOAD',
     CASE WHEN EXISTS (SELECT 1 FROM suppressions sp WHERE sp.msisdn = s.msisdn) THEN 'CANCELLED' ELSE 'SUBSCRIBED' END,
     s.tags, s.profile_uid, 0
-  FROM temp.smsbook_import_rows s WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.msisdn = s.msisdn)
-  ORDER BY s.msisdn`
+  FROM temp.smsbook_import_sorted s WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.msisdn = s.msisdn)
+  ORDER BY s.rowid`
 
 /**
  * Rows of opted-out numbers: a stored CANCELLED contact always has its suppression entry, and a suppressed number
@@ -85,21 +97,25 @@ const stagedCount = "SELECT count(*) AS n FROM temp.smsbook_import_rows"
 
 /** The rows' tag keys, in key order (each tag's run of numbers lands together, not all over the index). */
 const insertTags = `INSERT INTO contact_tags (tag, msisdn)
-  SELECT k.value, s.msisdn FROM temp.smsbook_import_rows s, json_each(s.tag_keys) k WHERE true
+  SELECT k.value, s.msisdn FROM temp.smsbook_import_sorted s, json_each(s.tag_keys) k WHERE true
   ORDER BY 1, 2
   ON CONFLICT DO NOTHING`
 
-const stagedParams = (contact: Contact.Contact): ReadonlyArray<SQLInputValue> => [
-  contact.msisdn,
-  contact.phone_number,
-  contact.first_name,
-  contact.last_name,
-  contact.full_name,
-  contact.country_code,
-  JSON.stringify(contact.tags),
-  JSON.stringify([...Rows.tagKeys(contact.tags)]),
-  contact.profile_uid
-]
+/** Pushes a contact's staging values onto `params` (no array per row: this runs for every row of a file). */
+const pushStaged = (params: Array<SQLInputValue>, contact: Contact.Contact): void => {
+  const tags = JSON.stringify(contact.tags)
+  const keys = JSON.stringify([...Rows.tagKeys(contact.tags)])
+  params.push(
+    contact.msisdn,
+    contact.phone_number,
+    contact.first_name,
+    contact.last_name,
+    contact.country_code,
+    tags,
+    keys === tags ? null : keys,
+    contact.profile_uid
+  )
+}
 
 /** Builds `ContactStore.bulkImport` over `db`: only inside a transaction, which the staging lives and dies with. */
 export const make = (db: Database): NonNullable<ContactStore.ContactStore["Service"]["bulkImport"]> => ({ blankErases }) =>
@@ -117,7 +133,7 @@ export const make = (db: Database): NonNullable<ContactStore.ContactStore["Servi
             params.length = 0
             for (let i = at; i < at + rowsPerStatement; i++) {
               const contact = contacts[i]
-              if (contact !== undefined) params.push(...stagedParams(contact))
+              if (contact !== undefined) pushStaged(params, contact)
             }
             full.run(...params)
           }
@@ -125,7 +141,7 @@ export const make = (db: Database): NonNullable<ContactStore.ContactStore["Servi
             params.length = 0
             for (let i = at; i < contacts.length; i++) {
               const contact = contacts[i]
-              if (contact !== undefined) params.push(...stagedParams(contact))
+              if (contact !== undefined) pushStaged(params, contact)
             }
             statement(insertStaging(contacts.length - at)).run(...params)
           }
@@ -135,11 +151,14 @@ export const make = (db: Database): NonNullable<ContactStore.ContactStore["Servi
           const staged = Rows.number(statement(stagedCount).get() ?? {}, "n")
           const opted = Rows.number(statement(optedOutCount).get() ?? {}, "n")
           const optedOutMsisdns = opted === 0 || limit <= 0 ? [] : statement(optedOut).all(limit).map((r) => Rows.text(r, "msisdn"))
+          statement("DROP TABLE IF EXISTS temp.smsbook_import_sorted").run()
+          statement(sortStaged).run()
+          statement("DELETE FROM temp.smsbook_import_rows").run()
           // The update first: it reads the stored tag keys, which the insert of the row's keys then extends.
           const updated = Number(statement(update(blankErases)).run().changes)
           const created = Number(statement(insert).run().changes)
           if (created + updated > 0) statement(insertTags).run()
-          statement("DELETE FROM temp.smsbook_import_rows").run()
+          statement("DROP TABLE temp.smsbook_import_sorted").run()
           return { created, updated, unchanged: staged - created - updated, optedOut: opted, optedOutMsisdns }
         })
     }

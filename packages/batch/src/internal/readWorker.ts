@@ -1,0 +1,134 @@
+/**
+ * The worker thread of a large import: it parses the bytes the main thread reads for it and reads every record into
+ * a candidate or a reject, then sends the rows back packed, in file order, while the main thread writes the last ones.
+ */
+import { parentPort, workerData } from "node:worker_threads"
+import type * as ContactRowsTypes from "./contactRows.ts"
+import type * as ColumnsTypes from "./csv/columns.ts"
+import type * as CsvRecordsTypes from "./csv/records.ts"
+import * as PhoneRegexCache from "./phoneRegexCache.ts"
+import type * as RowBatchesTypes from "./rowBatches.ts"
+
+/** Batches sent and not yet taken by the main thread, at most: bounds the memory of a fast reader, slow writer. */
+const window = 4
+
+const port = parentPort
+if (port === null) throw new Error("readWorker.ts runs as a worker thread only")
+
+const field = (value: unknown, key: string): unknown =>
+  typeof value === "object" && value !== null && key in value ? Reflect.get(value, key) : undefined
+
+// The main thread's swap of libphonenumber-js's regex helper, installed here too before the library loads.
+if (field(workerData, "phoneRegexCache") === true) PhoneRegexCache.register()
+const [ContactRows, Columns, CsvRecords, RowBatches] = await Promise.all([
+  import("./contactRows.ts"),
+  import("./csv/columns.ts"),
+  import("./csv/records.ts"),
+  import("./rowBatches.ts")
+])
+
+// Messages from the main thread, waited for one kind at a time: input chunks, the columns, credit for more batches.
+const chunks: Array<Uint8Array | null> = []
+let context: ContactRowsTypes.Context | undefined
+let credit = window
+// Two waits can be open at once (the parser's for input, the loop's for credit): every message wakes them all.
+let waiting: Array<() => void> = []
+port.on("message", (message: unknown) => {
+  const kind = field(message, "t")
+  const bytes = field(message, "bytes")
+  if (kind === "chunk" && bytes instanceof Uint8Array) chunks.push(bytes)
+  else if (kind === "end") chunks.push(null)
+  else if (kind === "context") context = readContext(field(message, "context"))
+  else if (kind === "more") credit++
+  const woken = waiting
+  waiting = []
+  for (const resolve of woken) resolve()
+})
+const until = async (ready: () => boolean): Promise<void> => {
+  while (!ready()) await new Promise<void>((resolve) => waiting.push(resolve))
+}
+
+const isStrings = (value: unknown): value is ReadonlyArray<string> =>
+  Array.isArray(value) && value.every((item) => typeof item === "string")
+
+// The context as the main thread built it (structured clone keeps plain data): checked, not trusted blindly.
+function readContext(value: unknown): ContactRowsTypes.Context {
+  const columns = field(value, "columns")
+  const index = field(columns, "index")
+  const header = field(columns, "header")
+  const fallbacks = field(columns, "fallbacks")
+  const unknown = field(columns, "unknown")
+  const defaultCountry = field(value, "defaultCountry")
+  const tags = field(value, "tags")
+  if (
+    typeof index !== "object" || index === null || !isStrings(header) || !Array.isArray(fallbacks) ||
+    !fallbacks.every((at) => typeof at === "number") || !isStrings(unknown) || !isStrings(tags) ||
+    (defaultCountry !== undefined && typeof defaultCountry !== "string")
+  ) {
+    throw new Error("the import's worker was given no columns")
+  }
+  const columnIndex: { [F in ColumnsTypes.Field]?: number } = {}
+  for (const name of Columns.fields) {
+    const at = field(index, name)
+    if (typeof at === "number") columnIndex[name] = at
+  }
+  return { columns: { index: columnIndex, header, fallbacks, unknown }, defaultCountry, tags }
+}
+
+// One chunk asked for ahead: the main thread reads the next while this one is parsed.
+async function* input(): AsyncGenerator<Uint8Array> {
+  port?.postMessage({ t: "pull" })
+  for (;;) {
+    await until(() => chunks.length > 0)
+    const chunk = chunks.shift()
+    if (chunk === null || chunk === undefined) return
+    port?.postMessage({ t: "pull" })
+    yield chunk
+  }
+}
+
+const toRows = (records: ReadonlyArray<CsvRecordsTypes.Row>, readContext: ContactRowsTypes.Context): Array<RowBatchesTypes.Row> => {
+  const rows: Array<RowBatchesTypes.Row> = []
+  for (const record of records) {
+    const read = ContactRows.read(record.fields, readContext)
+    if (read._tag === "Blank") continue
+    rows.push({ line: record.line, read, fields: read._tag === "Reject" ? record.fields : [] })
+  }
+  return rows
+}
+
+const run = async (start: RowBatchesTypes.Start): Promise<void> => {
+  const reader = await CsvRecords.open(input(), { encoding: start.encoding, batchSize: start.batchSize })
+  let records = await reader.next()
+  port.postMessage({ t: "header", fields: records[0]?.fields ?? null, delimiter: reader.delimiter, encoding: reader.encoding() })
+  if (records.length === 0) return
+  await until(() => context !== undefined)
+  records = records.slice(1)
+  for (;;) {
+    if (context === undefined) return
+    const rows = toRows(records, context)
+    if (rows.length > 0) {
+      await until(() => credit > 0)
+      credit--
+      port.postMessage({ t: "rows", packed: RowBatches.pack(rows) })
+    }
+    records = await reader.next()
+    if (records.length === 0) break
+  }
+  port.postMessage({ t: "end", encoding: reader.encoding() })
+}
+
+const start: RowBatchesTypes.Start = {
+  encoding: typeof field(workerData, "encoding") === "string" ? String(field(workerData, "encoding")) : undefined,
+  batchSize: typeof field(workerData, "batchSize") === "number" ? Number(field(workerData, "batchSize")) : 1000,
+  phoneRegexCache: field(workerData, "phoneRegexCache") === true
+}
+
+// The main thread ends the worker when it is done with it: the last message is `end`, `malformed` or `error`.
+run(start).catch((error: unknown) => {
+  port.postMessage(
+    error instanceof CsvRecords.Malformed
+      ? { t: "malformed", code: error.code, line: error.line, reason: error.reason }
+      : { t: "error", message: error instanceof Error ? error.message : String(error) }
+  )
+})
