@@ -18,8 +18,11 @@ export type Reason =
   | "too-many-fields"
   | "bad-encoding"
 
-/** What an accepted row went through: the number's notes, and a number taken from a fallback phone column. */
-export const notes = [...Msisdn.notes, "phone-from-fallback-column"] as const
+/**
+ * What an accepted row went through: the number's notes, a number taken from a fallback phone column, and control
+ * characters (NUL, escapes, …) in its names or tags replaced by spaces.
+ */
+export const notes = [...Msisdn.notes, "phone-from-fallback-column", "control-characters-replaced"] as const
 export type Note = (typeof notes)[number]
 
 export type Read =
@@ -158,10 +161,20 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   const { country_code, msisdn, phone_number, rule } = normalized.success
   const own = splitTags(cell(fields, index.tags))
   const first = cell(fields, index.first_name)
+  const cleaned = [index.first_name, index.last_name, index.name, index.tags].some((at) =>
+    at !== undefined && CleanText.countControls(fields[at] ?? "") > 0
+  )
+  const rowNotes: ReadonlyArray<Note> = fromFallback || cleaned
+    ? [
+      ...normalized.success.notes,
+      ...(fromFallback ? ["phone-from-fallback-column" as const] : []),
+      ...(cleaned ? ["control-characters-replaced" as const] : [])
+    ]
+    : normalized.success.notes
   return {
     _tag: "Candidate",
     rule,
-    notes: fromFallback ? [...normalized.success.notes, "phone-from-fallback-column"] : normalized.success.notes,
+    notes: rowNotes,
     candidate: {
       msisdn,
       country_code,

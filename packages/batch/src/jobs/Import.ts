@@ -220,7 +220,8 @@ export const run = Effect.fn("Import.run")(
       "country-ignored": 0,
       "extension-dropped": 0,
       "letters-converted": 0,
-      "phone-from-fallback-column": 0
+      "phone-from-fallback-column": 0,
+      "control-characters-replaced": 0
     }
     const reasons: { [R in ContactRows.Reason]?: number } = {}
     const seen = MsisdnSet.make()

@@ -825,6 +825,22 @@ describe("header matching", () => {
     })
   })
 
+  it("replaces control characters in names and tags by spaces, and counts the rows", async () => {
+    const file = [
+      "msisdn,first_name,last_name,tags",
+      "447400123421,A\u0000nn,Lee,news",
+      "447400123422,\u001b[31mBob,Ray,vip\u0007",
+      "447400123423,Cy,Dee,news"
+    ].join("\n")
+    const [summary, contacts] = await run(Effect.gen(function*() {
+      const summary = yield* Import.run(chunksOf(new TextEncoder().encode(file)), {})
+      const contacts = yield* Effect.forEach(["447400123421", "447400123422", "447400123423"], (msisdn) => ContactBook.getContact(msisdn))
+      return [summary, contacts] as const
+    }))
+    expect(summary).toMatchObject({ read: 3, created: 3, notes: { "control-characters-replaced": 2 } })
+    expect(contacts.map((c) => [c.first_name, c.tags])).toEqual([["A nn", ["news"]], ["[31mBob", ["vip"]], ["Cy", ["news"]]])
+  })
+
   it("counts every note of the numbers it keeps, and a re-import changes nothing", async () => {
     const file = [
       "phone,country",
