@@ -179,6 +179,8 @@ const main = async () => {
       contacts: { type: "string", default: "10000" },
       cases: { type: "string", default: "get,send" },
       profile: { type: "string" },
+      /** Extra Node flags for the soaked smsbook server (to try heap limits), space-separated. */
+      "soak-node-args": { type: "string", default: "" },
       doc: { type: "string", default: path.join(repo, "docs/benchmarks.md") },
       "no-doc": { type: "boolean", default: false }
     }
@@ -232,7 +234,7 @@ const main = async () => {
     const half = Math.max(1, Math.floor(soak / 2))
     if (soak > 0) {
       process.stderr.write(`[bench:http] soak ${soak} s\n`)
-      const server = await launch("smsbook", file, ["--trace-gc"])
+      const server = await launch("smsbook", file, ["--trace-gc", ...values["soak-node-args"].split(" ").filter((arg) => arg !== "")])
       const pid = server.child.pid ?? 0
       samples.push(rssMiB(pid))
       const timer = setInterval(() => samples.push(rssMiB(pid)), 5000)
