@@ -78,9 +78,14 @@ interface Running {
   readonly lines: Array<string>
 }
 
-const launch = (kind: string, file: string, nodeArgs: ReadonlyArray<string> = []): Promise<Running> =>
+/**
+ * Starts one server: `bare`, `smsbook`, or `before` (the smsbook server of another checkout, given by
+ * `--before` as the path of its scripts/bench-http.ts, so a change is measured beside what it replaces).
+ */
+const launch = (kind: string, file: string, nodeArgs: ReadonlyArray<string> = [], before = ""): Promise<Running> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, self, "--serve", kind, file], { stdio: ["ignore", "pipe", "inherit"] })
+    const [script, served] = kind === "before" ? [before, "smsbook"] : [self, kind]
+    const child = spawn(process.execPath, [...nodeArgs, script, "--serve", served, file], { stdio: ["ignore", "pipe", "inherit"] })
     const lines: Array<string> = []
     let url: string | undefined
     let pending = ""
@@ -179,6 +184,7 @@ const main = async () => {
       contacts: { type: "string", default: "10000" },
       cases: { type: "string", default: "get,send" },
       profile: { type: "string" },
+      before: { type: "string" },
       /** Extra Node flags for the soaked smsbook server (to try heap limits), space-separated. */
       "soak-node-args": { type: "string", default: "" },
       doc: { type: "string", default: path.join(repo, "docs/benchmarks.md") },
@@ -212,12 +218,14 @@ const main = async () => {
     await keys.dispose()
 
     // The two servers take turns, round after round, so a machine busy with other work slows both alike.
-    const rows: Array<{ readonly endpoint: string; readonly bare: Figures; readonly smsbook: Figures }> = []
+    const before = values.before === undefined ? undefined : path.resolve(values.before)
+    const kinds = before === undefined ? ["bare", "smsbook"] : ["bare", "before", "smsbook"]
+    const rows: Array<{ readonly endpoint: string; readonly bare: Figures; readonly smsbook: Figures; readonly before?: Figures }> = []
     for (const endpoint of (["get", "send"] as const).filter((name) => values.cases.split(",").includes(name))) {
-      const figures: Record<string, Array<Figures>> = { bare: [], smsbook: [] }
+      const figures: Record<string, Array<Figures>> = { bare: [], smsbook: [], before: [] }
       for (let round = 0; round < rounds; round++) {
-        for (const kind of ["bare", "smsbook"]) {
-          const server = await launch(kind, file, kind === "smsbook" ? profile : [])
+        for (const kind of kinds) {
+          const server = await launch(kind, file, kind === "smsbook" ? profile : [], before)
           await load(server, key, endpoint, 1, contacts) // warm-up
           const measured = await load(server, key, endpoint, seconds, contacts)
           figures[kind]?.push(measured)
@@ -225,7 +233,12 @@ const main = async () => {
           await stop(server)
         }
       }
-      rows.push({ endpoint, bare: medianOf(figures["bare"] ?? []), smsbook: medianOf(figures["smsbook"] ?? []) })
+      rows.push({
+        endpoint,
+        bare: medianOf(figures["bare"] ?? []),
+        smsbook: medianOf(figures["smsbook"] ?? []),
+        ...(before === undefined ? {} : { before: medianOf(figures["before"] ?? []) })
+      })
     }
 
     const soaked: Array<Figures> = []
@@ -254,6 +267,18 @@ const main = async () => {
         `| ${names[endpoint]} | ${fmt(bare.requests)} | ${fmt(smsbook.requests)} | ${(smsbook.requests / bare.requests).toFixed(2)}× | ${bare.p99} | ${smsbook.p99} | ` +
         `${fmt(bare.cpu)} | ${fmt(smsbook.cpu)} | ${(bare.cpu / smsbook.cpu).toFixed(2)}× | ${smsbook.non2xx + smsbook.errors} |`)
     ]
+    const beforeTable = before === undefined ? [] : [
+      "",
+      `The smsbook server before this change (\`--before\`: another checkout's server, measured in the same rounds):`,
+      "",
+      `| endpoint | before req/s | before ratio | before p99 ms | before CPU µs/req | before CPU ratio | after CPU µs/req | CPU saved |`,
+      `|---|---|---|---|---|---|---|---|`,
+      ...rows.flatMap(({ bare, before: old, endpoint, smsbook }) =>
+        old === undefined ? [] : [
+          `| ${names[endpoint]} | ${fmt(old.requests)} | ${(old.requests / bare.requests).toFixed(2)}× | ${old.p99} | ${fmt(old.cpu)} | ` +
+          `${(bare.cpu / old.cpu).toFixed(2)}× | ${fmt(smsbook.cpu)} | ${Math.round(100 * (1 - smsbook.cpu / old.cpu))} % |`
+        ])
+    ]
     const soakText = soak <= 0 ? [] : [
       `RSS of the smsbook server over a ${soak} s soak (${fmt(soaked[0]?.requests ?? 0)} reads/s for ${half} s, then ${fmt(soaked[1]?.requests ?? 0)} sends/s), sampled every 5 s: ` +
       `start ${samples[0]?.toFixed(0)} MiB, end ${samples.at(-1)?.toFixed(0)} MiB, max ${Math.max(...samples).toFixed(0)} MiB (${samples.map((s) => s.toFixed(0)).join(", ")}). ` +
@@ -271,6 +296,7 @@ const main = async () => {
       `${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)} at the end, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
       "",
       ...table,
+      ...beforeTable,
       "",
       ...soakText,
       "<!-- http-bench:end -->"
