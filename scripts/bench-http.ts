@@ -63,11 +63,14 @@ const bare = (file: string) => {
   })
 }
 
-const smsbook = (file: string) =>
+/** The smsbook server as `smsbook serve` runs it: its heap limited, a key checked on every request. */
+const smsbook = (file: string) => {
+  Server.limitHeap()
   NodeRuntime.runMain(Server.serve(
     { store: file, port: 0, account: { ...Account.defaults, short_name: "ACME", user: "bench" }, log: () => {} },
     (url) => Effect.sync(() => void process.stdout.write(url + "\n"))
   ))
+}
 
 // ---- the run -----------------------------------------------------------------------------------------
 
@@ -256,6 +259,7 @@ const main = async () => {
       samples.push(rssMiB(pid))
       await stop(server)
       heaps = liveHeaps(server.lines)
+      process.stderr.write(`[bench:http] last GC lines:\n${server.lines.filter((line) => line.includes("MB")).slice(-3).join("\n")}\n`)
     }
 
     const names: Record<string, string> = { get: "`GET /contacts/:msisdn`", send: "`POST /messages/send_to_contact`" }

@@ -21,8 +21,12 @@ export const command = Command.make(
   },
   (input) =>
     Effect.flatMap(GlobalFlags.settings(input, { needsShortName: true }), (resolved) =>
-      Effect.andThen(GlobalFlags.checkStore(resolved.store, { create: false }), Server.serve(
-        { host: input.host, port: input.port, store: resolved.store, account: resolved.account, noAuth: input.noAuth },
-        (url) => input.json ? Effect.andThen(Output.streamed, Console.log(JSON.stringify({ url }))) : Console.log(`smsbook serving on ${url} (reference: ${url}/docs)`)
+      Effect.andThen(GlobalFlags.checkStore(resolved.store, { create: false }), Effect.andThen(
+        // This process only serves: V8's heap is sized so its memory stays flat (docs/benchmarks.md).
+        Effect.sync(() => Server.limitHeap()),
+        Server.serve(
+          { host: input.host, port: input.port, store: resolved.store, account: resolved.account, noAuth: input.noAuth },
+          (url) => input.json ? Effect.andThen(Output.streamed, Console.log(JSON.stringify({ url }))) : Console.log(`smsbook serving on ${url} (reference: ${url}/docs)`)
+        )
       )))
 ).pipe(Command.withDescription("Serve the interface over HTTP (API keys: smsbook keys create)"))
