@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { NodeRuntime } from "@effect/platform-node"
 import { Account, ContactBook, Msisdn } from "@smsbook/core"
+import * as ServeHeap from "@smsbook/http/ServeHeap"
 import * as Server from "@smsbook/http/Server"
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
 import * as Store from "@smsbook/store/Store"
@@ -63,9 +64,8 @@ const bare = (file: string) => {
   })
 }
 
-/** The smsbook server as `smsbook serve` runs it: its heap limited, a key checked on every request. */
+/** The smsbook server as `smsbook serve` runs it (its heap limited by `ServeHeap.flags`, given to node by `launch`). */
 const smsbook = (file: string) => {
-  Server.limitHeap()
   NodeRuntime.runMain(Server.serve(
     { store: file, port: 0, account: { ...Account.defaults, short_name: "ACME", user: "bench" }, log: () => {} },
     (url) => Effect.sync(() => void process.stdout.write(url + "\n"))
@@ -88,7 +88,9 @@ interface Running {
 const launch = (kind: string, file: string, nodeArgs: ReadonlyArray<string> = [], before = ""): Promise<Running> =>
   new Promise((resolve, reject) => {
     const [script, served] = kind === "before" ? [before, "smsbook"] : [self, kind]
-    const child = spawn(process.execPath, [...nodeArgs, script, "--serve", served, file], { stdio: ["ignore", "pipe", "inherit"] })
+    // `smsbook serve` sizes V8's heap before it loads anything: the same flags, from the start.
+    const heap = kind === "smsbook" ? ServeHeap.flags() : []
+    const child = spawn(process.execPath, [...heap, ...nodeArgs, script, "--serve", served, file], { stdio: ["ignore", "pipe", "inherit"] })
     const lines: Array<string> = []
     let url: string | undefined
     let pending = ""

@@ -4,7 +4,6 @@
  * access-log line per request.
  */
 import { createServer } from "node:http"
-import * as V8 from "node:v8"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Account, InvalidField, type InvalidStoreUrl, type StoreUnavailable } from "@smsbook/core"
 import * as Store from "@smsbook/store/Store"
@@ -146,19 +145,3 @@ export const serve = (options: Options, onListening: (url: string) => Effect.Eff
       )
     ).pipe(Layer.provideMerge(layer(options)))
   )
-
-/**
- * V8's heap sized for a process that only serves (`smsbook serve`), so its memory stays flat: the young
- * generation is kept at its first size (V8 grows it to 16 MiB per semi-space under a request load, and
- * the objects of 50 requests in flight then promote into an old generation that only grows between the
- * rare full collections), and the old generation is capped at `oldSpaceMiB` (the live heap of a serving
- * process is ~50 MB), which makes V8 collect it before it grows far. Not part of `serve` or `layer`:
- * it changes the whole process, which an embedding service may not want.
- */
-export const limitHeap = (oldSpaceMiB: number = defaultOldSpaceMiB): void => {
-  V8.setFlagsFromString("--semi-space-growth-factor=1")
-  V8.setFlagsFromString(`--max-old-space-size=${Math.max(64, Math.floor(oldSpaceMiB))}`)
-}
-
-/** The old generation's cap of `limitHeap`, in MiB: five times the live heap measured under load. */
-export const defaultOldSpaceMiB = 256
