@@ -13,7 +13,6 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { NodeRuntime } from "@effect/platform-node"
 import { Account, ContactBook, Msisdn } from "@smsbook/core"
-import * as ServeHeap from "@smsbook/http/ServeHeap"
 import * as Server from "@smsbook/http/Server"
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
 import * as Store from "@smsbook/store/Store"
@@ -81,6 +80,9 @@ interface Running {
   readonly lines: Array<string>
 }
 
+/** What the executable runs first for `smsbook serve`, as a module node loads before the server's. */
+const serveHeapPreload = `import { limit } from ${JSON.stringify(import.meta.resolve("@smsbook/http/ServeHeap"))}; limit()`
+
 /**
  * Starts one server: `bare`, `smsbook`, or `before` (the smsbook server of another checkout, given by
  * `--before` as the path of its scripts/bench-http.ts, so a change is measured beside what it replaces).
@@ -88,8 +90,9 @@ interface Running {
 const launch = (kind: string, file: string, nodeArgs: ReadonlyArray<string> = [], before = ""): Promise<Running> =>
   new Promise((resolve, reject) => {
     const [script, served] = kind === "before" ? [before, "smsbook"] : [self, kind]
-    // `smsbook serve` sizes V8's heap before it loads anything: the same flags, from the start.
-    const heap = kind === "smsbook" ? ServeHeap.flags() : []
+    // `smsbook serve` sizes V8's heap before it loads anything: the same, done the same way (V8 takes the
+    // young generation's growth factor only from `setFlagsFromString`).
+    const heap = kind === "smsbook" ? ["--import", `data:text/javascript,${encodeURIComponent(serveHeapPreload)}`] : []
     const child = spawn(process.execPath, [...heap, ...nodeArgs, script, "--serve", served, file], { stdio: ["ignore", "pipe", "inherit"] })
     const lines: Array<string> = []
     let url: string | undefined
