@@ -63,11 +63,13 @@ const bare = (file: string) => {
   })
 }
 
-const smsbook = (file: string) =>
+/** The smsbook server as `smsbook serve` runs it (its heap limited by `ServeHeap.flags`, given to node by `launch`). */
+const smsbook = (file: string) => {
   NodeRuntime.runMain(Server.serve(
     { store: file, port: 0, account: { ...Account.defaults, short_name: "ACME", user: "bench" }, log: () => {} },
     (url) => Effect.sync(() => void process.stdout.write(url + "\n"))
   ))
+}
 
 // ---- the run -----------------------------------------------------------------------------------------
 
@@ -78,9 +80,20 @@ interface Running {
   readonly lines: Array<string>
 }
 
-const launch = (kind: string, file: string, nodeArgs: ReadonlyArray<string> = []): Promise<Running> =>
+/** What the executable runs first for `smsbook serve`, as a module node loads before the server's. */
+const serveHeapPreload = `import { limit } from ${JSON.stringify(import.meta.resolve("@smsbook/http/ServeHeap"))}; limit()`
+
+/**
+ * Starts one server: `bare`, `smsbook`, or `before` (the smsbook server of another checkout, given by
+ * `--before` as the path of its scripts/bench-http.ts, so a change is measured beside what it replaces).
+ */
+const launch = (kind: string, file: string, nodeArgs: ReadonlyArray<string> = [], before = ""): Promise<Running> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, self, "--serve", kind, file], { stdio: ["ignore", "pipe", "inherit"] })
+    const [script, served] = kind === "before" ? [before, "smsbook"] : [self, kind]
+    // `smsbook serve` sizes V8's heap before it loads anything: the same, done the same way (V8 takes the
+    // young generation's growth factor only from `setFlagsFromString`).
+    const heap = kind === "smsbook" ? ["--import", `data:text/javascript,${encodeURIComponent(serveHeapPreload)}`] : []
+    const child = spawn(process.execPath, [...heap, ...nodeArgs, script, "--serve", served, file], { stdio: ["ignore", "pipe", "inherit"] })
     const lines: Array<string> = []
     let url: string | undefined
     let pending = ""
@@ -179,6 +192,9 @@ const main = async () => {
       contacts: { type: "string", default: "10000" },
       cases: { type: "string", default: "get,send" },
       profile: { type: "string" },
+      before: { type: "string" },
+      /** Extra Node flags for the soaked smsbook server (to try heap limits), space-separated. */
+      "soak-node-args": { type: "string", default: "" },
       doc: { type: "string", default: path.join(repo, "docs/benchmarks.md") },
       "no-doc": { type: "boolean", default: false }
     }
@@ -210,12 +226,14 @@ const main = async () => {
     await keys.dispose()
 
     // The two servers take turns, round after round, so a machine busy with other work slows both alike.
-    const rows: Array<{ readonly endpoint: string; readonly bare: Figures; readonly smsbook: Figures }> = []
+    const before = values.before === undefined ? undefined : path.resolve(values.before)
+    const kinds = before === undefined ? ["bare", "smsbook"] : ["bare", "before", "smsbook"]
+    const rows: Array<{ readonly endpoint: string; readonly bare: Figures; readonly smsbook: Figures; readonly before?: Figures }> = []
     for (const endpoint of (["get", "send"] as const).filter((name) => values.cases.split(",").includes(name))) {
-      const figures: Record<string, Array<Figures>> = { bare: [], smsbook: [] }
+      const figures: Record<string, Array<Figures>> = { bare: [], smsbook: [], before: [] }
       for (let round = 0; round < rounds; round++) {
-        for (const kind of ["bare", "smsbook"]) {
-          const server = await launch(kind, file, kind === "smsbook" ? profile : [])
+        for (const kind of kinds) {
+          const server = await launch(kind, file, kind === "smsbook" ? profile : [], before)
           await load(server, key, endpoint, 1, contacts) // warm-up
           const measured = await load(server, key, endpoint, seconds, contacts)
           figures[kind]?.push(measured)
@@ -223,7 +241,12 @@ const main = async () => {
           await stop(server)
         }
       }
-      rows.push({ endpoint, bare: medianOf(figures["bare"] ?? []), smsbook: medianOf(figures["smsbook"] ?? []) })
+      rows.push({
+        endpoint,
+        bare: medianOf(figures["bare"] ?? []),
+        smsbook: medianOf(figures["smsbook"] ?? []),
+        ...(before === undefined ? {} : { before: medianOf(figures["before"] ?? []) })
+      })
     }
 
     const soaked: Array<Figures> = []
@@ -232,7 +255,7 @@ const main = async () => {
     const half = Math.max(1, Math.floor(soak / 2))
     if (soak > 0) {
       process.stderr.write(`[bench:http] soak ${soak} s\n`)
-      const server = await launch("smsbook", file, ["--trace-gc"])
+      const server = await launch("smsbook", file, ["--trace-gc", ...values["soak-node-args"].split(" ").filter((arg) => arg !== "")])
       const pid = server.child.pid ?? 0
       samples.push(rssMiB(pid))
       const timer = setInterval(() => samples.push(rssMiB(pid)), 5000)
@@ -241,6 +264,7 @@ const main = async () => {
       samples.push(rssMiB(pid))
       await stop(server)
       heaps = liveHeaps(server.lines)
+      process.stderr.write(`[bench:http] last GC lines:\n${server.lines.filter((line) => line.includes("MB")).slice(-3).join("\n")}\n`)
     }
 
     const names: Record<string, string> = { get: "`GET /contacts/:msisdn`", send: "`POST /messages/send_to_contact`" }
@@ -251,6 +275,18 @@ const main = async () => {
       ...rows.map(({ bare, endpoint, smsbook }) =>
         `| ${names[endpoint]} | ${fmt(bare.requests)} | ${fmt(smsbook.requests)} | ${(smsbook.requests / bare.requests).toFixed(2)}× | ${bare.p99} | ${smsbook.p99} | ` +
         `${fmt(bare.cpu)} | ${fmt(smsbook.cpu)} | ${(bare.cpu / smsbook.cpu).toFixed(2)}× | ${smsbook.non2xx + smsbook.errors} |`)
+    ]
+    const beforeTable = before === undefined ? [] : [
+      "",
+      `The smsbook server before this change (\`--before\`: another checkout's server, measured in the same rounds):`,
+      "",
+      `| endpoint | before req/s | before ratio | before p99 ms | before CPU µs/req | before CPU ratio | after CPU µs/req | CPU saved |`,
+      `|---|---|---|---|---|---|---|---|`,
+      ...rows.flatMap(({ bare, before: old, endpoint, smsbook }) =>
+        old === undefined ? [] : [
+          `| ${names[endpoint]} | ${fmt(old.requests)} | ${(old.requests / bare.requests).toFixed(2)}× | ${old.p99} | ${fmt(old.cpu)} | ` +
+          `${(bare.cpu / old.cpu).toFixed(2)}× | ${fmt(smsbook.cpu)} | ${Math.round(100 * (1 - smsbook.cpu / old.cpu))} % |`
+        ])
     ]
     const soakText = soak <= 0 ? [] : [
       `RSS of the smsbook server over a ${soak} s soak (${fmt(soaked[0]?.requests ?? 0)} reads/s for ${half} s, then ${fmt(soaked[1]?.requests ?? 0)} sends/s), sampled every 5 s: ` +
@@ -269,6 +305,7 @@ const main = async () => {
       `${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)} at the end, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
       "",
       ...table,
+      ...beforeTable,
       "",
       ...soakText,
       "<!-- http-bench:end -->"

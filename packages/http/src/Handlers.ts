@@ -1,7 +1,8 @@
 /**
  * The endpoints of `Api` implemented by core's use cases (`ContactBook`, `Messaging`). Bodies and
  * query strings are handed to the use cases as sent, so they are read as leniently as everywhere
- * else in smsbook (`misdn`, numeric ids, names in any case); answers are core's wire shapes.
+ * else in smsbook (`misdn`, numeric ids, names in any case); answers are core's wire shapes (the two
+ * hot ones, a contact read and an individual send, written as JSON without a second Schema pass).
  */
 import { ContactBook, ContactStore, Messaging } from "@smsbook/core"
 import { Effect, Layer } from "effect"
@@ -11,6 +12,7 @@ import { Api } from "./Api.ts"
 import * as ErrorBody from "./ErrorBody.ts"
 import * as JsonBody from "./internal/jsonBody.ts"
 import * as QueryParams from "./internal/queryParams.ts"
+import * as WireResponse from "./internal/wireResponse.ts"
 
 const query = (request: HttpServerRequest.HttpServerRequest) => Effect.fromResult(QueryParams.fromUrl(request.url))
 
@@ -19,7 +21,11 @@ export const messages = HttpApiBuilder.group(Api, "messages", (handlers) =>
     .handle("list", ({ request }) =>
       Effect.flatMap(query(request), Messaging.listMessages).pipe(ErrorBody.mapTo([400])))
     .handleRaw("sendToContact", ({ request }) =>
-      Effect.flatMap(JsonBody.read(request), (body) => Messaging.sendToContact(body).pipe(ErrorBody.mapTo([400, 403, 409]))))
+      Effect.flatMap(JsonBody.read(request), (body) =>
+        Messaging.sendToContact(body).pipe(
+          Effect.map((message) => WireResponse.message(message, 201)),
+          ErrorBody.mapTo([400, 403, 409])
+        )))
     .handleRaw("send", ({ request }) =>
       Effect.flatMap(JsonBody.read(request), (body) =>
         Messaging.sendToGroups(body).pipe(
@@ -30,7 +36,8 @@ export const messages = HttpApiBuilder.group(Api, "messages", (handlers) =>
 export const contacts = HttpApiBuilder.group(Api, "contacts", (handlers) =>
   handlers
     .handle("list", ({ request }) => Effect.flatMap(query(request), ContactBook.listContacts).pipe(ErrorBody.mapTo([400])))
-    .handle("get", ({ params }) => ContactBook.getContact(params.msisdn).pipe(ErrorBody.mapTo([400, 404])))
+    .handle("get", ({ params }) =>
+      ContactBook.getContact(params.msisdn).pipe(Effect.map((contact) => WireResponse.contact(contact)), ErrorBody.mapTo([400, 404])))
     .handleRaw("create", ({ params, request }) =>
       Effect.flatMap(JsonBody.read(request), (body) => ContactBook.createContact(params.msisdn, body).pipe(ErrorBody.mapTo([400, 409]))))
     .handleRaw("edit", ({ params, request }) =>

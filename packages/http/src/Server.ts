@@ -7,7 +7,7 @@ import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Account, InvalidField, type InvalidStoreUrl, type StoreUnavailable } from "@smsbook/core"
 import * as Store from "@smsbook/store/Store"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, References, Tracer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { NetAddress } from "effect/net"
@@ -90,6 +90,16 @@ const routes = (options: Options) =>
   )
 
 /**
+ * Spans off when nothing would read them: with only Effect's in-memory tracer, every request and
+ * use case made spans (random ids, clock reads) that no exporter collects. A tracer installed by
+ * whoever embeds the server keeps them.
+ */
+const spansOnlyForABackend = Layer.unwrap(
+  Effect.map(Effect.service(Tracer.Tracer), (tracer) =>
+    tracer === Tracer.nativeTracer ? Layer.succeed(References.TracerEnabled, false) : Layer.empty)
+)
+
+/**
  * The server as a layer: building it opens the store and listens; releasing it stops accepting,
  * lets in-flight requests finish (up to `drainTimeout`), then closes the store.
  */
@@ -115,6 +125,7 @@ export const layer = (
   )
   const served = HttpRouter.serve(routes(options), { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(listen),
+    Layer.provide(spansOnlyForABackend),
     Layer.provide(options.noAuth === true ? Authentication.layerOpen : Authentication.layer),
     Layer.provide(Layer.mergeAll(Store.layer(options.store, { cacheKiB: options.cacheKiB ?? defaults.cacheKiB }), Account.layer(options.account)))
   )

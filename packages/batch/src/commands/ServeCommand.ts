@@ -2,7 +2,7 @@
  * `smsbook serve [--host 127.0.0.1] [--port 8080] [--store URL] [--no-auth]`: the interface over
  * HTTP until SIGTERM or SIGINT, which stop it gracefully (in-flight requests finish, the store closes).
  */
-import { Server } from "@smsbook/http"
+import { ServeHeap, Server } from "@smsbook/http"
 import { Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as GlobalFlags from "../GlobalFlags.ts"
@@ -21,8 +21,13 @@ export const command = Command.make(
   },
   (input) =>
     Effect.flatMap(GlobalFlags.settings(input, { needsShortName: true }), (resolved) =>
-      Effect.andThen(GlobalFlags.checkStore(resolved.store, { create: false }), Server.serve(
-        { host: input.host, port: input.port, store: resolved.store, account: resolved.account, noAuth: input.noAuth },
-        (url) => input.json ? Effect.andThen(Output.streamed, Console.log(JSON.stringify({ url }))) : Console.log(`smsbook serving on ${url} (reference: ${url}/docs)`)
+      Effect.andThen(GlobalFlags.checkStore(resolved.store, { create: false }), Effect.andThen(
+        // This process only serves: V8's heap is sized so its memory stays flat (docs/benchmarks.md). The
+        // executable did so already before loading anything for `smsbook serve …`; this covers other spellings.
+        Effect.sync(() => ServeHeap.limit()),
+        Server.serve(
+          { host: input.host, port: input.port, store: resolved.store, account: resolved.account, noAuth: input.noAuth },
+          (url) => input.json ? Effect.andThen(Output.streamed, Console.log(JSON.stringify({ url }))) : Console.log(`smsbook serving on ${url} (reference: ${url}/docs)`)
+        )
       )))
 ).pipe(Command.withDescription("Serve the interface over HTTP (API keys: smsbook keys create)"))

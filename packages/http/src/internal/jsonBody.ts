@@ -1,8 +1,9 @@
 /**
  * Reading a request body as JSON, bounded: over the limit is 413 (by `Content-Length` before
- * reading, or while streaming a chunked body), bytes that are not UTF-8 JSON are 400 `MALFORMED_JSON`.
+ * reading, or while a chunked body arrives), bytes that are not UTF-8 JSON are 400 `MALFORMED_JSON`.
  */
-import { Effect, Stream } from "effect"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import * as ErrorBody from "../ErrorBody.ts"
 
@@ -10,6 +11,8 @@ import * as ErrorBody from "../ErrorBody.ts"
 export const maxBytes = 1024 * 1024
 
 const tooLarge = ErrorBody.http("PayloadTooLarge", `the request body is larger than ${maxBytes} bytes (1 MiB)`)
+
+const unreadable = ErrorBody.http("MalformedJson", "the request body could not be read")
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 
@@ -24,36 +27,76 @@ const concat = (chunks: ReadonlyArray<Uint8Array>, size: number): Uint8Array => 
 }
 
 /**
+ * The raw bytes of `request`, at most `limit` of them, read from Node's request in one callback
+ * (a Stream of chunks costs a fiber step per chunk). Past the limit, reading stops and the
+ * connection is not reused (413 answers `connection: close`).
+ */
+const bytes = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number
+): Effect.Effect<Uint8Array, ErrorBody.Body<400 | 413>> =>
+  Effect.callback((resume) => {
+    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    const chunks: Array<Uint8Array> = []
+    let size = 0
+    const detach = () => {
+      incoming.off("data", onData)
+      incoming.off("end", onEnd)
+      incoming.off("error", onError)
+      incoming.off("aborted", onAborted)
+    }
+    const fail = (error: ErrorBody.Body<400 | 413>) => {
+      detach()
+      resume(Effect.fail(error))
+    }
+    function onData(chunk: Uint8Array) {
+      size += chunk.length
+      if (size > limit) return fail(tooLarge)
+      chunks.push(chunk)
+    }
+    function onEnd() {
+      detach()
+      resume(Effect.succeed(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : concat(chunks, size)))
+    }
+    function onError() {
+      fail(unreadable)
+    }
+    function onAborted() {
+      fail(unreadable)
+    }
+    if (incoming.readableEnded) return void resume(Effect.succeed(new Uint8Array(0)))
+    incoming.on("data", onData)
+    incoming.on("end", onEnd)
+    incoming.on("error", onError)
+    incoming.on("aborted", onAborted)
+    return Effect.sync(detach)
+  })
+
+/**
  * The body of `request` parsed as JSON; an empty body is `undefined` (the use case then names the
  * missing fields). Never more than `limit` bytes are held.
  */
 export const read = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number = maxBytes
-): Effect.Effect<unknown, ErrorBody.Body<400 | 413>> =>
-  Effect.gen(function*() {
-    const declared = Number(request.headers["content-length"] ?? "0")
-    if (declared > limit) return yield* Effect.fail(tooLarge)
-    const chunks: Array<Uint8Array> = []
-    let size = 0
-    yield* request.stream.pipe(
-      Stream.mapError(() => ErrorBody.http("MalformedJson", "the request body could not be read")),
-      Stream.runForEach((chunk) => {
-        size += chunk.length
-        if (size > limit) return Effect.fail(tooLarge)
-        chunks.push(chunk)
-        return Effect.void
-      })
-    )
-    if (size === 0) return undefined
-    const text = yield* Effect.try({
-      try: () => utf8.decode(concat(chunks, size)),
-      catch: () => ErrorBody.http("MalformedJson", "the request body is not UTF-8 text")
-    })
-    if (text.trim() === "") return undefined
-    return yield* Effect.try({
-      try: (): unknown => JSON.parse(text),
-      catch: (error) =>
+): Effect.Effect<unknown, ErrorBody.Body<400 | 413>> => {
+  const declared = Number(request.headers["content-length"] ?? "0")
+  if (declared > limit) return Effect.fail(tooLarge)
+  return Effect.flatMap(bytes(request, limit), (body) => {
+    if (body.length === 0) return Effect.undefined
+    let text: string
+    try {
+      text = utf8.decode(body)
+    } catch {
+      return Effect.fail(ErrorBody.http("MalformedJson", "the request body is not UTF-8 text"))
+    }
+    if (text.trim() === "") return Effect.undefined
+    try {
+      return Effect.succeed<unknown>(JSON.parse(text))
+    } catch (error) {
+      return Effect.fail(
         ErrorBody.http("MalformedJson", `the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
-    })
+      )
+    }
   })
+}
