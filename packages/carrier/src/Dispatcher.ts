@@ -25,6 +25,11 @@ export interface Options {
   readonly messagesEveryMs: number
   /** Messages created this long ago or earlier are not looked for. */
   readonly messagesWithinMs: number
+  /**
+   * How long a part in doubt (written when its dispatcher died, unanswered) waits for a receipt
+   * naming it, with the link bound, before it is sent again. Without receipts it is never sent again.
+   */
+  readonly doubtMs: number
 }
 
 export const defaults: Omit<Options, "dispatcher"> = {
@@ -32,8 +37,12 @@ export const defaults: Omit<Options, "dispatcher"> = {
   leaseMs: 30_000,
   receiptWaitMs: 10_000,
   messagesEveryMs: 2_000,
-  messagesWithinMs: 7 * 24 * 3600_000
+  messagesWithinMs: 7 * 24 * 3600_000,
+  doubtMs: 10_000
 }
+
+/** A part in doubt is sent again only after the link has been bound this long: the SMSC's held receipts come first. */
+const settleMs = 1000
 
 /** What a run did. */
 export interface Summary {
@@ -44,8 +53,14 @@ export interface Summary {
   readonly failedReceipts: number
   readonly unknownReceipts: number
   readonly inbound: number
-  /** Parts a dead dispatcher left on the wire, now `unknown` (never sent twice). */
-  readonly abandoned: number
+  /** Parts a stopped dispatcher claimed but never wrote: queued again. */
+  readonly requeued: number
+  /** Parts a stopped dispatcher wrote without an answer: in doubt until a receipt or the end of the doubt. */
+  readonly inDoubt: number
+  /** Parts in doubt that no receipt named: sent again. */
+  readonly resent: number
+  /** Parts not sent because their number opted out before the message to it started. */
+  readonly cancelled: number
 }
 
 /** What the dispatcher tells its log. */
@@ -54,7 +69,8 @@ export type Notice =
   | { readonly _tag: "Link"; readonly event: Link.Event }
   | { readonly _tag: "Receipt"; readonly outcome: PartQueue.ReceiptOutcome; readonly receipt: Receipt.Receipt }
   | { readonly _tag: "Processed"; readonly message_id: string; readonly status: string }
-  | { readonly _tag: "Abandoned"; readonly parts: number }
+  | { readonly _tag: "Recovered"; readonly requeued: number; readonly inDoubt: number }
+  | { readonly _tag: "Resent"; readonly parts: number }
 
 type Services = PartQueue.PartQueue | MessageStore.MessageStore | ContactStore.ContactStore | Account.Account | Carrier.Carrier
 
@@ -91,8 +107,10 @@ const processMessages = Effect.fnUntraced(function*(withinMs: number, notify: (n
 /**
  * Runs the dispatcher until interrupted (or, with `once`, until drained). Each part: claimed
  * (`submitting`, stored before its PDU), then `submitted` with the SMSC id or `refused` (stored after
- * its response); parts a link drop left unanswered are sent again by the link; a part that was on the
- * wire when its dispatcher died is never sent again (`unknown` until a receipt names it).
+ * its response); parts a link drop left unanswered are sent again by the link. Of a dispatcher that
+ * died, parts claimed but never written are sent again, and parts written without an answer are in
+ * doubt: a receipt from their number settles them (the SMSC had them), else after `doubtMs` bound
+ * they are sent again. A part whose number opted out before its message to it started is cancelled.
  */
 export const run = (config: SmppConfig, options: Options, onNotice?: (notice: Notice) => void) =>
   Effect.scoped(Effect.gen(function*() {
@@ -102,12 +120,12 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
     const context = yield* Effect.context<Services>()
     const runPromise = Effect.runPromiseWith(context)
     const notify = onNotice ?? ((notice: Notice) => {
-      const warn = notice._tag === "InboundRefused" || notice._tag === "UnreadableReceipt" || notice._tag === "Abandoned" ||
+      const warn = notice._tag === "InboundRefused" || notice._tag === "UnreadableReceipt" || notice._tag === "Recovered" || notice._tag === "Resent" ||
         (notice._tag === "Receipt" && notice.outcome._tag === "Unknown")
       void runPromise((warn ? Effect.logWarning : Effect.logDebug)("dispatch", notice))
     })
     const owner = options.dispatcher.owner
-    const counts = { messages: 0, submitted: 0, refused: 0, receipts: 0, failedReceipts: 0, unknownReceipts: 0, inbound: 0, abandoned: 0 }
+    const counts = { messages: 0, submitted: 0, refused: 0, receipts: 0, failedReceipts: 0, unknownReceipts: 0, inbound: 0, requeued: 0, inDoubt: 0, resent: 0, cancelled: 0 }
 
     // Work handed between the link's callbacks and the loop, which alone talks to the store.
     const answers: Array<PartQueue.Answer> = []
@@ -155,16 +173,24 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
       notify
     })
 
+    // Parts of a stopped dispatcher: unwritten ones are queued again; written ones wait for a
+    // receipt (receipts requested) or stay in doubt for good (never sent twice).
+    const recover = Effect.gen(function*() {
+      const recovered = yield* queue.recover(Date.now(), config.receipts ? options.doubtMs : undefined)
+      if (recovered.requeued > 0 || recovered.inDoubt > 0) {
+        counts.requeued += recovered.requeued
+        counts.inDoubt += recovered.inDoubt
+        notify({ _tag: "Recovered", ...recovered })
+      }
+    })
     yield* queue.enter(options.dispatcher, Date.now(), options.leaseMs)
     yield* Effect.addFinalizer(() => Effect.ignore(queue.leave(options.dispatcher)))
-    const abandoned = yield* queue.recover(Date.now())
-    if (abandoned > 0) {
-      counts.abandoned += abandoned
-      notify({ _tag: "Abandoned", parts: abandoned })
-    }
+    yield* recover
 
+    // Stored just before the PDUs are written: a crash after it leaves them in doubt, before it queued.
+    const beforeWrite: Link.BeforeWrite = (seqs) => runPromise(queue.sending(seqs))
     const link = yield* Effect.acquireRelease(
-      Effect.sync(() => Link.open(config, inbound.handle, (event) => notify({ _tag: "Link", event }))),
+      Effect.sync(() => Link.open(config, inbound.handle, (event) => notify({ _tag: "Link", event }), beforeWrite)),
       (opened) => Effect.promise(() => opened.close())
     )
     // A stop (SIGTERM, the end of `once`) lets what is on the wire be answered (5 s at most), then
@@ -208,7 +234,7 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
 
     const submit = (claimed: PartQueue.Claimed, encoded: ShortMessage.Encoded) => {
       inflight++
-      void link.submit(Submit.params(claimed, encoded, config.receipts)).then((outcome) => {
+      void link.submit(Submit.params(claimed, encoded, config.receipts), claimed.seq).then((outcome) => {
         inflight--
         if (outcome._tag === "Accepted") {
           answers.push({ seq: claimed.seq, smscId: outcome.messageId })
@@ -217,8 +243,9 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
         } else if (outcome._tag === "Refused") {
           answers.push({ seq: claimed.seq, refused: outcome.status })
           counts.refused++
-        } else if (!outcome.sent) released.push(claimed.seq)
-        // A part on the wire when the link was closed stays `submitting`: recovery makes it `unknown`.
+        } else if (outcome._tag === "Withheld") counts.cancelled++
+        else if (!outcome.sent) released.push(claimed.seq)
+        // A part on the wire when the link was closed stays `submitting`: the next run finds it in doubt.
         signal()
       })
     }
@@ -226,7 +253,8 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
     const claimAndSubmit = Effect.gen(function*() {
       const room = config.window * 2 - inflight
       if (room <= 0 || !link.isBound()) return 0
-      const claimed = yield* queue.claim(owner, Math.min(room, 500), Date.now(), options.leaseMs)
+      const { parts: claimed, cancelled } = yield* queue.claim(owner, Math.min(room, 500), Date.now(), options.leaseMs)
+      counts.cancelled += cancelled
       for (const part of claimed) {
         const siblings = claimed.filter((other) => other.message_id === part.message_id && other.msisdn === part.msisdn)
         const encoding = yield* encodingOf(part, siblings)
@@ -238,7 +266,7 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
           total: part.parts
         }))
       }
-      return claimed.length
+      return claimed.length + cancelled
     })
 
 
@@ -250,10 +278,11 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
           state: pending.receipt.state,
           msisdn: pending.handset
         })
-        if (outcome._tag === "Unknown" && (inflight > 0 || answers.length > 0) && now - pending.since < config.responseTimeoutMs) {
-          // It may have overtaken its submit_sm_resp: kept unanswered (so a crash loses nothing: the
-          // SMSC sends it again) until the resp is stored; answered after a second all the same, as
-          // an SMSC may hold the resp until the receipt is answered.
+        if (outcome._tag === "Unknown" && now - pending.since < config.responseTimeoutMs + options.leaseMs) {
+          // It may have overtaken its submit_sm_resp, or name a part a dead dispatcher (on PostgreSQL)
+          // still holds until its lease ends: kept unanswered (so a crash loses nothing: the SMSC
+          // sends it again) and tried again; answered after a second all the same, as an SMSC may
+          // hold the resp until the receipt is answered.
           if (now - pending.since >= 1000) {
             pending.answer(0)
             receipts.push({ ...pending, answer: () => undefined })
@@ -270,6 +299,8 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
     })
 
     let lastRenewal = Date.now()
+    let lastResend = 0
+    let boundAt: number | undefined
     let drainedAt: number | undefined
     while (true) {
       const claimed = yield* claimAndSubmit
@@ -280,10 +311,17 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
       if (now - lastRenewal > options.leaseMs / 3) {
         lastRenewal = now
         yield* queue.enter(options.dispatcher, now, options.leaseMs)
-        const lost = yield* queue.recover(now)
-        if (lost > 0) {
-          counts.abandoned += lost
-          notify({ _tag: "Abandoned", parts: lost })
+        yield* recover
+      }
+      boundAt = link.isBound() ? boundAt ?? now : undefined
+      // Parts in doubt that no receipt named (the SMSC never took them) go out again, once the
+      // link has been bound long enough for the SMSC to deliver the receipts it held.
+      if (config.receipts && boundAt !== undefined && now - boundAt >= Math.min(settleMs, options.doubtMs) && now - lastResend >= 250) {
+        lastResend = now
+        const resent = yield* queue.resend(now)
+        if (resent > 0) {
+          counts.resent += resent
+          notify({ _tag: "Resent", parts: resent })
         }
       }
       if (options.once) {

@@ -46,6 +46,8 @@ export type Outcome =
   | { readonly _tag: "Refused"; readonly status: number }
   /** The link gave up; `sent` when the submit_sm was on the wire unanswered (the SMSC may have it). */
   | { readonly _tag: "LinkFailed"; readonly reason: string; readonly sent: boolean }
+  /** `beforeWrite` did not allow it: never written. */
+  | { readonly _tag: "Withheld" }
 
 /** What the link tells its owner, to be logged. */
 export type Event =
@@ -63,15 +65,25 @@ export interface InboundPdu {
 /** Answers an inbound PDU (deliver_sm, data_sm): the command_status to respond with, once handled. */
 export type InboundHandler = (pdu: InboundPdu) => Promise<number>
 
+/**
+ * Told before submissions are first written, with their keys: answers the keys that may be written
+ * (the others are settled `Withheld`). The owner stores "on the wire" here, so a crash right after
+ * tells written parts from the rest. Failing settles them `LinkFailed` (not sent).
+ */
+export type BeforeWrite = (keys: ReadonlyArray<number>) => Promise<ReadonlyArray<number>>
+
 interface Submission {
   readonly params: Record<string, unknown>
   readonly settle: (outcome: Outcome) => void
+  readonly key: number | undefined
+  /** `beforeWrite` allowed it (or there is none): it may be written, and written again after a drop. */
+  cleared: boolean
   throttles: number
 }
 
 export interface Link {
-  /** Queues a submit_sm; settles with its outcome. Each submission is on the wire at most once per accepted attempt. */
-  readonly submit: (params: Record<string, unknown>) => Promise<Outcome>
+  /** Queues a submit_sm (`key` for `beforeWrite`); settles with its outcome. Each submission is on the wire at most once per accepted attempt. */
+  readonly submit: (params: Record<string, unknown>, key?: number) => Promise<Outcome>
   /** Resolves once the submissions queued so far are all settled. */
   readonly idle: () => Promise<void>
   readonly isBound: () => boolean
@@ -89,7 +101,7 @@ export const statusTemporaryError = 0x64
 export const statusPermanentError = 0x65
 
 /** Opens the link and keeps it bound until `close`. */
-export const open = (options: Options, onInbound: InboundHandler, onEvent: (event: Event) => void): Link => {
+export const open = (options: Options, onInbound: InboundHandler, onEvent: (event: Event) => void, beforeWrite?: BeforeWrite): Link => {
   Raw.apply()
   const queue: Array<Submission> = []
   const inflight = new Map<number, { readonly submission: Submission; readonly sentAt: number }>()
@@ -105,6 +117,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   let lastTraffic = Date.now()
   let enquirePending: number | undefined
   let pumpTimer: NodeJS.Timeout | undefined
+  let clearing = false
   const interval = options.tps > 0 ? 1000 / options.tps : 0
 
   const notifyIdle = () => {
@@ -187,14 +200,50 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     notifyIdle()
   }
 
+  /**
+   * Asks `beforeWrite` about the uncleared submissions at the head of the queue (as many as may be
+   * written now: the free window, or about 50 ms of the tps), then pumps again. One ask at a time.
+   */
+  const clear = (hook: BeforeWrite) => {
+    const room = options.window - inflight.size
+    const most = interval > 0 ? Math.max(1, Math.min(room, Math.floor(options.tps / 20))) : room
+    const batch: Array<Submission> = []
+    for (const submission of queue) {
+      if (batch.length >= most || submission.cleared) break
+      batch.push(submission)
+    }
+    clearing = true
+    const settleBatch = (allowed: ReadonlySet<number | undefined>, failure: string | undefined) => {
+      clearing = false
+      for (const submission of batch) {
+        if (failure === undefined && allowed.has(submission.key)) {
+          submission.cleared = true
+          continue
+        }
+        const index = queue.indexOf(submission)
+        if (index >= 0) queue.splice(index, 1)
+        // Already settled when the link closed meanwhile.
+        if (index >= 0) submission.settle(failure === undefined ? { _tag: "Withheld" } : { _tag: "LinkFailed", reason: failure, sent: false })
+      }
+      pump()
+      notifyIdle()
+    }
+    hook(batch.map((submission) => submission.key ?? -1)).then(
+      (keys) => settleBatch(new Set(keys), undefined),
+      (error: unknown) => settleBatch(new Set(), `the part states could not be stored: ${String(error)}`)
+    )
+  }
+
   const pump = () => {
     const current = session
-    if (!bound || current === undefined || closed) return
+    if (!bound || current === undefined || closed || clearing) return
     const now = Date.now()
     if (now < pausedUntil) return schedule(pausedUntil - now)
     while (queue.length > 0 && inflight.size < options.window) {
       const slot = Math.max(Date.now(), nextSlot)
       if (slot > Date.now()) return schedule(slot - Date.now())
+      const head = queue[0]
+      if (head !== undefined && !head.cleared && beforeWrite !== undefined) return clear(beforeWrite)
       nextSlot = slot + interval
       const submission = queue.shift()
       if (submission === undefined) break
@@ -261,10 +310,10 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   connect()
 
   return {
-    submit: (params) =>
+    submit: (params, key) =>
       new Promise<Outcome>((resolve) => {
         if (closed) return resolve({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
-        queue.push({ params, settle: resolve, throttles: 0 })
+        queue.push({ params, settle: resolve, key, cleared: beforeWrite === undefined, throttles: 0 })
         pump()
       }),
     idle: () =>
