@@ -72,6 +72,11 @@ export type Notice =
   | { readonly _tag: "Recovered"; readonly requeued: number; readonly inDoubt: number }
   | { readonly _tag: "Resent"; readonly parts: number }
 
+/** The notices worth a warning: refused or unreadable input, receipts nobody matches, parts a stopped dispatcher left. */
+export const isWarning = (notice: Notice): boolean =>
+  notice._tag === "InboundRefused" || notice._tag === "UnreadableReceipt" || notice._tag === "Recovered" || notice._tag === "Resent" ||
+  (notice._tag === "Receipt" && notice.outcome._tag === "Unknown")
+
 type Services = PartQueue.PartQueue | MessageStore.MessageStore | ContactStore.ContactStore | Account.Account | Carrier.Carrier
 
 interface PendingReceipt {
@@ -119,11 +124,7 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
     const account = yield* Account.Account
     const context = yield* Effect.context<Services>()
     const runPromise = Effect.runPromiseWith(context)
-    const notify = onNotice ?? ((notice: Notice) => {
-      const warn = notice._tag === "InboundRefused" || notice._tag === "UnreadableReceipt" || notice._tag === "Recovered" || notice._tag === "Resent" ||
-        (notice._tag === "Receipt" && notice.outcome._tag === "Unknown")
-      void runPromise((warn ? Effect.logWarning : Effect.logDebug)("dispatch", notice))
-    })
+    const notify = onNotice ?? ((notice: Notice) => void runPromise((isWarning(notice) ? Effect.logWarning : Effect.logDebug)("dispatch", notice)))
     const owner = options.dispatcher.owner
     const counts = { messages: 0, submitted: 0, refused: 0, receipts: 0, failedReceipts: 0, unknownReceipts: 0, inbound: 0, requeued: 0, inDoubt: 0, resent: 0, cancelled: 0 }
 
@@ -131,7 +132,6 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
     const answers: Array<PartQueue.Answer> = []
     const released: Array<number> = []
     const receipts: Array<PendingReceipt> = []
-    const awaitingReceipt = new Set<string>()
     let inflight = 0
     let wake: (() => void) | undefined
     const signal = () => {
@@ -239,7 +239,6 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
         if (outcome._tag === "Accepted") {
           answers.push({ seq: claimed.seq, smscId: outcome.messageId })
           counts.submitted++
-          if (config.receipts) awaitingReceipt.add(outcome.messageId)
         } else if (outcome._tag === "Refused") {
           answers.push({ seq: claimed.seq, refused: outcome.status })
           counts.refused++
@@ -289,7 +288,6 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
           } else receipts.push(pending)
           continue
         }
-        for (const id of Receipt.idCandidates(pending.receipt.messageId)) awaitingReceipt.delete(id)
         counts.receipts++
         if (outcome._tag === "Unknown") counts.unknownReceipts++
         if (outcome._tag === "Updated" && PartQueue.failedStates.includes(outcome.state)) counts.failedReceipts++
@@ -329,7 +327,8 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
         if (idle && (yield* queue.pending) === 0) {
           drainedAt ??= now
           const waited = now - drainedAt
-          const receiptsIn = awaitingReceipt.size === 0 && receipts.length === 0
+          // The receipts of this run, and of parts an earlier (killed) run had accepted.
+          const receiptsIn = receipts.length === 0 && (!config.receipts || (yield* queue.awaitingReceipts) === 0)
           if (receiptsIn || waited >= options.receiptWaitMs) break
         } else drainedAt = undefined
       }

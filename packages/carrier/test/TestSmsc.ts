@@ -35,6 +35,12 @@ export interface Script {
   readonly receipt?: (part: Accepted, index: number) => { readonly stat: Stat; readonly delayMs: number; readonly beforeResponse?: boolean; readonly duplicate?: boolean; readonly form?: "text" | "tlv" } | undefined
   /** GSM-7 on this link is packed. */
   readonly packed?: boolean
+  /**
+   * When the ESME closes its side (a killed process) with submit_sm read but not yet answered:
+   * `true` takes them all the same (as an SMSC that stores a PDU before answering), `false` (the
+   * default) drops them unanswered. Asked at each close. An SMSC-side drop never takes them.
+   */
+  readonly acceptOnClose?: () => boolean
 }
 
 export interface TestSmsc {
@@ -168,8 +174,8 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
       }
     })
 
-  // Like a real SMSC, a receipt that cannot be delivered now (no bind) is tried again later.
-  const deliverLater = (fields: Record<string, unknown>, tries = 200) => {
+  // Like a real SMSC, a receipt that cannot be delivered now (no bind) is tried again later (for a minute).
+  const deliverLater = (fields: Record<string, unknown>, tries = 1200) => {
     deliverOn(bound, fields).catch(() => {
       if (tries > 0) later(50, () => deliverLater(fields, tries - 1))
     })
@@ -187,12 +193,16 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
     sessions.add(session)
     session.socket.setNoDelay(true)
     let systemId = ""
-    const pending = new Map<number, Accepted>()
+    const pending = new Map<number, { readonly part: Accepted; readonly accept: () => void }>()
     session.on("error", () => undefined)
     session.on("close", () => {
       sessions.delete(session)
       if (bound === session) bound = undefined
-      unanswered.push(...pending.values())
+      const take = !dropping.has(session) && script.acceptOnClose?.() === true
+      for (const entry of pending.values()) {
+        if (take) entry.accept()
+        else unanswered.push(entry.part)
+      }
       pending.clear()
       for (const fail of awaiting.get(session) ?? []) fail(new Error("the ESME link closed"))
       awaiting.delete(session)
@@ -219,7 +229,7 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
       if (dropping.has(session)) return
       if (drops.has(n)) {
         drops.delete(n)
-        pending.set(-1, read(pdu, systemId, "", script.packed === true))
+        pending.set(-1, { part: read(pdu, systemId, "", script.packed === true), accept: () => undefined })
         return drop(session)
       }
       if (script.throttleEvery !== undefined && n % script.throttleEvery === 0) {
@@ -227,15 +237,11 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
       }
       const messageId = `m${(nextId++).toString(16).padStart(8, "0")}`
       const part = read(pdu, systemId, messageId, script.packed === true)
-      pending.set(pdu.sequence_number, part)
-      maxOutstanding = Math.max(maxOutstanding, pending.size)
       const index = n - 1
       const plan = script.receipt?.(part, index)
-      const respond = () => {
-        if (dropping.has(session) || !pending.delete(pdu.sequence_number)) return
+      // Only an accepted part gets a receipt (one dropped unanswered was never the SMSC's).
+      const accept = () => {
         accepted.push(part)
-        session.send(pdu.response({ message_id: messageId }))
-        // Only an accepted part gets a receipt (one dropped unanswered was never the SMSC's).
         if (plan === undefined) return
         receipts.set(messageId, plan.stat)
         if (plan.beforeResponse === true) return
@@ -244,6 +250,13 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
           deliverLater(fields)
           if (plan.duplicate === true) deliverLater(fields)
         })
+      }
+      pending.set(pdu.sequence_number, { part, accept })
+      maxOutstanding = Math.max(maxOutstanding, pending.size)
+      const respond = () => {
+        if (dropping.has(session) || !pending.delete(pdu.sequence_number)) return
+        accept()
+        session.send(pdu.response({ message_id: messageId }))
       }
       if (plan?.beforeResponse === true) {
         // The receipt goes first; the response only after the ESME answered it.

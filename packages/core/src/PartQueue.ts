@@ -145,6 +145,8 @@ export class PartQueue extends Context.Service<PartQueue, {
   readonly receipt: (receipt: ReceiptInput) => Effect.Effect<ReceiptOutcome, StoreFailure>
   /** Every part of a message with its state, in part order then number. */
   readonly states: (messageId: string) => Effect.Effect<ReadonlyArray<PartState>, StoreFailure>
+  /** Parts the SMSC accepted whose receipt has not come (`submitted`), by any dispatcher. */
+  readonly awaitingReceipts: Effect.Effect<number, StoreFailure>
   /** Parts not settled yet: queued, claimed, submitting, or in doubt with a doubt that ends. */
   readonly pending: Effect.Effect<number, StoreFailure>
 }>()("@smsbook/core/PartQueue") {}

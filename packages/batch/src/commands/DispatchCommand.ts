@@ -12,6 +12,11 @@ import * as Dispatch from "../jobs/Dispatch.ts"
 import * as Output from "../Output.ts"
 import * as Settings from "../Settings.ts"
 
+/** Warnings go to stderr, one line each: stdout keeps the one summary (`--json`: one document). */
+const warnOnStderr = (notice: Dispatcher.Notice) => {
+  if (Dispatcher.isWarning(notice)) process.stderr.write(`dispatch: ${JSON.stringify(notice)}\n`)
+}
+
 export const command = Command.make(
   "dispatch",
   {
@@ -58,7 +63,7 @@ export const command = Command.make(
         once: input.once,
         receiptWaitMs: Math.max(0, input.receiptWait) * 1000,
         doubtMs: Math.max(0, input.doubtWait) * 1000
-      }).pipe(Effect.provide(Layer.merge(base, PartStore.layer(resolved.store, GlobalFlags.storeOptions(resolved)))))
+      }, warnOnStderr).pipe(Effect.provide(Layer.merge(base, PartStore.layer(resolved.store, GlobalFlags.storeOptions(resolved)))))
       yield* Output.print(input.json, { carrier: SmppConfig.mask(resolved.carrier), ...summary }, (s) => [
         `messages handed over: ${s.messages}`,
         `parts submitted: ${s.submitted}, refused: ${s.refused}`,

@@ -147,6 +147,7 @@ const inDoubtParts = Effect.gen(function*() {
   yield* sql`CREATE INDEX outbox_claimed ON outbox (lease_until) WHERE state = 'claimed'`
   yield* sql`DROP INDEX outbox_unknown`
   yield* sql`CREATE INDEX outbox_in_doubt ON outbox (msisdn, seq) WHERE state = 'in_doubt'`
+  yield* sql`CREATE INDEX outbox_awaiting_receipt ON outbox (seq) WHERE state = 'submitted'`
 })
 
 /** The table where the Migrator records applied migrations. */

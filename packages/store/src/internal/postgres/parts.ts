@@ -182,6 +182,11 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
         }))),
         attempt("parts.states")
       ),
+    awaitingReceipts: sql`SELECT count(*) AS n FROM outbox WHERE state = 'submitted'`.pipe(
+      Effect.flatMap(decodeCount("parts.awaitingReceipts")),
+      Effect.map((rows) => rows[0]?.n ?? 0),
+      attempt("parts.awaitingReceipts")
+    ),
     pending: sql`SELECT count(*) AS n FROM outbox WHERE state IN ('queued', 'claimed', 'submitting')
       OR (state = 'in_doubt' AND lease_until IS NOT NULL)`.pipe(
       Effect.flatMap(decodeCount("parts.pending")),

@@ -153,6 +153,7 @@ export const migrations: ReadonlyArray<Migration> = [
       CREATE INDEX outbox_pending ON outbox (state, seq) WHERE state IN ('queued', 'claimed', 'submitting', 'in_doubt');
       DROP INDEX outbox_unknown;
       CREATE INDEX outbox_in_doubt ON outbox (msisdn, seq) WHERE state = 'in_doubt';
+      CREATE INDEX outbox_awaiting_receipt ON outbox (seq) WHERE state = 'submitted';
     `
   }
 ]

@@ -40,6 +40,7 @@ const sql = {
   setState: "UPDATE outbox SET state = ?, smsc_id = coalesce(smsc_id, ?), lease_until = NULL WHERE seq = ?",
   errorCount: `UPDATE messages SET error_count = (SELECT count(*) FROM outbox WHERE message_id = ?1 AND state IN (${failed})) WHERE message_id = ?1`,
   states: "SELECT message_id, msisdn, part, state, smsc_id FROM outbox WHERE message_id = ? ORDER BY part, msisdn, seq",
+  awaiting: "SELECT count(*) AS n FROM outbox WHERE state = 'submitted'",
   pending: `SELECT count(*) AS n FROM outbox WHERE state IN ('queued', 'claimed', 'submitting')
     OR (state = 'in_doubt' AND lease_until IS NOT NULL)`
 } as const
@@ -169,6 +170,7 @@ export const make = (db: Connection.Database): PartQueue.PartQueue["Service"] =>
             ...(typeof smscId === "string" ? { smsc_id: smscId } : {})
           }
         })),
+    awaitingReceipts: db.read("parts.awaitingReceipts", () => Rows.number(db.statement(sql.awaiting).get() ?? { n: 0 }, "n")),
     pending: db.read("parts.pending", () => Rows.number(db.statement(sql.pending).get() ?? { n: 0 }, "n"))
   })
 }
