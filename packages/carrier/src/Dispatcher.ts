@@ -187,10 +187,15 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
     yield* Effect.addFinalizer(() => Effect.ignore(queue.leave(options.dispatcher)))
     yield* recover
 
-    // Stored just before the PDUs are written: a crash after it leaves them in doubt, before it queued.
-    const beforeWrite: Link.BeforeWrite = (seqs) => runPromise(queue.sending(seqs))
+    // Stored just before the PDUs are written: a crash after it leaves them in doubt, before it
+    // queued again. What the SMSC answered with a throttle or lost with the link is claimed again,
+    // so the parts in doubt after a crash are exactly those of the last writes, in order.
+    const journal: Link.Journal = {
+      beforeWrite: (seqs) => runPromise(queue.sending(seqs)),
+      notTaken: (seqs) => runPromise(queue.notTaken(seqs))
+    }
     const link = yield* Effect.acquireRelease(
-      Effect.sync(() => Link.open(config, inbound.handle, (event) => notify({ _tag: "Link", event }), beforeWrite)),
+      Effect.sync(() => Link.open(config, inbound.handle, (event) => notify({ _tag: "Link", event }), journal)),
       (opened) => Effect.promise(() => opened.close())
     )
     // A stop (SIGTERM, the end of `once`) lets what is on the wire be answered (5 s at most), then

@@ -125,6 +125,8 @@ export class PartQueue extends Context.Service<PartQueue, {
    * (and leave `sent_count`). Answers the seqs that may be written.
    */
   readonly sending: (seqs: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>, StoreFailure>
+  /** `submitting` parts the SMSC did not take (throttled, unanswered on a dropped link) are `claimed` again until written again. */
+  readonly notTaken: (seqs: ReadonlyArray<number>) => Effect.Effect<void, StoreFailure>
   /**
    * Parts whose dispatcher's lease ran out (it died): `claimed` ones go back to `queued` (they never
    * left it), `submitting` ones become `in_doubt` until `now + doubtMs` (when receipts can settle

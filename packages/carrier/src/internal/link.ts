@@ -46,7 +46,7 @@ export type Outcome =
   | { readonly _tag: "Refused"; readonly status: number }
   /** The link gave up; `sent` when the submit_sm was on the wire unanswered (the SMSC may have it). */
   | { readonly _tag: "LinkFailed"; readonly reason: string; readonly sent: boolean }
-  /** `beforeWrite` did not allow it: never written. */
+  /** The journal did not allow it: never written. */
   | { readonly _tag: "Withheld" }
 
 /** What the link tells its owner, to be logged. */
@@ -65,24 +65,30 @@ export interface InboundPdu {
 /** Answers an inbound PDU (deliver_sm, data_sm): the command_status to respond with, once handled. */
 export type InboundHandler = (pdu: InboundPdu) => Promise<number>
 
-/**
- * Told before submissions are first written, with their keys: answers the keys that may be written
- * (the others are settled `Withheld`). The owner stores "on the wire" here, so a crash right after
- * tells written parts from the rest. Failing settles them `LinkFailed` (not sent).
- */
-export type BeforeWrite = (keys: ReadonlyArray<number>) => Promise<ReadonlyArray<number>>
+/** Where the owner records which submissions (by key) may be at the SMSC, so a crash tells them from the rest. */
+export interface Journal {
+  /**
+   * Told before submissions are written, with their keys: answers the keys that may be written (the
+   * others are settled `Withheld`). Failing settles them `LinkFailed` (not sent).
+   */
+  readonly beforeWrite: (keys: ReadonlyArray<number>) => Promise<ReadonlyArray<number>>
+  /** Written submissions the SMSC did not take (throttled, or unanswered on a dropped link): queued here again. */
+  readonly notTaken: (keys: ReadonlyArray<number>) => Promise<void>
+}
 
 interface Submission {
   readonly params: Record<string, unknown>
   readonly settle: (outcome: Outcome) => void
   readonly key: number | undefined
-  /** `beforeWrite` allowed it (or there is none): it may be written, and written again after a drop. */
+  /** The journal allowed it (or there is none): it may be written now. */
   cleared: boolean
+  /** The journal is being told it was not taken: it is cleared again only after. */
+  forgetting: Promise<void> | undefined
   throttles: number
 }
 
 export interface Link {
-  /** Queues a submit_sm (`key` for `beforeWrite`); settles with its outcome. Each submission is on the wire at most once per accepted attempt. */
+  /** Queues a submit_sm (`key` for the journal); settles with its outcome. Each submission is on the wire at most once per accepted attempt. */
   readonly submit: (params: Record<string, unknown>, key?: number) => Promise<Outcome>
   /** Resolves once the submissions queued so far are all settled. */
   readonly idle: () => Promise<void>
@@ -101,7 +107,7 @@ export const statusTemporaryError = 0x64
 export const statusPermanentError = 0x65
 
 /** Opens the link and keeps it bound until `close`. */
-export const open = (options: Options, onInbound: InboundHandler, onEvent: (event: Event) => void, beforeWrite?: BeforeWrite): Link => {
+export const open = (options: Options, onInbound: InboundHandler, onEvent: (event: Event) => void, journal?: Journal): Link => {
   Raw.apply()
   const queue: Array<Submission> = []
   const inflight = new Map<number, { readonly submission: Submission; readonly sentAt: number }>()
@@ -133,6 +139,16 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     }, Math.max(1, Math.ceil(delay)))
   }
 
+  /** Written submissions the SMSC did not take: the journal hears it, and they are cleared again before the next write. */
+  const notTaken = (submissions: ReadonlyArray<Submission>) => {
+    if (journal === undefined || submissions.length === 0) return
+    const told = journal.notTaken(submissions.map((submission) => submission.key ?? -1)).catch(() => undefined)
+    for (const submission of submissions) {
+      submission.cleared = false
+      submission.forgetting = told
+    }
+  }
+
   const dropLink = (reason: string) => {
     const current = session
     if (current === undefined) return
@@ -143,6 +159,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     const requeued = [...inflight.values()].sort((a, b) => a.sentAt - b.sentAt).map((entry) => entry.submission)
     inflight.clear()
     queue.unshift(...requeued)
+    notTaken(requeued)
     current.removeAllListeners()
     current.on("error", () => undefined)
     current.destroy()
@@ -187,6 +204,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
       submission.throttles++
       pausedUntil = Math.max(pausedUntil, Date.now() + wait)
       queue.unshift(submission)
+      notTaken([submission])
       onEvent({ _tag: "Throttled", status, retryInMs: wait })
     } else {
       throttleWait = Math.max(options.throttleMs.initial, throttleWait / 2)
@@ -201,10 +219,10 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   }
 
   /**
-   * Asks `beforeWrite` about the uncleared submissions at the head of the queue (as many as may be
+   * Asks the journal about the uncleared submissions at the head of the queue (as many as may be
    * written now: the free window, or about 50 ms of the tps), then pumps again. One ask at a time.
    */
-  const clear = (hook: BeforeWrite) => {
+  const clear = (hook: Journal) => {
     const room = options.window - inflight.size
     const most = interval > 0 ? Math.max(1, Math.min(room, Math.floor(options.tps / 20))) : room
     const batch: Array<Submission> = []
@@ -228,7 +246,8 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
       pump()
       notifyIdle()
     }
-    hook(batch.map((submission) => submission.key ?? -1)).then(
+    Promise.all(batch.map((submission) => submission.forgetting))
+      .then(() => hook.beforeWrite(batch.map((submission) => submission.key ?? -1))).then(
       (keys) => settleBatch(new Set(keys), undefined),
       (error: unknown) => settleBatch(new Set(), `the part states could not be stored: ${String(error)}`)
     )
@@ -243,7 +262,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
       const slot = Math.max(Date.now(), nextSlot)
       if (slot > Date.now()) return schedule(slot - Date.now())
       const head = queue[0]
-      if (head !== undefined && !head.cleared && beforeWrite !== undefined) return clear(beforeWrite)
+      if (head !== undefined && !head.cleared && journal !== undefined) return clear(journal)
       nextSlot = slot + interval
       const submission = queue.shift()
       if (submission === undefined) break
@@ -313,7 +332,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     submit: (params, key) =>
       new Promise<Outcome>((resolve) => {
         if (closed) return resolve({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
-        queue.push({ params, settle: resolve, key, cleared: beforeWrite === undefined, throttles: 0 })
+        queue.push({ params, settle: resolve, key, cleared: journal === undefined, forgetting: undefined, throttles: 0 })
         pump()
       }),
     idle: () =>

@@ -118,6 +118,9 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
         const allowed = new Set(rows.filter((row) => row.state === "submitting").map((row) => row.seq))
         return seqs.filter((seq) => allowed.has(seq))
       })).pipe(attempt("parts.sending")),
+    notTaken: (seqs) =>
+      seqs.length === 0 ? Effect.void : sql`UPDATE outbox SET state = 'claimed'
+        WHERE seq = ANY(${seqs}::bigint[]) AND state = 'submitting'`.pipe(Effect.asVoid, attempt("parts.notTaken")),
     recover: (now, doubtMs) =>
       sql.withTransaction(Effect.gen(function*() {
         const requeued = yield* sql`UPDATE outbox SET state = 'queued', owner = NULL, lease_until = NULL

@@ -25,6 +25,7 @@ const sql = {
   claimOne: "UPDATE outbox SET state = 'claimed', owner = ?, lease_until = ? WHERE seq = ?",
   byseq: "SELECT message_id, msisdn, state FROM outbox WHERE seq = ?",
   toSubmitting: "UPDATE outbox SET state = 'submitting' WHERE seq = ?",
+  notTaken: "UPDATE outbox SET state = 'claimed' WHERE seq = ? AND state = 'submitting'",
   optedOut: "SELECT 1 AS found FROM suppressions WHERE msisdn = ?",
   started: `SELECT 1 AS found FROM outbox WHERE message_id = ? AND msisdn = ? AND state NOT IN (${unsent}) LIMIT 1`,
   cancel: "UPDATE outbox SET state = 'cancelled', owner = NULL, lease_until = NULL WHERE seq = ?",
@@ -125,6 +126,9 @@ export const make = (db: Connection.Database): PartQueue.PartQueue["Service"] =>
           db.statement(sql.toSubmitting).run(seq)
           return true
         })),
+    notTaken: (seqs) => db.write("parts.notTaken", () => {
+      for (const seq of seqs) db.statement(sql.notTaken).run(seq)
+    }),
     recover: (now, doubtMs) =>
       db.write("parts.recover", () => ({
         requeued: Number(db.statement(sql.requeue).run(now).changes),
