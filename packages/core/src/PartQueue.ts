@@ -114,7 +114,8 @@ export class PartQueue extends Context.Service<PartQueue, {
   readonly leave: (dispatcher: Dispatcher) => Effect.Effect<void, StoreFailure>
   /**
    * Marks up to `limit` queued parts (outbox order) `claimed` by `owner` until `now + leaseMs` and
-   * answers them. Two dispatchers never claim the same part. Parts met on the way whose number opted
+   * answers them. Two dispatchers never claim the same part. A number with a part in doubt (that a
+   * receipt or the end of its doubt will settle) is skipped until then. Parts met on the way whose number opted
    * out (suppressed) and whose message to that number is not started are `cancelled` instead, and
    * leave the message's `sent_count`.
    */

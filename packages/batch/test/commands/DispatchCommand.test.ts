@@ -25,13 +25,28 @@ const msisdnOf = (i: number) => `4474009${String(i).padStart(5, "0")}`
 const runtimeOf = (store: string) =>
   ManagedRuntime.make(Layer.mergeAll(Store.layer(store), PartStore.layer(store), Account.layer({ ...Account.defaults, short_name: shortName })))
 
-const prepare = async (store: string, recipients: number) => {
+/** `smsbook ARGS` to completion; its stdout read as JSON. */
+const cli = (args: ReadonlyArray<string>, dir: string, env: NodeJS.ProcessEnv): unknown => {
+  const run = spawnSync(process.execPath, [bin, ...args], { cwd: dir, env, encoding: "utf8", timeout: 60_000 })
+  if (run.status !== 0) throw new Error(`smsbook ${args.join(" ")} exited ${run.status}: ${run.stderr}`)
+  return JSON.parse(run.stdout)
+}
+
+/** The book as a user makes it: contacts imported from a CSV file, then a broadcast to their tag. */
+const prepare = (dir: string, env: NodeJS.ProcessEnv, recipients: number) => {
+  const file = path.join(dir, "contacts.csv")
+  fs.writeFileSync(file, ["mobile,first name", ...Array.from({ length: recipients }, (_, i) => `+${msisdnOf(i)},A${i}`)].join("\n") + "\n")
+  expect(cli(["import", file, "--tags", "news", "--json"], dir, env)).toMatchObject({ created: recipients, rejected: 0 })
+  return cli(["broadcast", "--tags", "news", "--message", text, "--json"], dir, env)
+}
+
+const listMessages = async (store: string) => {
   const runtime = runtimeOf(store)
-  await runtime.runPromise(Effect.forEach(Array.from({ length: recipients }, (_, i) => msisdnOf(i)), (msisdn) =>
-    ContactBook.createContact(msisdn, { first_name: "A" }).pipe(Effect.andThen(ContactBook.editContact(msisdn, { tags: ["news"] })))))
-  const result = await runtime.runPromise(Messaging.broadcast({ tags: ["news"], message: text }, { allowEmpty: false }))
-  await runtime.dispose()
-  return result.message
+  try {
+    return await runtime.runPromise(Messaging.listMessages({ direction: "MT" }))
+  } finally {
+    await runtime.dispose()
+  }
 }
 
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
@@ -64,11 +79,6 @@ const scenario = async (store: string, trials: number) => {
   let warnings = ""
   try {
     const recipients = 500
-    const message = await prepare(store, recipients)
-    const segments = Sms.analyzePrefixed(shortName, text).segments
-    expect(segments).toBe(2)
-    const parts = segments * recipients
-    expect(message.sent_count).toBe(parts)
     const env = {
       ...process.env,
       SMSBOOK_STORE: store,
@@ -76,6 +86,12 @@ const scenario = async (store: string, trials: number) => {
       // A tps limit stretches the run over the trials.
       SMSBOOK_CARRIER: `smpp://smsbook:secret@127.0.0.1:${smsc.port}?window=10&tps=400`
     }
+    const segments = Sms.analyzePrefixed(shortName, text).segments
+    expect(segments).toBe(2)
+    const parts = segments * recipients
+    expect(prepare(dir, env, recipients)).toMatchObject({ recipients, segments, sent_count: parts })
+    const [message] = await listMessages(store)
+    if (message === undefined) throw new Error("the broadcast was not recorded")
     const stopper = msisdnOf(recipients - 1)
     for (let trial = 0; trial < trials; trial++) {
       const binds = smsc.binds()
@@ -116,7 +132,9 @@ const scenario = async (store: string, trials: number) => {
     // Exactly once: each (number, part) of every recipient but the one who said STOP, none twice.
     const keys = smsc.accepted.map((part) => `${part.destination}/${part.concatenation?.sequence}`)
     const expected = Array.from({ length: recipients - 1 }, (_, i) => [`${msisdnOf(i)}/1`, `${msisdnOf(i)}/2`]).flat()
-    expect([...keys].sort(), log.join("\n")).toEqual(expected.sort())
+    const twice = keys.filter((key, index) => keys.indexOf(key) !== index)
+    const missing = expected.filter((key) => !keys.includes(key))
+    expect({ twice, missing, count: keys.length }, log.join("\n")).toEqual({ twice: [], missing: [], count: expected.length })
     const wholes = smsc.reassembled()
     expect(wholes.length).toBe(recipients - 1)
     expect(wholes.every((whole) => whole.parts === 2 && whole.text === Sms.prefix(shortName, text))).toBe(true)
@@ -133,13 +151,20 @@ const scenario = async (store: string, trials: number) => {
       const failed = [...smsc.receipts.values()].filter((stat) => stat === "UNDELIV").length
       expect(failed).toBeGreaterThan(0)
       expect([count("delivered"), count("undeliverable"), count("cancelled")], log.join("\n")).toEqual([parts - 2 - failed, failed, 2])
-      const listed = spawnSync(process.execPath, [bin, "messages", "list", "--json"], { cwd: dir, env, encoding: "utf8", timeout: 60_000 })
-      const [stored]: Array<{ sent_count: number; error_count: number }> = JSON.parse(listed.stdout)
+      const [stored] = cli(["messages", "list", "--json"], dir, env) as Array<{ sent_count: number; error_count: number }>
       // sent_count = the parts the SMSC received; error_count = its failed receipts.
       expect([stored?.sent_count, stored?.error_count]).toEqual([smsc.accepted.length, failed])
     } finally {
       await runtime.dispose()
     }
+
+    // A later message does not reach the number that said STOP.
+    const before = smsc.accepted.length
+    expect(cli(["broadcast", "--tags", "news", "--message", "Last call!", "--json"], dir, env)).toMatchObject({ recipients: recipients - 1 })
+    const again = spawn(process.execPath, [bin, "dispatch", "--once", "--json", "--receipt-wait", "5"], { cwd: dir, env, stdio: "ignore" })
+    expect(await exited(again)).toBe(0)
+    const later = smsc.accepted.slice(before)
+    expect([later.length, later.some((part) => part.destination === stopper)]).toEqual([recipients - 1, false])
   } finally {
     await smsc.close()
     fs.rmSync(dir, { recursive: true, force: true })

@@ -90,12 +90,15 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
       }).pipe(attempt("parts.enter")),
     leave: () => Effect.void,
     claim: (owner, limit, now, leaseMs) =>
+      // A number with a part in doubt gets nothing more until it is settled (see the SQLite queue).
       sql.withTransaction(Effect.gen(function*() {
         const rows = yield* sql`UPDATE outbox SET
             state = CASE WHEN ${withdrawn} THEN 'cancelled' ELSE 'claimed' END,
             owner = CASE WHEN ${withdrawn} THEN NULL ELSE ${owner} END,
             lease_until = CASE WHEN ${withdrawn} THEN NULL ELSE ${now + leaseMs}::bigint END
-          WHERE seq IN (SELECT seq FROM outbox WHERE state = 'queued' ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          WHERE seq IN (SELECT seq FROM outbox WHERE state = 'queued'
+            AND NOT EXISTS (SELECT 1 FROM outbox d WHERE d.state = 'in_doubt' AND d.msisdn = outbox.msisdn AND d.lease_until IS NOT NULL)
+            ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
           RETURNING seq, message_id, msisdn, short_code, part, parts, text, state`.pipe(Effect.flatMap(decodeClaimed("parts.claim")))
         const cancelled = rows.filter((row) => row.state === "cancelled")
         yield* uncount(cancelled.map((row) => row.message_id))

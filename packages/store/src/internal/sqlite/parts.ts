@@ -21,7 +21,12 @@ const sql = {
   endOthers: "UPDATE outbox SET lease_until = 0 WHERE state IN ('claimed', 'submitting') AND owner IS NOT ?",
   renewParts: "UPDATE outbox SET lease_until = ? WHERE state IN ('claimed', 'submitting') AND owner = ?",
   leave: "DELETE FROM dispatcher WHERE id = 1 AND owner = ?",
-  next: `SELECT seq, ${Rows.partColumns.join(", ")} FROM outbox WHERE state = 'queued' ORDER BY seq LIMIT ?`,
+  // A number with a part in doubt gets nothing more until a receipt or the end of the doubt settles
+  // it: then its parts in doubt all come from the last writes before one crash, and a receipt from
+  // it settles the oldest of them rightly.
+  next: `SELECT seq, ${Rows.partColumns.join(", ")} FROM outbox WHERE state = 'queued'
+    AND NOT EXISTS (SELECT 1 FROM outbox d WHERE d.state = 'in_doubt' AND d.msisdn = outbox.msisdn AND d.lease_until IS NOT NULL)
+    ORDER BY seq LIMIT ?`,
   claimOne: "UPDATE outbox SET state = 'claimed', owner = ?, lease_until = ? WHERE seq = ?",
   byseq: "SELECT message_id, msisdn, state FROM outbox WHERE seq = ?",
   toSubmitting: "UPDATE outbox SET state = 'submitting' WHERE seq = ?",
