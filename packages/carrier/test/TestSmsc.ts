@@ -138,7 +138,9 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
   let nextId = 1
   let maxOutstanding = 0
   let enquireLinks = 0
-  let bound: Session | undefined
+  // Binds in order: receipts and inbound SMS go to the latest one still open (several ESMEs may bind).
+  const open: Array<Session> = []
+  const boundSession = (): Session | undefined => open[open.length - 1]
   const sessions = new Set<Session>()
 
   const later = (ms: number, run: () => void) => setTimeout(run, ms)
@@ -176,7 +178,7 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
 
   // Like a real SMSC, a receipt that cannot be delivered now (no bind) is tried again later (for a minute).
   const deliverLater = (fields: Record<string, unknown>, tries = 1200) => {
-    deliverOn(bound, fields).catch(() => {
+    deliverOn(boundSession(), fields).catch(() => {
       if (tries > 0) later(50, () => deliverLater(fields, tries - 1))
     })
   }
@@ -197,7 +199,7 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
     session.on("error", () => undefined)
     session.on("close", () => {
       sessions.delete(session)
-      if (bound === session) bound = undefined
+      if (open.includes(session)) open.splice(open.indexOf(session), 1)
       const take = !dropping.has(session) && script.acceptOnClose?.() === true
       for (const entry of pending.values()) {
         if (take) entry.accept()
@@ -213,7 +215,7 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
       const status = script.bindStatus?.(binds, systemId, String(pdu["password"] ?? "")) ?? 0
       session.send(pdu.response({ command_status: status, system_id: "testsmsc" }))
       if (status !== 0) return session.close()
-      bound = session
+      open.push(session)
     })
     session.on("enquire_link", (pdu: Pdu) => {
       enquireLinks++
@@ -294,8 +296,8 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
             text: [...group.parts.entries()].sort(([a], [b]) => a - b).map(([, text]) => text).join("")
           }))
         },
-        sendReceipt: (messageId, stat, form = "text") => deliverOn(bound, receiptFields(messageId, stat, form)),
-        deliver: (fields) => deliverOn(bound, fields),
+        sendReceipt: (messageId, stat, form = "text") => deliverOn(boundSession(), receiptFields(messageId, stat, form)),
+        deliver: (fields) => deliverOn(boundSession(), fields),
         sendInbound: (from, to, text, options = {}) => {
           const count = options.parts ?? 1
           const useUcs2 = options.ucs2 ?? false
@@ -307,7 +309,7 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
           return Promise.all(order.map((i) => {
             const body = useUcs2 ? ucs2(pieces[i] ?? "") : smpp.gsmCoder.encode(pieces[i] ?? "")
             const udh = count > 1 ? Buffer.from([0x05, 0x00, 0x03, reference, count, i + 1]) : Buffer.alloc(0)
-            return deliverOn(bound, {
+            return deliverOn(boundSession(), {
               source_addr: from,
               destination_addr: to,
               esm_class: count > 1 ? 0x40 : 0,

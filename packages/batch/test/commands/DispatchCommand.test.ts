@@ -171,6 +171,21 @@ const scenario = async (store: string, trials: number) => {
   }
 }
 
+/** A fresh schema of the test PostgreSQL database for `run`, dropped after. */
+const withSchema = async (run: (url: string) => Promise<void>) => {
+  const admin = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(postgresUrl) }))
+  const schema = `smsbook_dispatch_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`))
+  const url = new URL(postgresUrl)
+  url.searchParams.set("options", `-c search_path=${schema}`)
+  try {
+    await run(url.href)
+  } finally {
+    await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`))
+    await admin.dispose()
+  }
+}
+
 describe("smsbook dispatch", () => {
   it("SQLite: kill -9 at random moments and restarts: every part reaches the SMSC exactly once, a STOP cancels the parts not yet sent, counts follow the receipts", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-dispatch-book-"))
@@ -182,16 +197,51 @@ describe("smsbook dispatch", () => {
   }, 120_000)
 
   it.skipIf(postgresUrl === "")("PostgreSQL: kill -9 at random moments and restarts: every part reaches the SMSC exactly once", async () => {
-    const admin = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(postgresUrl) }))
-    const schema = `smsbook_dispatch_kill_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
-    await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`))
-    const url = new URL(postgresUrl)
-    url.searchParams.set("options", `-c search_path=${schema}`)
-    try {
-      await scenario(url.href, 5)
-    } finally {
-      await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`))
-      await admin.dispose()
-    }
+    await withSchema((url) => scenario(url, 5))
+  }, 120_000)
+
+  it.skipIf(postgresUrl === "")("PostgreSQL: three dispatcher processes share a broadcast, one is killed mid-run, the others finish its parts: each once", async () => {
+    await withSchema(async (store) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-dispatch-"))
+      const smsc = await TestSmsc.start({
+        respondDelayMs: 25,
+        receipt: (_part, index) => ({ stat: index % 33 === 4 ? "UNDELIV" : "DELIVRD", delayMs: 10 })
+      })
+      try {
+        const recipients = 300
+        const parts = recipients * 2
+        const env = {
+          ...process.env,
+          SMSBOOK_STORE: store,
+          SMSBOOK_SHORT_NAME: shortName,
+          SMSBOOK_CARRIER: `smpp://smsbook:secret@127.0.0.1:${smsc.port}?window=10&tps=100`
+        }
+        expect(prepare(dir, env, recipients)).toMatchObject({ sent_count: parts })
+        const dispatchers = Array.from({ length: 3 }, () => {
+          const child = spawn(process.execPath, [bin, "dispatch", "--once", "--json", "--doubt-wait", "2", "--receipt-wait", "15"], { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] })
+          let stdout = ""
+          child.stdout?.on("data", (chunk: Buffer) => void (stdout += chunk.toString()))
+          return { child, done: exited(child), output: () => stdout }
+        })
+        expect(await until(() => smsc.binds() >= 3 && smsc.accepted.length >= 100, 60_000)).toBe(true)
+        const [victim, ...others] = dispatchers
+        victim?.child.kill("SIGKILL")
+        await victim?.done
+        const killedAt = smsc.accepted.length
+        expect(await Promise.all(others.map((other) => other.done))).toEqual([0, 0])
+        const summaries = others.map((other) => JSON.parse(other.output()) as { submitted: number; requeued: number; inDoubt: number })
+        const keys = smsc.accepted.map((part) => `${part.destination}/${part.concatenation?.sequence}`)
+        const twice = keys.filter((key, index) => keys.indexOf(key) !== index)
+        expect({ twice, count: keys.length, killedAt: killedAt < parts }).toEqual({ twice: [], count: parts, killedAt: true })
+        // The killed one held parts (claimed or on the wire) that the others took over.
+        expect(summaries.reduce((sum, summary) => sum + summary.requeued + summary.inDoubt, 0)).toBeGreaterThan(0)
+        const failed = [...smsc.receipts.values()].filter((stat) => stat === "UNDELIV").length
+        const [stored] = cli(["messages", "list", "--json"], dir, env) as Array<{ sent_count: number; error_count: number }>
+        expect([stored?.sent_count, stored?.error_count]).toEqual([parts, failed])
+      } finally {
+        await smsc.close()
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    })
   }, 120_000)
 })

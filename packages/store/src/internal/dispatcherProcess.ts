@@ -35,3 +35,14 @@ export const deadHere = (owner: string, host: string): boolean => {
   const parsed = parseOwner(owner)
   return parsed !== undefined && parsed.host === host && parsed.pid !== process.pid && !alive(parsed.pid)
 }
+
+let lastWrite = 0
+
+/**
+ * The order of a write to the SMSC: increasing within the process, and past the writes of an
+ * earlier process (microseconds of the clock), so the parts in doubt of a number sort as written.
+ */
+export const nextWrite = (): number => {
+  lastWrite = Math.max(lastWrite + 1, Date.now() * 1000)
+  return lastWrite
+}

@@ -138,15 +138,16 @@ const partStates = Effect.gen(function*() {
 
 /**
  * 5: a claimed part is `claimed` until just before its PDU is written (`submitting`), so a dead
- * dispatcher's unwritten parts are sent again. Parts an older dispatcher left on the wire (`unknown`
+ * dispatcher's unwritten parts are sent again; `written` orders the writes. Parts an older dispatcher left on the wire (`unknown`
  * without an SMSC id) are `in_doubt` for good: they were never to be sent twice.
  */
 const inDoubtParts = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE outbox ADD COLUMN written bigint`
   yield* sql`UPDATE outbox SET state = 'in_doubt', lease_until = NULL WHERE state = 'unknown' AND smsc_id IS NULL`
   yield* sql`CREATE INDEX outbox_claimed ON outbox (lease_until) WHERE state = 'claimed'`
   yield* sql`DROP INDEX outbox_unknown`
-  yield* sql`CREATE INDEX outbox_in_doubt ON outbox (msisdn, seq) WHERE state = 'in_doubt'`
+  yield* sql`CREATE INDEX outbox_in_doubt ON outbox (msisdn, written) WHERE state = 'in_doubt'`
   yield* sql`CREATE INDEX outbox_awaiting_receipt ON outbox (seq) WHERE state = 'submitted'`
 })
 

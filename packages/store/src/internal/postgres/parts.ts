@@ -109,10 +109,13 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
       })).pipe(attempt("parts.claim")),
     sending: (seqs) =>
       seqs.length === 0 ? Effect.succeed([]) : sql.withTransaction(Effect.gen(function*() {
+        const written = seqs.map(() => DispatcherProcess.nextWrite())
         const rows = yield* sql`UPDATE outbox SET
-            state = CASE WHEN state = 'claimed' AND ${withdrawn} THEN 'cancelled' ELSE 'submitting' END
-          WHERE seq = ANY(${seqs}::bigint[]) AND state IN ('claimed', 'submitting')
-          RETURNING seq, message_id, state`.pipe(Effect.flatMap(decodeSeqs("parts.sending")))
+            state = CASE WHEN outbox.state = 'claimed' AND ${withdrawn} THEN 'cancelled' ELSE 'submitting' END,
+            written = CASE WHEN outbox.state = 'claimed' THEN w.written ELSE outbox.written END
+          FROM unnest(${seqs}::bigint[], ${written}::bigint[]) AS w(seq, written)
+          WHERE outbox.seq = w.seq AND outbox.state IN ('claimed', 'submitting')
+          RETURNING outbox.seq, outbox.message_id, outbox.state`.pipe(Effect.flatMap(decodeSeqs("parts.sending")))
         const cancelled = rows.filter((row) => row.state === "cancelled")
         if (cancelled.length > 0) {
           yield* uncount(cancelled.map((row) => row.message_id))
@@ -164,7 +167,7 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
           WHERE smsc_id IN ${sql.in(receipt.smscIds)} ORDER BY seq LIMIT 1 FOR UPDATE`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
         if (rows.length === 0) {
           rows = yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
-            WHERE state = 'in_doubt' AND msisdn = ${receipt.msisdn} ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
+            WHERE state = 'in_doubt' AND msisdn = ${receipt.msisdn} ORDER BY written, seq LIMIT 1 FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
         }
         const row = rows[0]
         if (row === undefined) return { _tag: "Unknown" } satisfies PartQueue.ReceiptOutcome

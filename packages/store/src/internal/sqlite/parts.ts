@@ -29,7 +29,7 @@ const sql = {
     ORDER BY seq LIMIT ?`,
   claimOne: "UPDATE outbox SET state = 'claimed', owner = ?, lease_until = ? WHERE seq = ?",
   byseq: "SELECT message_id, msisdn, state FROM outbox WHERE seq = ?",
-  toSubmitting: "UPDATE outbox SET state = 'submitting' WHERE seq = ?",
+  toSubmitting: "UPDATE outbox SET state = 'submitting', written = ? WHERE seq = ?",
   notTaken: "UPDATE outbox SET state = 'claimed' WHERE seq = ? AND state = 'submitting'",
   optedOut: "SELECT 1 AS found FROM suppressions WHERE msisdn = ?",
   started: `SELECT 1 AS found FROM outbox WHERE message_id = ? AND msisdn = ? AND state NOT IN (${unsent}) LIMIT 1`,
@@ -42,7 +42,7 @@ const sql = {
   refused: "UPDATE outbox SET state = 'refused', owner = NULL, lease_until = NULL WHERE seq = ? RETURNING message_id",
   release: "UPDATE outbox SET state = 'queued', owner = NULL, lease_until = NULL WHERE seq = ? AND state IN ('claimed', 'submitting')",
   bySmscId: "SELECT seq, message_id, msisdn, part, state FROM outbox WHERE smsc_id = ? ORDER BY seq LIMIT 1",
-  oldestInDoubt: "SELECT seq, message_id, msisdn, part, state FROM outbox WHERE state = 'in_doubt' AND msisdn = ? ORDER BY seq LIMIT 1",
+  oldestInDoubt: "SELECT seq, message_id, msisdn, part, state FROM outbox WHERE state = 'in_doubt' AND msisdn = ? ORDER BY written, seq LIMIT 1",
   setState: "UPDATE outbox SET state = ?, smsc_id = coalesce(smsc_id, ?), lease_until = NULL WHERE seq = ?",
   errorCount: `UPDATE messages SET error_count = (SELECT count(*) FROM outbox WHERE message_id = ?1 AND state IN (${failed})) WHERE message_id = ?1`,
   states: "SELECT message_id, msisdn, part, state, smsc_id FROM outbox WHERE message_id = ? ORDER BY part, msisdn, seq",
@@ -128,7 +128,7 @@ export const make = (db: Connection.Database): PartQueue.PartQueue["Service"] =>
             cancel(seq, messageId)
             return false
           }
-          db.statement(sql.toSubmitting).run(seq)
+          db.statement(sql.toSubmitting).run(DispatcherProcess.nextWrite(), seq)
           return true
         })),
     notTaken: (seqs) => db.write("parts.notTaken", () => {
