@@ -285,9 +285,9 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
         if (outcome._tag === "Unknown" && now - pending.since < config.responseTimeoutMs + options.leaseMs) {
           // It may have overtaken its submit_sm_resp, or name a part a dead dispatcher (on PostgreSQL)
           // still holds until its lease ends: kept unanswered (so a crash loses nothing: the SMSC
-          // sends it again) and tried again; answered after a second all the same, as an SMSC may
-          // hold the resp until the receipt is answered.
-          if (now - pending.since >= 1000) {
+          // sends it again) and tried again. Only while submit_sm of this bind wait for their resp
+          // is it answered after a second all the same: an SMSC may hold the resp until then.
+          if (now - pending.since >= 1000 && link.outstanding() > 0 && answers.length === 0) {
             pending.answer(0)
             receipts.push({ ...pending, answer: () => undefined })
           } else receipts.push(pending)
