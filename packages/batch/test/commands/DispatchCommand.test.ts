@@ -258,7 +258,7 @@ describe("smsbook dispatch", () => {
   }, 120_000)
 
   it.skipIf(postgresUrl === "")("PostgreSQL: kill -9 at random moments and restarts: every part reaches the SMSC exactly once", async () => {
-    await withSchema((url) => scenario(url, 5))
+    await withSchema((url) => scenario(url, 4))
   }, 120_000)
 
   it.skipIf(postgresUrl === "")("PostgreSQL: three dispatcher processes share a broadcast, one is killed mid-run, the others finish its parts: each once", async () => {
