@@ -280,8 +280,8 @@ describe("smsbook dispatch", () => {
         }
         expect(prepare(dir, env, recipients)).toMatchObject({ sent_count: parts })
         const dispatchers = Array.from({ length: 3 }, () => {
-          // A doubt long enough for a loaded machine: receipts held by one dispatcher settle the parts another recovered.
-          const child = spawn(process.execPath, [bin, "dispatch", "--once", "--json", "--doubt-wait", "5", "--receipt-wait", "15"], { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] })
+          // The default doubt (10 s): on a loaded machine a receipt held by one dispatcher must settle the part another recovered first.
+          const child = spawn(process.execPath, [bin, "dispatch", "--once", "--json", "--receipt-wait", "15"], { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] })
           let stdout = ""
           child.stdout?.on("data", (chunk: Buffer) => void (stdout += chunk.toString()))
           return { child, done: exited(child), output: () => stdout }
