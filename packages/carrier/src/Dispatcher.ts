@@ -41,8 +41,6 @@ export const defaults: Omit<Options, "dispatcher"> = {
   doubtMs: 10_000
 }
 
-/** A part in doubt is sent again only after the link has been bound this long: the SMSC's held receipts come first. */
-const settleMs = 1000
 
 /** What a run did. */
 export interface Summary {
@@ -317,9 +315,9 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
         yield* recover
       }
       boundAt = link.isBound() ? boundAt ?? now : undefined
-      // Parts in doubt that no receipt named (the SMSC never took them) go out again, once the
-      // link has been bound long enough for the SMSC to deliver the receipts it held.
-      if (config.receipts && boundAt !== undefined && now - boundAt >= Math.min(settleMs, options.doubtMs) && now - lastResend >= 250) {
+      // Parts in doubt that no receipt named (the SMSC never took them) go out again, once their doubt
+      // has ended and the link has been bound as long, so the SMSC could deliver the receipts it held.
+      if (config.receipts && boundAt !== undefined && now - boundAt >= options.doubtMs && now - lastResend >= 250) {
         lastResend = now
         const resent = yield* queue.resend(now)
         if (resent > 0) {
