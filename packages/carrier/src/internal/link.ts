@@ -126,6 +126,8 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   let clearing = false
   const interval = options.tps > 0 ? 1000 / options.tps : 0
 
+  const destinationOf = (submission: Submission): string => String(submission.params["destination_addr"] ?? "")
+
   const notifyIdle = () => {
     if (queue.length > 0 || inflight.size > 0) return
     for (const waiter of idleWaiters.splice(0)) waiter()
@@ -222,12 +224,16 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
    * Asks the journal about the uncleared submissions at the head of the queue (as many as may be
    * written now: the free window, or about 50 ms of the tps), then pumps again. One ask at a time.
    */
-  const clear = (hook: Journal) => {
+  const clear = (hook: Journal, busy: ReadonlySet<string>) => {
     const room = options.window - inflight.size
     const most = interval > 0 ? Math.max(1, Math.min(room, Math.floor(options.tps / 20))) : room
     const batch: Array<Submission> = []
+    const taken = new Set(busy)
     for (const submission of queue) {
-      if (batch.length >= most || submission.cleared) break
+      if (batch.length >= most) break
+      const destination = destinationOf(submission)
+      if (submission.cleared || taken.has(destination)) continue
+      taken.add(destination)
       batch.push(submission)
     }
     clearing = true
@@ -258,14 +264,20 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     if (!bound || current === undefined || closed || clearing) return
     const now = Date.now()
     if (now < pausedUntil) return schedule(pausedUntil - now)
+    // With a journal, one submission per destination is unanswered at a time: a crash then leaves at
+    // most one part of a number in doubt, and a receipt from that number can only be for it.
+    const busy = new Set(journal === undefined ? [] : [...inflight.values()].map((entry) => destinationOf(entry.submission)))
     while (queue.length > 0 && inflight.size < options.window) {
       const slot = Math.max(Date.now(), nextSlot)
       if (slot > Date.now()) return schedule(slot - Date.now())
-      const head = queue[0]
-      if (head !== undefined && !head.cleared && journal !== undefined) return clear(journal)
+      const index = queue.findIndex((candidate) => !busy.has(destinationOf(candidate)))
+      const head = queue[index]
+      if (head === undefined) break
+      if (!head.cleared && journal !== undefined) return clear(journal, busy)
       nextSlot = slot + interval
-      const submission = queue.shift()
+      const [submission] = queue.splice(index, 1)
       if (submission === undefined) break
+      if (journal !== undefined) busy.add(destinationOf(submission))
       const pdu = new smpp.PDU("submit_sm", submission.params)
       const sent = current.send(pdu, (response) => onSubmitResponse(pdu.sequence_number)(response))
       if (!sent) {
