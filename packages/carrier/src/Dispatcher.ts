@@ -25,6 +25,11 @@ export interface Options {
   readonly messagesEveryMs: number
   /** Messages created this long ago or earlier are not looked for. */
   readonly messagesWithinMs: number
+  /**
+   * How long a part in doubt (written when its dispatcher died, unanswered) waits for a receipt
+   * naming it, with the link bound, before it is sent again. Without receipts it is never sent again.
+   */
+  readonly doubtMs: number
 }
 
 export const defaults: Omit<Options, "dispatcher"> = {
@@ -32,8 +37,10 @@ export const defaults: Omit<Options, "dispatcher"> = {
   leaseMs: 30_000,
   receiptWaitMs: 10_000,
   messagesEveryMs: 2_000,
-  messagesWithinMs: 7 * 24 * 3600_000
+  messagesWithinMs: 7 * 24 * 3600_000,
+  doubtMs: 10_000
 }
+
 
 /** What a run did. */
 export interface Summary {
@@ -44,8 +51,14 @@ export interface Summary {
   readonly failedReceipts: number
   readonly unknownReceipts: number
   readonly inbound: number
-  /** Parts a dead dispatcher left on the wire, now `unknown` (never sent twice). */
-  readonly abandoned: number
+  /** Parts a stopped dispatcher claimed but never wrote: queued again. */
+  readonly requeued: number
+  /** Parts a stopped dispatcher wrote without an answer: in doubt until a receipt or the end of the doubt. */
+  readonly inDoubt: number
+  /** Parts in doubt that no receipt named: sent again. */
+  readonly resent: number
+  /** Parts not sent because their number opted out before the message to it started. */
+  readonly cancelled: number
 }
 
 /** What the dispatcher tells its log. */
@@ -54,7 +67,13 @@ export type Notice =
   | { readonly _tag: "Link"; readonly event: Link.Event }
   | { readonly _tag: "Receipt"; readonly outcome: PartQueue.ReceiptOutcome; readonly receipt: Receipt.Receipt }
   | { readonly _tag: "Processed"; readonly message_id: string; readonly status: string }
-  | { readonly _tag: "Abandoned"; readonly parts: number }
+  | { readonly _tag: "Recovered"; readonly requeued: number; readonly inDoubt: number }
+  | { readonly _tag: "Resent"; readonly parts: number }
+
+/** The notices worth a warning: refused or unreadable input, receipts nobody matches, parts a stopped dispatcher left. */
+export const isWarning = (notice: Notice): boolean =>
+  notice._tag === "InboundRefused" || notice._tag === "UnreadableReceipt" || notice._tag === "Recovered" || notice._tag === "Resent" ||
+  (notice._tag === "Receipt" && notice.outcome._tag === "Unknown")
 
 type Services = PartQueue.PartQueue | MessageStore.MessageStore | ContactStore.ContactStore | Account.Account | Carrier.Carrier
 
@@ -91,8 +110,10 @@ const processMessages = Effect.fnUntraced(function*(withinMs: number, notify: (n
 /**
  * Runs the dispatcher until interrupted (or, with `once`, until drained). Each part: claimed
  * (`submitting`, stored before its PDU), then `submitted` with the SMSC id or `refused` (stored after
- * its response); parts a link drop left unanswered are sent again by the link; a part that was on the
- * wire when its dispatcher died is never sent again (`unknown` until a receipt names it).
+ * its response); parts a link drop left unanswered are sent again by the link. Of a dispatcher that
+ * died, parts claimed but never written are sent again, and parts written without an answer are in
+ * doubt: a receipt from their number settles them (the SMSC had them), else after `doubtMs` bound
+ * they are sent again. A part whose number opted out before its message to it started is cancelled.
  */
 export const run = (config: SmppConfig, options: Options, onNotice?: (notice: Notice) => void) =>
   Effect.scoped(Effect.gen(function*() {
@@ -101,19 +122,14 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
     const account = yield* Account.Account
     const context = yield* Effect.context<Services>()
     const runPromise = Effect.runPromiseWith(context)
-    const notify = onNotice ?? ((notice: Notice) => {
-      const warn = notice._tag === "InboundRefused" || notice._tag === "UnreadableReceipt" || notice._tag === "Abandoned" ||
-        (notice._tag === "Receipt" && notice.outcome._tag === "Unknown")
-      void runPromise((warn ? Effect.logWarning : Effect.logDebug)("dispatch", notice))
-    })
+    const notify = onNotice ?? ((notice: Notice) => void runPromise((isWarning(notice) ? Effect.logWarning : Effect.logDebug)("dispatch", notice)))
     const owner = options.dispatcher.owner
-    const counts = { messages: 0, submitted: 0, refused: 0, receipts: 0, failedReceipts: 0, unknownReceipts: 0, inbound: 0, abandoned: 0 }
+    const counts = { messages: 0, submitted: 0, refused: 0, receipts: 0, failedReceipts: 0, unknownReceipts: 0, inbound: 0, requeued: 0, inDoubt: 0, resent: 0, cancelled: 0 }
 
     // Work handed between the link's callbacks and the loop, which alone talks to the store.
     const answers: Array<PartQueue.Answer> = []
     const released: Array<number> = []
     const receipts: Array<PendingReceipt> = []
-    const awaitingReceipt = new Set<string>()
     let inflight = 0
     let wake: (() => void) | undefined
     const signal = () => {
@@ -155,16 +171,29 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
       notify
     })
 
+    // Parts of a stopped dispatcher: unwritten ones are queued again; written ones wait for a
+    // receipt (receipts requested) or stay in doubt for good (never sent twice).
+    const recover = Effect.gen(function*() {
+      const recovered = yield* queue.recover(Date.now(), config.receipts ? options.doubtMs : undefined)
+      if (recovered.requeued > 0 || recovered.inDoubt > 0) {
+        counts.requeued += recovered.requeued
+        counts.inDoubt += recovered.inDoubt
+        notify({ _tag: "Recovered", ...recovered })
+      }
+    })
     yield* queue.enter(options.dispatcher, Date.now(), options.leaseMs)
     yield* Effect.addFinalizer(() => Effect.ignore(queue.leave(options.dispatcher)))
-    const abandoned = yield* queue.recover(Date.now())
-    if (abandoned > 0) {
-      counts.abandoned += abandoned
-      notify({ _tag: "Abandoned", parts: abandoned })
-    }
+    yield* recover
 
+    // Stored just before the PDUs are written: a crash after it leaves them in doubt, before it
+    // queued again. What the SMSC answered with a throttle or lost with the link is claimed again,
+    // so the parts in doubt after a crash are exactly those of the last writes, in order.
+    const journal: Link.Journal = {
+      beforeWrite: (seqs) => runPromise(queue.sending(seqs)),
+      notTaken: (seqs) => runPromise(queue.notTaken(seqs))
+    }
     const link = yield* Effect.acquireRelease(
-      Effect.sync(() => Link.open(config, inbound.handle, (event) => notify({ _tag: "Link", event }))),
+      Effect.sync(() => Link.open(config, inbound.handle, (event) => notify({ _tag: "Link", event }), journal)),
       (opened) => Effect.promise(() => opened.close())
     )
     // A stop (SIGTERM, the end of `once`) lets what is on the wire be answered (5 s at most), then
@@ -208,17 +237,17 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
 
     const submit = (claimed: PartQueue.Claimed, encoded: ShortMessage.Encoded) => {
       inflight++
-      void link.submit(Submit.params(claimed, encoded, config.receipts)).then((outcome) => {
+      void link.submit(Submit.params(claimed, encoded, config.receipts), claimed.seq).then((outcome) => {
         inflight--
         if (outcome._tag === "Accepted") {
           answers.push({ seq: claimed.seq, smscId: outcome.messageId })
           counts.submitted++
-          if (config.receipts) awaitingReceipt.add(outcome.messageId)
         } else if (outcome._tag === "Refused") {
           answers.push({ seq: claimed.seq, refused: outcome.status })
           counts.refused++
-        } else if (!outcome.sent) released.push(claimed.seq)
-        // A part on the wire when the link was closed stays `submitting`: recovery makes it `unknown`.
+        } else if (outcome._tag === "Withheld") counts.cancelled++
+        else if (!outcome.sent) released.push(claimed.seq)
+        // A part on the wire when the link was closed stays `submitting`: the next run finds it in doubt.
         signal()
       })
     }
@@ -226,7 +255,8 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
     const claimAndSubmit = Effect.gen(function*() {
       const room = config.window * 2 - inflight
       if (room <= 0 || !link.isBound()) return 0
-      const claimed = yield* queue.claim(owner, Math.min(room, 500), Date.now(), options.leaseMs)
+      const { parts: claimed, cancelled } = yield* queue.claim(owner, Math.min(room, 500), Date.now(), options.leaseMs)
+      counts.cancelled += cancelled
       for (const part of claimed) {
         const siblings = claimed.filter((other) => other.message_id === part.message_id && other.msisdn === part.msisdn)
         const encoding = yield* encodingOf(part, siblings)
@@ -238,7 +268,7 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
           total: part.parts
         }))
       }
-      return claimed.length
+      return claimed.length + cancelled
     })
 
 
@@ -250,17 +280,17 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
           state: pending.receipt.state,
           msisdn: pending.handset
         })
-        if (outcome._tag === "Unknown" && (inflight > 0 || answers.length > 0) && now - pending.since < config.responseTimeoutMs) {
-          // It may have overtaken its submit_sm_resp: kept unanswered (so a crash loses nothing: the
-          // SMSC sends it again) until the resp is stored; answered after a second all the same, as
-          // an SMSC may hold the resp until the receipt is answered.
-          if (now - pending.since >= 1000) {
+        if (outcome._tag === "Unknown" && now - pending.since < config.responseTimeoutMs + options.leaseMs) {
+          // It may have overtaken its submit_sm_resp, or name a part a dead dispatcher (on PostgreSQL)
+          // still holds until its lease ends: kept unanswered (so a crash loses nothing: the SMSC
+          // sends it again) and tried again. Only while submit_sm of this bind wait for their resp
+          // is it answered after a second all the same: an SMSC may hold the resp until then.
+          if (now - pending.since >= 1000 && link.outstanding() > 0 && answers.length === 0) {
             pending.answer(0)
             receipts.push({ ...pending, answer: () => undefined })
           } else receipts.push(pending)
           continue
         }
-        for (const id of Receipt.idCandidates(pending.receipt.messageId)) awaitingReceipt.delete(id)
         counts.receipts++
         if (outcome._tag === "Unknown") counts.unknownReceipts++
         if (outcome._tag === "Updated" && PartQueue.failedStates.includes(outcome.state)) counts.failedReceipts++
@@ -270,6 +300,8 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
     })
 
     let lastRenewal = Date.now()
+    let lastResend = 0
+    let boundAt: number | undefined
     let drainedAt: number | undefined
     while (true) {
       const claimed = yield* claimAndSubmit
@@ -280,10 +312,17 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
       if (now - lastRenewal > options.leaseMs / 3) {
         lastRenewal = now
         yield* queue.enter(options.dispatcher, now, options.leaseMs)
-        const lost = yield* queue.recover(now)
-        if (lost > 0) {
-          counts.abandoned += lost
-          notify({ _tag: "Abandoned", parts: lost })
+        yield* recover
+      }
+      boundAt = link.isBound() ? boundAt ?? now : undefined
+      // Parts in doubt that no receipt named (the SMSC never took them) go out again, once their doubt
+      // has ended and the link has been bound as long, so the SMSC could deliver the receipts it held.
+      if (config.receipts && boundAt !== undefined && now - boundAt >= options.doubtMs && now - lastResend >= 250) {
+        lastResend = now
+        const resent = yield* queue.resend(now)
+        if (resent > 0) {
+          counts.resent += resent
+          notify({ _tag: "Resent", parts: resent })
         }
       }
       if (options.once) {
@@ -291,7 +330,8 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
         if (idle && (yield* queue.pending) === 0) {
           drainedAt ??= now
           const waited = now - drainedAt
-          const receiptsIn = awaitingReceipt.size === 0 && receipts.length === 0
+          // The receipts of this run, and of parts an earlier (killed) run had accepted.
+          const receiptsIn = receipts.length === 0 && (!config.receipts || (yield* queue.awaitingReceipts) === 0)
           if (receiptsIn || waited >= options.receiptWaitMs) break
         } else drainedAt = undefined
       }

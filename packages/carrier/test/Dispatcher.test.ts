@@ -66,6 +66,41 @@ describe("Dispatcher (SQLite)", () => {
     }
   })
 
+  it("a number that opted out gets no message not yet started: its parts are cancelled and leave sent_count; a started one is finished", async () => {
+    const smsc = await TestSmsc.start({ receipt: () => ({ stat: "DELIVRD", delayMs: 1 }) })
+    const path = join(folder, "book.db")
+    const runtime = runtimeFor(path)
+    try {
+      await book(runtime, 3)
+      const [started, stopped, other] = ["447400900000", "447400900001", "447400900002"]
+      const broadcast = await runtime.runPromise(Messaging.broadcast({ tags: ["news"], message: text }, { allowEmpty: false }))
+      expect(broadcast.message.sent_count).toBe(6)
+      const queue = await runtime.runPromise(Effect.service(PartQueue.PartQueue))
+      // Part 1 to the first number reached the SMSC (as a run before this one did), then two numbers say STOP.
+      const first = await runtime.runPromise(queue.claim("earlier", 1, Date.now(), 60_000))
+      expect(first.parts.map((part) => [part.msisdn, part.part])).toEqual([[started, 1]])
+      const seqs = first.parts.map((part) => part.seq)
+      expect(await runtime.runPromise(queue.sending(seqs))).toEqual(seqs)
+      await runtime.runPromise(queue.answer(seqs.map((seq) => ({ seq, smscId: "earlier-1" }))))
+      for (const msisdn of [started, stopped]) await runtime.runPromise(Messaging.receiveMessage(msisdn ?? "", "STOP"))
+      const summary = await runtime.runPromise(Dispatcher.run(TestSmsc.clientConfig(smsc.port), {
+        ...Dispatcher.defaults,
+        dispatcher: PartStore.thisProcess(),
+        once: true,
+        receiptWaitMs: 1000
+      }))
+      expect(summary.cancelled).toBe(2)
+      expect(smsc.accepted.map((part) => `${part.destination}/${part.concatenation?.sequence}`).sort()).toEqual([`${started}/2`, `${other}/1`, `${other}/2`])
+      const states = await runtime.runPromise(queue.states(broadcast.message.message_id ?? ""))
+      expect(states.filter((part) => part.msisdn === stopped).map((part) => part.state)).toEqual(["cancelled", "cancelled"])
+      const [stored] = await runtime.runPromise(Messaging.listMessages({ direction: "MT" }))
+      expect([stored?.sent_count, stored?.error_count]).toEqual([4, 0])
+    } finally {
+      await runtime.dispose()
+      await smsc.close()
+    }
+  })
+
   it("sends READY individual messages, records inbound STOP, and refuses a second dispatcher on the same file", async () => {
     const smsc = await TestSmsc.start({ receipt: () => ({ stat: "DELIVRD", delayMs: 1 }) })
     const path = join(folder, "book.db")

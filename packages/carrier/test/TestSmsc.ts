@@ -35,6 +35,12 @@ export interface Script {
   readonly receipt?: (part: Accepted, index: number) => { readonly stat: Stat; readonly delayMs: number; readonly beforeResponse?: boolean; readonly duplicate?: boolean; readonly form?: "text" | "tlv" } | undefined
   /** GSM-7 on this link is packed. */
   readonly packed?: boolean
+  /**
+   * When the ESME closes its side (a killed process) with submit_sm read but not yet answered:
+   * `true` takes them all the same (as an SMSC that stores a PDU before answering), `false` (the
+   * default) drops them unanswered. Asked at each close. An SMSC-side drop never takes them.
+   */
+  readonly acceptOnClose?: () => boolean
 }
 
 export interface TestSmsc {
@@ -132,7 +138,9 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
   let nextId = 1
   let maxOutstanding = 0
   let enquireLinks = 0
-  let bound: Session | undefined
+  // Binds in order: receipts and inbound SMS go to the latest one still open (several ESMEs may bind).
+  const open: Array<Session> = []
+  const boundSession = (): Session | undefined => open[open.length - 1]
   const sessions = new Set<Session>()
 
   const later = (ms: number, run: () => void) => setTimeout(run, ms)
@@ -168,9 +176,9 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
       }
     })
 
-  // Like a real SMSC, a receipt that cannot be delivered now (no bind) is tried again later.
-  const deliverLater = (fields: Record<string, unknown>, tries = 200) => {
-    deliverOn(bound, fields).catch(() => {
+  // Like a real SMSC, a receipt that cannot be delivered now (no bind) is tried again later (for a minute).
+  const deliverLater = (fields: Record<string, unknown>, tries = 1200) => {
+    deliverOn(boundSession(), fields).catch(() => {
       if (tries > 0) later(50, () => deliverLater(fields, tries - 1))
     })
   }
@@ -187,12 +195,16 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
     sessions.add(session)
     session.socket.setNoDelay(true)
     let systemId = ""
-    const pending = new Map<number, Accepted>()
+    const pending = new Map<number, { readonly part: Accepted; readonly accept: () => void }>()
     session.on("error", () => undefined)
     session.on("close", () => {
       sessions.delete(session)
-      if (bound === session) bound = undefined
-      unanswered.push(...pending.values())
+      if (open.includes(session)) open.splice(open.indexOf(session), 1)
+      const take = !dropping.has(session) && script.acceptOnClose?.() === true
+      for (const entry of pending.values()) {
+        if (take) entry.accept()
+        else unanswered.push(entry.part)
+      }
       pending.clear()
       for (const fail of awaiting.get(session) ?? []) fail(new Error("the ESME link closed"))
       awaiting.delete(session)
@@ -203,7 +215,7 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
       const status = script.bindStatus?.(binds, systemId, String(pdu["password"] ?? "")) ?? 0
       session.send(pdu.response({ command_status: status, system_id: "testsmsc" }))
       if (status !== 0) return session.close()
-      bound = session
+      open.push(session)
     })
     session.on("enquire_link", (pdu: Pdu) => {
       enquireLinks++
@@ -219,7 +231,7 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
       if (dropping.has(session)) return
       if (drops.has(n)) {
         drops.delete(n)
-        pending.set(-1, read(pdu, systemId, "", script.packed === true))
+        pending.set(-1, { part: read(pdu, systemId, "", script.packed === true), accept: () => undefined })
         return drop(session)
       }
       if (script.throttleEvery !== undefined && n % script.throttleEvery === 0) {
@@ -227,15 +239,11 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
       }
       const messageId = `m${(nextId++).toString(16).padStart(8, "0")}`
       const part = read(pdu, systemId, messageId, script.packed === true)
-      pending.set(pdu.sequence_number, part)
-      maxOutstanding = Math.max(maxOutstanding, pending.size)
       const index = n - 1
       const plan = script.receipt?.(part, index)
-      const respond = () => {
-        if (dropping.has(session) || !pending.delete(pdu.sequence_number)) return
+      // Only an accepted part gets a receipt (one dropped unanswered was never the SMSC's).
+      const accept = () => {
         accepted.push(part)
-        session.send(pdu.response({ message_id: messageId }))
-        // Only an accepted part gets a receipt (one dropped unanswered was never the SMSC's).
         if (plan === undefined) return
         receipts.set(messageId, plan.stat)
         if (plan.beforeResponse === true) return
@@ -244,6 +252,13 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
           deliverLater(fields)
           if (plan.duplicate === true) deliverLater(fields)
         })
+      }
+      pending.set(pdu.sequence_number, { part, accept })
+      maxOutstanding = Math.max(maxOutstanding, pending.size)
+      const respond = () => {
+        if (dropping.has(session) || !pending.delete(pdu.sequence_number)) return
+        accept()
+        session.send(pdu.response({ message_id: messageId }))
       }
       if (plan?.beforeResponse === true) {
         // The receipt goes first; the response only after the ESME answered it.
@@ -281,8 +296,8 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
             text: [...group.parts.entries()].sort(([a], [b]) => a - b).map(([, text]) => text).join("")
           }))
         },
-        sendReceipt: (messageId, stat, form = "text") => deliverOn(bound, receiptFields(messageId, stat, form)),
-        deliver: (fields) => deliverOn(bound, fields),
+        sendReceipt: (messageId, stat, form = "text") => deliverOn(boundSession(), receiptFields(messageId, stat, form)),
+        deliver: (fields) => deliverOn(boundSession(), fields),
         sendInbound: (from, to, text, options = {}) => {
           const count = options.parts ?? 1
           const useUcs2 = options.ucs2 ?? false
@@ -294,7 +309,7 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
           return Promise.all(order.map((i) => {
             const body = useUcs2 ? ucs2(pieces[i] ?? "") : smpp.gsmCoder.encode(pieces[i] ?? "")
             const udh = count > 1 ? Buffer.from([0x05, 0x00, 0x03, reference, count, i + 1]) : Buffer.alloc(0)
-            return deliverOn(bound, {
+            return deliverOn(boundSession(), {
               source_addr: from,
               destination_addr: to,
               esm_class: count > 1 ? 0x40 : 0,

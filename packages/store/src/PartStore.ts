@@ -4,13 +4,14 @@
  */
 import { InvalidStoreUrl, type PartQueue, StoreUnavailable } from "@smsbook/core"
 import { Effect, Layer } from "effect"
+import * as DispatcherProcess from "./internal/dispatcherProcess.ts"
 import * as SqliteParts from "./internal/sqlite/parts.ts"
 import * as SqliteStore from "./SqliteStore.ts"
 import { redactUrl } from "./internal/urlSecrets.ts"
 import * as Store from "./Store.ts"
 
 /** This process as a dispatcher (owner name, host, pid). */
-export const thisProcess = SqliteParts.thisProcess
+export const thisProcess = DispatcherProcess.thisProcess
 
 /**
  * The queue of the store at `url`. A `memory:` book has no outbox another process could drain:

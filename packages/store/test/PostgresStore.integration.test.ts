@@ -216,8 +216,8 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
         expect(await second.runPromise(Effect.flatMap(ContactStore.ContactStore, (c) => c.get(someone.msisdn))))
           .toEqual(Option.some(someone))
         const applied = await adminSql((sql) => sql`SELECT count(*)::int AS n FROM ${sql(schema)}.smsbook_migrations`)
-        // One row per migration: 1_initial, 2_suppressions, 3_api_keys, 4_part_states.
-        expect(applied).toEqual([{ n: 4 }])
+        // One row per migration: 1_initial, 2_suppressions, 3_api_keys, 4_part_states, 5_in_doubt_parts.
+        expect(applied).toEqual([{ n: 5 }])
       } finally {
         await second.dispose()
       }

@@ -43,8 +43,8 @@ if (postgresUrl === undefined) {
           Effect.andThen(
             Effect.andThen(
               sql`DROP TABLE ${sql(schema)}.suppressions, ${sql(schema)}.api_keys`,
-              // Migration 4's part states (their indexes go with the columns).
-              sql`ALTER TABLE ${sql(schema)}.outbox DROP COLUMN state, DROP COLUMN smsc_id, DROP COLUMN owner, DROP COLUMN lease_until`
+              // Migrations 4 and 5's part states (their indexes go with the columns).
+              sql`ALTER TABLE ${sql(schema)}.outbox DROP COLUMN state, DROP COLUMN smsc_id, DROP COLUMN owner, DROP COLUMN lease_until, DROP COLUMN written`
             ),
             sql`DELETE FROM ${sql(schema)}.smsbook_migrations WHERE migration_id >= 2`
           )))

@@ -12,6 +12,11 @@ import * as Dispatch from "../jobs/Dispatch.ts"
 import * as Output from "../Output.ts"
 import * as Settings from "../Settings.ts"
 
+/** Warnings go to stderr, one line each: stdout keeps the one summary (`--json`: one document). */
+const warnOnStderr = (notice: Dispatcher.Notice) => {
+  if (Dispatcher.isWarning(notice)) process.stderr.write(`dispatch: ${JSON.stringify(notice)}\n`)
+}
+
 export const command = Command.make(
   "dispatch",
   {
@@ -22,6 +27,10 @@ export const command = Command.make(
     receiptWait: Flag.Int("receipt-wait").pipe(
       Flag.withDescription("With --once: seconds to wait for the receipts of what was sent"),
       Flag.withDefault(10)
+    ),
+    doubtWait: Flag.Int("doubt-wait").pipe(
+      Flag.withDescription("Seconds a part a killed dispatcher left unanswered on the wire waits for a receipt before it is sent again"),
+      Flag.withDefault(Dispatcher.defaults.doubtMs / 1000)
     )
   },
   (input) =>
@@ -52,14 +61,18 @@ export const command = Command.make(
         ...Dispatcher.defaults,
         dispatcher: PartStore.thisProcess(),
         once: input.once,
-        receiptWaitMs: Math.max(0, input.receiptWait) * 1000
-      }).pipe(Effect.provide(Layer.merge(base, PartStore.layer(resolved.store, GlobalFlags.storeOptions(resolved)))))
+        receiptWaitMs: Math.max(0, input.receiptWait) * 1000,
+        doubtMs: Math.max(0, input.doubtWait) * 1000
+      }, warnOnStderr).pipe(Effect.provide(Layer.merge(base, PartStore.layer(resolved.store, GlobalFlags.storeOptions(resolved)))))
       yield* Output.print(input.json, { carrier: SmppConfig.mask(resolved.carrier), ...summary }, (s) => [
         `messages handed over: ${s.messages}`,
         `parts submitted: ${s.submitted}, refused: ${s.refused}`,
         `receipts: ${s.receipts} (failed ${s.failedReceipts}, unknown ${s.unknownReceipts})`,
         `inbound SMS: ${s.inbound}`,
-        ...(s.abandoned > 0 ? [`parts left on the wire by a stopped dispatcher, not sent again: ${s.abandoned}`] : [])
+        ...(s.cancelled > 0 ? [`parts not sent, their number opted out: ${s.cancelled}`] : []),
+        ...(s.requeued + s.inDoubt > 0
+          ? [`parts of a stopped dispatcher: ${s.requeued} never written (sent now), ${s.inDoubt} unanswered (settled by receipts, ${s.resent} sent again)`]
+          : [])
       ])
     })
 ).pipe(Command.withDescription("Send READY messages to the carrier (SMSBOOK_CARRIER) and take receipts and inbound SMS"))

@@ -46,6 +46,8 @@ export type Outcome =
   | { readonly _tag: "Refused"; readonly status: number }
   /** The link gave up; `sent` when the submit_sm was on the wire unanswered (the SMSC may have it). */
   | { readonly _tag: "LinkFailed"; readonly reason: string; readonly sent: boolean }
+  /** The journal did not allow it: never written. */
+  | { readonly _tag: "Withheld" }
 
 /** What the link tells its owner, to be logged. */
 export type Event =
@@ -63,15 +65,31 @@ export interface InboundPdu {
 /** Answers an inbound PDU (deliver_sm, data_sm): the command_status to respond with, once handled. */
 export type InboundHandler = (pdu: InboundPdu) => Promise<number>
 
+/** Where the owner records which submissions (by key) may be at the SMSC, so a crash tells them from the rest. */
+export interface Journal {
+  /**
+   * Told before submissions are written, with their keys: answers the keys that may be written (the
+   * others are settled `Withheld`). Failing settles them `LinkFailed` (not sent).
+   */
+  readonly beforeWrite: (keys: ReadonlyArray<number>) => Promise<ReadonlyArray<number>>
+  /** Written submissions the SMSC did not take (throttled, or unanswered on a dropped link): queued here again. */
+  readonly notTaken: (keys: ReadonlyArray<number>) => Promise<void>
+}
+
 interface Submission {
   readonly params: Record<string, unknown>
   readonly settle: (outcome: Outcome) => void
+  readonly key: number | undefined
+  /** The journal allowed it (or there is none): it may be written now. */
+  cleared: boolean
+  /** The journal is being told it was not taken: it is cleared again only after. */
+  forgetting: Promise<void> | undefined
   throttles: number
 }
 
 export interface Link {
-  /** Queues a submit_sm; settles with its outcome. Each submission is on the wire at most once per accepted attempt. */
-  readonly submit: (params: Record<string, unknown>) => Promise<Outcome>
+  /** Queues a submit_sm (`key` for the journal); settles with its outcome. Each submission is on the wire at most once per accepted attempt. */
+  readonly submit: (params: Record<string, unknown>, key?: number) => Promise<Outcome>
   /** Resolves once the submissions queued so far are all settled. */
   readonly idle: () => Promise<void>
   readonly isBound: () => boolean
@@ -89,7 +107,7 @@ export const statusTemporaryError = 0x64
 export const statusPermanentError = 0x65
 
 /** Opens the link and keeps it bound until `close`. */
-export const open = (options: Options, onInbound: InboundHandler, onEvent: (event: Event) => void): Link => {
+export const open = (options: Options, onInbound: InboundHandler, onEvent: (event: Event) => void, journal?: Journal): Link => {
   Raw.apply()
   const queue: Array<Submission> = []
   const inflight = new Map<number, { readonly submission: Submission; readonly sentAt: number }>()
@@ -105,7 +123,10 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   let lastTraffic = Date.now()
   let enquirePending: number | undefined
   let pumpTimer: NodeJS.Timeout | undefined
+  let clearing = false
   const interval = options.tps > 0 ? 1000 / options.tps : 0
+
+  const destinationOf = (submission: Submission): string => String(submission.params["destination_addr"] ?? "")
 
   const notifyIdle = () => {
     if (queue.length > 0 || inflight.size > 0) return
@@ -120,6 +141,16 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     }, Math.max(1, Math.ceil(delay)))
   }
 
+  /** Written submissions the SMSC did not take: the journal hears it, and they are cleared again before the next write. */
+  const notTaken = (submissions: ReadonlyArray<Submission>) => {
+    if (journal === undefined || submissions.length === 0) return
+    const told = journal.notTaken(submissions.map((submission) => submission.key ?? -1)).catch(() => undefined)
+    for (const submission of submissions) {
+      submission.cleared = false
+      submission.forgetting = told
+    }
+  }
+
   const dropLink = (reason: string) => {
     const current = session
     if (current === undefined) return
@@ -130,6 +161,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     const requeued = [...inflight.values()].sort((a, b) => a.sentAt - b.sentAt).map((entry) => entry.submission)
     inflight.clear()
     queue.unshift(...requeued)
+    notTaken(requeued)
     current.removeAllListeners()
     current.on("error", () => undefined)
     current.destroy()
@@ -174,6 +206,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
       submission.throttles++
       pausedUntil = Math.max(pausedUntil, Date.now() + wait)
       queue.unshift(submission)
+      notTaken([submission])
       onEvent({ _tag: "Throttled", status, retryInMs: wait })
     } else {
       throttleWait = Math.max(options.throttleMs.initial, throttleWait / 2)
@@ -187,17 +220,64 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     notifyIdle()
   }
 
+  /**
+   * Asks the journal about the uncleared submissions at the head of the queue (as many as may be
+   * written now: the free window, or about 50 ms of the tps), then pumps again. One ask at a time.
+   */
+  const clear = (hook: Journal, busy: ReadonlySet<string>) => {
+    const room = options.window - inflight.size
+    const most = interval > 0 ? Math.max(1, Math.min(room, Math.floor(options.tps / 20))) : room
+    const batch: Array<Submission> = []
+    const taken = new Set(busy)
+    for (const submission of queue) {
+      if (batch.length >= most) break
+      const destination = destinationOf(submission)
+      if (submission.cleared || taken.has(destination)) continue
+      taken.add(destination)
+      batch.push(submission)
+    }
+    clearing = true
+    const settleBatch = (allowed: ReadonlySet<number | undefined>, failure: string | undefined) => {
+      clearing = false
+      for (const submission of batch) {
+        if (failure === undefined && allowed.has(submission.key)) {
+          submission.cleared = true
+          continue
+        }
+        const index = queue.indexOf(submission)
+        if (index >= 0) queue.splice(index, 1)
+        // Already settled when the link closed meanwhile.
+        if (index >= 0) submission.settle(failure === undefined ? { _tag: "Withheld" } : { _tag: "LinkFailed", reason: failure, sent: false })
+      }
+      pump()
+      notifyIdle()
+    }
+    Promise.all(batch.map((submission) => submission.forgetting))
+      .then(() => hook.beforeWrite(batch.map((submission) => submission.key ?? -1))).then(
+      (keys) => settleBatch(new Set(keys), undefined),
+      (error: unknown) => settleBatch(new Set(), `the part states could not be stored: ${String(error)}`)
+    )
+  }
+
   const pump = () => {
     const current = session
-    if (!bound || current === undefined || closed) return
+    if (!bound || current === undefined || closed || clearing) return
     const now = Date.now()
     if (now < pausedUntil) return schedule(pausedUntil - now)
+    // With a journal, one submission per destination is unanswered at a time: a crash then leaves at
+    // most one part of a number in doubt, and a receipt from that number can only be for it.
+    const busy = new Set(journal === undefined ? [] : [...inflight.values()].map((entry) => destinationOf(entry.submission)))
     while (queue.length > 0 && inflight.size < options.window) {
       const slot = Math.max(Date.now(), nextSlot)
       if (slot > Date.now()) return schedule(slot - Date.now())
+      const index = queue.findIndex((candidate) => !busy.has(destinationOf(candidate)))
+      const head = queue[index]
+      if (head === undefined) break
+      if (!head.cleared && journal !== undefined) return clear(journal, busy)
       nextSlot = slot + interval
-      const submission = queue.shift()
+      const [submission] = queue.splice(index, 1)
       if (submission === undefined) break
+      if (journal !== undefined) busy.add(destinationOf(submission))
       const pdu = new smpp.PDU("submit_sm", submission.params)
       const sent = current.send(pdu, (response) => onSubmitResponse(pdu.sequence_number)(response))
       if (!sent) {
@@ -261,10 +341,10 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   connect()
 
   return {
-    submit: (params) =>
+    submit: (params, key) =>
       new Promise<Outcome>((resolve) => {
         if (closed) return resolve({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
-        queue.push({ params, settle: resolve, throttles: 0 })
+        queue.push({ params, settle: resolve, key, cleared: journal === undefined, forgetting: undefined, throttles: 0 })
         pump()
       }),
     idle: () =>

@@ -136,6 +136,21 @@ const partStates = Effect.gen(function*() {
   yield* sql`CREATE INDEX outbox_unknown ON outbox (msisdn, seq) WHERE state = 'unknown'`
 })
 
+/**
+ * 5: a claimed part is `claimed` until just before its PDU is written (`submitting`), so a dead
+ * dispatcher's unwritten parts are sent again; `written` orders the writes. Parts an older dispatcher left on the wire (`unknown`
+ * without an SMSC id) are `in_doubt` for good: they were never to be sent twice.
+ */
+const inDoubtParts = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE outbox ADD COLUMN written bigint`
+  yield* sql`UPDATE outbox SET state = 'in_doubt', lease_until = NULL WHERE state = 'unknown' AND smsc_id IS NULL`
+  yield* sql`CREATE INDEX outbox_claimed ON outbox (lease_until) WHERE state = 'claimed'`
+  yield* sql`DROP INDEX outbox_unknown`
+  yield* sql`CREATE INDEX outbox_in_doubt ON outbox (msisdn, written) WHERE state = 'in_doubt'`
+  yield* sql`CREATE INDEX outbox_awaiting_receipt ON outbox (seq) WHERE state = 'submitted'`
+})
+
 /** The table where the Migrator records applied migrations. */
 export const migrationsTable = "smsbook_migrations"
 
@@ -144,6 +159,6 @@ export const migrationsTable = "smsbook_migrations"
  * rather than `PgMigrator`, which needs Node's process services only to run `pg_dump`.
  */
 export const run = Migrator.make({})({
-  loader: Migrator.fromRecord({ "1_initial": initial, "2_suppressions": suppressions, "3_api_keys": apiKeys, "4_part_states": partStates }),
+  loader: Migrator.fromRecord({ "1_initial": initial, "2_suppressions": suppressions, "3_api_keys": apiKeys, "4_part_states": partStates, "5_in_doubt_parts": inDoubtParts }),
   table: migrationsTable
 })

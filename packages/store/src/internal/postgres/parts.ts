@@ -1,17 +1,19 @@
 /**
  * The dispatcher's queue in a PostgreSQL store: several dispatchers share it, each claiming parts
- * with `FOR UPDATE SKIP LOCKED` under a lease; a dead one's parts on the wire become `unknown`.
+ * with `FOR UPDATE SKIP LOCKED` under a lease; a dead one's unwritten parts are queued again, its
+ * parts on the wire are in doubt until a receipt (or the end of the doubt) settles them.
  */
 import { PgClient } from "@effect/sql-pg"
 import { Clock, Effect, Layer, Redacted, Schema } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient, SqlError } from "effect/sql"
 import { PartQueue, StoreUnavailable } from "@smsbook/core"
+import * as DispatcherProcess from "../dispatcherProcess.ts"
 import * as PostgresMigrations from "./migrations.ts"
 import { attempt, describeError, NumberFromInt8, rowsDecoder } from "./connection.ts"
 import { redactUrl, scrub } from "../urlSecrets.ts"
 
-const StateSchema = Schema.Literals(["kept", "queued", "submitting", "submitted", "refused", "unknown", "enroute", "accepted", "delivered", "undeliverable", "expired", "rejected", "deleted"])
+const StateSchema = Schema.Literals(PartQueue.states)
 
 const ClaimedRow = Schema.Struct({
   seq: NumberFromInt8,
@@ -20,7 +22,8 @@ const ClaimedRow = Schema.Struct({
   short_code: Schema.String,
   part: Schema.Number,
   parts: Schema.Number,
-  text: Schema.String
+  text: Schema.String,
+  state: StateSchema
 })
 
 const StateRow = Schema.Struct({
@@ -34,39 +37,109 @@ const StateRow = Schema.Struct({
 
 const CountRow = Schema.Struct({ n: NumberFromInt8 })
 
+const OwnerRow = Schema.Struct({ owner: Schema.String })
+
+const SeqRow = Schema.Struct({ seq: NumberFromInt8, message_id: Schema.String, state: StateSchema })
+
 const decodeClaimed = rowsDecoder(ClaimedRow)
 const decodeStates = rowsDecoder(StateRow)
 const decodeCount = rowsDecoder(CountRow)
+const decodeOwners = rowsDecoder(OwnerRow)
+const decodeSeqs = rowsDecoder(SeqRow)
 
 const isFinal = new Set<string>(PartQueue.finalStates)
 
 /** The queue over `sql`. */
 export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] => {
   const failed = [...PartQueue.failedStates]
+  const unsent = [...PartQueue.unsentStates]
   const refreshErrorCount = (messageId: string) =>
     sql`UPDATE messages SET error_count = (SELECT count(*) FROM outbox WHERE message_id = ${messageId} AND state IN ${sql.in(failed)})
       WHERE message_id = ${messageId}`
+  /**
+   * Whether the part in `outbox` must not go out: its number opted out and no part of that message
+   * to it reached the SMSC (a started message is finished, so the handset can put it together).
+   */
+  const withdrawn = sql`(EXISTS (SELECT 1 FROM suppressions s WHERE s.msisdn = outbox.msisdn)
+    AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.message_id = outbox.message_id AND o.msisdn = outbox.msisdn
+      AND o.state NOT IN ${sql.in(unsent)}))`
+  /** Cancelled parts leave their message's `sent_count`. */
+  const uncount = (messageIds: ReadonlyArray<string>) => {
+    const counts = new Map<string, number>()
+    for (const id of messageIds) counts.set(id, (counts.get(id) ?? 0) + 1)
+    if (counts.size === 0) return Effect.void
+    return sql`UPDATE messages SET sent_count = GREATEST(0, sent_count - c.n)
+      FROM unnest(${[...counts.keys()]}::text[], ${[...counts.values()]}::int[]) AS c(message_id, n)
+      WHERE messages.message_id = c.message_id`.pipe(Effect.asVoid)
+  }
   return PartQueue.PartQueue.of({
-    // Several dispatchers may run: registering renews the leases of what this one claimed.
+    // Several dispatchers may run: entering renews this one's leases, and ends those of a dispatcher
+    // of this host whose process is gone (a restart takes over at once; others wait for the lease).
     enter: (dispatcher, now, leaseMs) =>
-      sql`UPDATE outbox SET lease_until = ${now + leaseMs} WHERE state = 'submitting' AND owner = ${dispatcher.owner}`.pipe(
-        Effect.asVoid,
-        attempt("parts.enter")
-      ),
+      Effect.gen(function*() {
+        yield* sql`UPDATE outbox SET lease_until = ${now + leaseMs}
+          WHERE state IN ('claimed', 'submitting') AND owner = ${dispatcher.owner}`
+        const owners = yield* sql`SELECT DISTINCT owner FROM outbox
+          WHERE state IN ('claimed', 'submitting') AND lease_until >= ${now} AND owner <> ${dispatcher.owner}`.pipe(
+          Effect.flatMap(decodeOwners("parts.enter"))
+        )
+        const dead = owners.map((row) => row.owner).filter((owner) => DispatcherProcess.deadHere(owner, dispatcher.host))
+        if (dead.length > 0) {
+          yield* sql`UPDATE outbox SET lease_until = 0 WHERE state IN ('claimed', 'submitting') AND owner = ANY(${dead}::text[])`
+        }
+      }).pipe(attempt("parts.enter")),
     leave: () => Effect.void,
     claim: (owner, limit, now, leaseMs) =>
-      sql`UPDATE outbox SET state = 'submitting', owner = ${owner}, lease_until = ${now + leaseMs}
-        WHERE seq IN (SELECT seq FROM outbox WHERE state = 'queued' ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-        RETURNING seq, message_id, msisdn, short_code, part, parts, text`.pipe(
-        Effect.flatMap(decodeClaimed("parts.claim")),
-        Effect.map((rows) => [...rows].sort((a, b) => a.seq - b.seq)),
-        attempt("parts.claim")
-      ),
-    recover: (now) =>
-      sql`UPDATE outbox SET state = 'unknown', owner = NULL, lease_until = NULL
-        WHERE state = 'submitting' AND lease_until < ${now} RETURNING seq`.pipe(
+      // A number with a part in doubt gets nothing more until it is settled (see the SQLite queue).
+      sql.withTransaction(Effect.gen(function*() {
+        const rows = yield* sql`UPDATE outbox SET
+            state = CASE WHEN ${withdrawn} THEN 'cancelled' ELSE 'claimed' END,
+            owner = CASE WHEN ${withdrawn} THEN NULL ELSE ${owner} END,
+            lease_until = CASE WHEN ${withdrawn} THEN NULL ELSE ${now + leaseMs}::bigint END
+          WHERE seq IN (SELECT seq FROM outbox WHERE state = 'queued'
+            AND NOT EXISTS (SELECT 1 FROM outbox d WHERE d.state = 'in_doubt' AND d.msisdn = outbox.msisdn AND d.lease_until IS NOT NULL)
+            ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          RETURNING seq, message_id, msisdn, short_code, part, parts, text, state`.pipe(Effect.flatMap(decodeClaimed("parts.claim")))
+        const cancelled = rows.filter((row) => row.state === "cancelled")
+        yield* uncount(cancelled.map((row) => row.message_id))
+        const parts = rows.filter((row) => row.state !== "cancelled")
+          .map(({ state: _state, ...part }) => part)
+          .sort((a, b) => a.seq - b.seq)
+        return { parts, cancelled: cancelled.length } satisfies PartQueue.Claim
+      })).pipe(attempt("parts.claim")),
+    sending: (seqs) =>
+      seqs.length === 0 ? Effect.succeed([]) : sql.withTransaction(Effect.gen(function*() {
+        const written = seqs.map(() => DispatcherProcess.nextWrite())
+        const rows = yield* sql`UPDATE outbox SET
+            state = CASE WHEN outbox.state = 'claimed' AND ${withdrawn} THEN 'cancelled' ELSE 'submitting' END,
+            written = CASE WHEN outbox.state = 'claimed' THEN w.written ELSE outbox.written END
+          FROM unnest(${seqs}::bigint[], ${written}::bigint[]) AS w(seq, written)
+          WHERE outbox.seq = w.seq AND outbox.state IN ('claimed', 'submitting')
+          RETURNING outbox.seq, outbox.message_id, outbox.state`.pipe(Effect.flatMap(decodeSeqs("parts.sending")))
+        const cancelled = rows.filter((row) => row.state === "cancelled")
+        if (cancelled.length > 0) {
+          yield* uncount(cancelled.map((row) => row.message_id))
+          yield* sql`UPDATE outbox SET owner = NULL, lease_until = NULL WHERE seq = ANY(${cancelled.map((row) => row.seq)}::bigint[])`
+        }
+        const allowed = new Set(rows.filter((row) => row.state === "submitting").map((row) => row.seq))
+        return seqs.filter((seq) => allowed.has(seq))
+      })).pipe(attempt("parts.sending")),
+    notTaken: (seqs) =>
+      seqs.length === 0 ? Effect.void : sql`UPDATE outbox SET state = 'claimed'
+        WHERE seq = ANY(${seqs}::bigint[]) AND state = 'submitting'`.pipe(Effect.asVoid, attempt("parts.notTaken")),
+    recover: (now, doubtMs) =>
+      sql.withTransaction(Effect.gen(function*() {
+        const requeued = yield* sql`UPDATE outbox SET state = 'queued', owner = NULL, lease_until = NULL
+          WHERE state = 'claimed' AND lease_until < ${now} RETURNING seq`
+        const inDoubt = yield* sql`UPDATE outbox SET state = 'in_doubt', owner = NULL, lease_until = ${doubtMs === undefined ? null : now + doubtMs}
+          WHERE state = 'submitting' AND lease_until < ${now} RETURNING seq`
+        return { requeued: requeued.length, inDoubt: inDoubt.length } satisfies PartQueue.Recovered
+      })).pipe(attempt("parts.recover")),
+    resend: (now) =>
+      sql`UPDATE outbox SET state = 'queued', lease_until = NULL
+        WHERE state = 'in_doubt' AND lease_until IS NOT NULL AND lease_until < ${now} RETURNING seq`.pipe(
         Effect.map((rows) => rows.length),
-        attempt("parts.recover")
+        attempt("parts.resend")
       ),
     answer: (answers) => {
       if (answers.length === 0) return Effect.void
@@ -76,7 +149,7 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
         if (accepted.length > 0) {
           yield* sql`UPDATE outbox SET state = 'submitted', smsc_id = a.smsc_id, owner = NULL, lease_until = NULL
             FROM unnest(${accepted.map((answer) => answer.seq)}::bigint[], ${accepted.map((answer) => answer.smscId)}::text[]) AS a(seq, smsc_id)
-            WHERE outbox.seq = a.seq AND outbox.state IN ('submitting', 'unknown')`
+            WHERE outbox.seq = a.seq AND outbox.state IN ('submitting', 'in_doubt')`
         }
         if (refused.length > 0) {
           const rows = yield* sql<{ readonly message_id: string }>`UPDATE outbox SET state = 'refused', owner = NULL, lease_until = NULL
@@ -87,21 +160,22 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
     },
     release: (seqs) =>
       seqs.length === 0 ? Effect.void : sql`UPDATE outbox SET state = 'queued', owner = NULL, lease_until = NULL
-        WHERE seq = ANY(${seqs}::bigint[]) AND state = 'submitting'`.pipe(Effect.asVoid, attempt("parts.release")),
+        WHERE seq = ANY(${seqs}::bigint[]) AND state IN ('claimed', 'submitting')`.pipe(Effect.asVoid, attempt("parts.release")),
     receipt: (receipt) =>
       sql.withTransaction(Effect.gen(function*() {
         let rows = receipt.smscIds.length === 0 ? [] : yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
           WHERE smsc_id IN ${sql.in(receipt.smscIds)} ORDER BY seq LIMIT 1 FOR UPDATE`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
         if (rows.length === 0) {
           rows = yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
-            WHERE state = 'unknown' AND msisdn = ${receipt.msisdn} ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
+            WHERE state = 'in_doubt' AND msisdn = ${receipt.msisdn} ORDER BY written, seq LIMIT 1 FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
         }
         const row = rows[0]
         if (row === undefined) return { _tag: "Unknown" } satisfies PartQueue.ReceiptOutcome
         if (isFinal.has(row.state) || row.state === receipt.state) {
           return { _tag: "Duplicate", message_id: row.message_id, state: row.state } satisfies PartQueue.ReceiptOutcome
         }
-        yield* sql`UPDATE outbox SET state = ${receipt.state}, smsc_id = coalesce(smsc_id, ${receipt.smscIds[0] ?? null}) WHERE seq = ${row.seq}`
+        yield* sql`UPDATE outbox SET state = ${receipt.state}, smsc_id = coalesce(smsc_id, ${receipt.smscIds[0] ?? null}), lease_until = NULL
+          WHERE seq = ${row.seq}`
         if (PartQueue.failedStates.includes(receipt.state)) yield* refreshErrorCount(row.message_id)
         return { _tag: "Updated", message_id: row.message_id, part: row.part, msisdn: row.msisdn, state: receipt.state } satisfies PartQueue.ReceiptOutcome
       })).pipe(attempt("parts.receipt")),
@@ -117,7 +191,13 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
         }))),
         attempt("parts.states")
       ),
-    pending: sql`SELECT count(*) AS n FROM outbox WHERE state IN ('queued', 'submitting')`.pipe(
+    awaitingReceipts: sql`SELECT count(*) AS n FROM outbox WHERE state = 'submitted'`.pipe(
+      Effect.flatMap(decodeCount("parts.awaitingReceipts")),
+      Effect.map((rows) => rows[0]?.n ?? 0),
+      attempt("parts.awaitingReceipts")
+    ),
+    pending: sql`SELECT count(*) AS n FROM outbox WHERE state IN ('queued', 'claimed', 'submitting')
+      OR (state = 'in_doubt' AND lease_until IS NOT NULL)`.pipe(
       Effect.flatMap(decodeCount("parts.pending")),
       Effect.map((rows) => rows[0]?.n ?? 0),
       attempt("parts.pending")

@@ -140,6 +140,22 @@ export const migrations: ReadonlyArray<Migration> = [
         lease_until INTEGER NOT NULL
       );
     `
+  },
+  {
+    version: 5,
+    name: "claimed, in-doubt and cancelled parts",
+    // A claimed part is `claimed` until just before its PDU is written (`submitting`), so a dead
+    // dispatcher's unwritten parts are sent again; \`written\` orders the writes. Parts that an older dispatcher left on the wire
+    // (`unknown` without an SMSC id) are `in_doubt` for good: they were never to be sent twice.
+    sql: `
+      ALTER TABLE outbox ADD COLUMN written INTEGER;
+      UPDATE outbox SET state = 'in_doubt', lease_until = NULL WHERE state = 'unknown' AND smsc_id IS NULL;
+      DROP INDEX outbox_pending;
+      CREATE INDEX outbox_pending ON outbox (state, seq) WHERE state IN ('queued', 'claimed', 'submitting', 'in_doubt');
+      DROP INDEX outbox_unknown;
+      CREATE INDEX outbox_in_doubt ON outbox (msisdn, written) WHERE state = 'in_doubt';
+      CREATE INDEX outbox_awaiting_receipt ON outbox (seq) WHERE state = 'submitted';
+    `
   }
 ]
 
