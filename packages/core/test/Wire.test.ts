@@ -1,4 +1,4 @@
-import { Result } from "effect"
+import { Fixtures, Results } from "@smsbook/testing"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as Contact from "../src/Contact.ts"
@@ -9,15 +9,8 @@ const decodeContact = Wire.decoder(Contact.Contact)
 const decodeShort = Wire.decoder(Contact.ShortContact)
 const decodeMessage = Wire.decoder(Message.Message)
 
-const ok = <A, E>(result: Result.Result<A, E>): A => {
-  if (Result.isFailure(result)) expect.fail(`expected a success, got ${JSON.stringify(result.failure)}`)
-  return result.success
-}
-
-const refusal = <A, E>(result: Result.Result<A, E>): E => {
-  if (Result.isSuccess(result)) expect.fail(`expected a failure, got ${JSON.stringify(result.success)}`)
-  return result.failure
-}
+const ok = Results.success
+const refusal = Results.failure
 
 // Shaped as the interface's samples are described (section 2): numbers where the tables say text,
 // the subscribed status spelt SUSCRIBED, booleans as 0/1 or true/false, `type` 1 on a group answer.
@@ -61,12 +54,7 @@ const groupAnswerSample = {
   direction: "MT",
   status: "PENDING",
   message: "Big news",
-  total_recipients: 0,
-  sent_count: 0,
-  error_count: 0,
-  total_monitors: 0,
-  is_scheduled: false,
-  is_billable: false,
+  ...Fixtures.unsent,
   created_on: "2026-11-21 10:15:00",
   type: 1
 }
