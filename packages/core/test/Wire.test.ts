@@ -69,12 +69,7 @@ const groupAnswerSample = {
 
 describe("Contact wire shape", () => {
   it("reads the sample: numeric msisdn/phone_number/country_code as text, SUSCRIBED as SUBSCRIBED", () => {
-    expectReadAs(decodeContact, contactSample, {
-      msisdn: "447400123456",
-      phone_number: "7400123456",
-      country_code: "44",
-      status: "SUBSCRIBED"
-    })
+    expectReadAs(decodeContact, contactSample, { msisdn: "447400123456", phone_number: "7400123456", country_code: "44", status: "SUBSCRIBED" })
   })
 
   it("reads the reduced form of shortResults", () => {

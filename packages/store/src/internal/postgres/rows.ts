@@ -2,9 +2,9 @@
  * The rows of the PostgreSQL adapter's tables as Schemas, decoded once where they leave the database,
  * and the column arrays that set-based statements (`unnest`) take.
  */
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { type Carrier, Contact, Message } from "@smsbook/core"
-import { NumberFromInt8, rowsDecoder } from "./connection.ts"
+import { attempt, NumberFromInt8, rowsDecoder } from "./connection.ts"
 
 /** The columns a contact is read from, in `ContactRow` order. */
 export const contactColumns =
@@ -153,6 +153,10 @@ export const partArrays = (parts: ReadonlyArray<Carrier.Part>) => ({
 /** `SELECT count(*) AS n`. */
 export const CountRow = Schema.Struct({ n: NumberFromInt8 })
 export const decodeCount = rowsDecoder(CountRow)
+
+/** The number a `SELECT count(*) AS n …` statement answers; its failures are `operation`'s. */
+export const countOf = (operation: string) => <E, R>(statement: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+  statement.pipe(Effect.flatMap(decodeCount(operation)), Effect.map((rows) => rows[0]?.n ?? 0), attempt(operation))
 
 /** A column of text keys (`RETURNING msisdn`). */
 export const MsisdnRow = Schema.Struct({ msisdn: Schema.String })
