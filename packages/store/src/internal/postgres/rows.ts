@@ -3,7 +3,7 @@
  * and the column arrays that set-based statements (`unnest`) take.
  */
 import { Effect, Schema } from "effect"
-import { type Carrier, Contact, Message } from "@smsbook/core"
+import { Contact, Message } from "@smsbook/core"
 import { attempt, NumberFromInt8, rowsDecoder } from "./connection.ts"
 
 /** The columns a contact is read from, in `ContactRow` order. */
@@ -140,15 +140,8 @@ export const PartRow = Schema.Struct({
 })
 export const decodeParts = rowsDecoder(PartRow)
 
-/** The parts as one array per column, for `unnest`. */
-export const partArrays = (parts: ReadonlyArray<Carrier.Part>) => ({
-  message_id: parts.map((p) => p.message_id),
-  msisdn: parts.map((p) => p.msisdn),
-  short_code: parts.map((p) => p.short_code),
-  part: parts.map((p) => p.part),
-  parts: parts.map((p) => p.parts),
-  text: parts.map((p) => p.text)
-})
+/** One column of `rows` as an array, for `unnest($1::text[], …)`. */
+export const column = <A, K extends keyof A>(rows: ReadonlyArray<A>, key: K): Array<A[K]> => rows.map((row) => row[key])
 
 /** `SELECT count(*) AS n`. */
 export const CountRow = Schema.Struct({ n: NumberFromInt8 })
