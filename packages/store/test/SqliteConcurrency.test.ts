@@ -30,8 +30,7 @@ const forkInsert = <A, E>(contacts: SqliteStore.Services["contacts"], rest: Effe
 
 describe("transactions", () => {
   it("leave nothing behind when they fail, and everything when they succeed", async () => {
-    const path = freshPath()
-    await withStore(path, ({ contacts, messages }) =>
+    await withStore(freshPath(), ({ contacts, messages }) =>
       Effect.gen(function*() {
         const failed = yield* Effect.exit(contacts.transaction(Effect.gen(function*() {
           yield* contacts.write({ insert: [Fixtures.contact(1), Fixtures.contact(2)], update: [] })
@@ -51,8 +50,7 @@ describe("transactions", () => {
   })
 
   it("roll back when interrupted", async () => {
-    const path = freshPath()
-    await withStore(path, ({ contacts }) =>
+    await withStore(freshPath(), ({ contacts }) =>
       Effect.gen(function*() {
         const fiber = yield* forkInsert(contacts, Effect.never)
         yield* Fiber.interrupt(fiber)
@@ -63,8 +61,7 @@ describe("transactions", () => {
   })
 
   it("serialise fibers: a read outside never sees another fiber's uncommitted writes", async () => {
-    const path = freshPath()
-    await withStore(path, ({ contacts }) =>
+    await withStore(freshPath(), ({ contacts }) =>
       Effect.gen(function*() {
         const release = yield* Deferred.make<void>()
         const writer = yield* forkInsert(contacts, Effect.andThen(Deferred.await(release), Effect.fail("abort")))

@@ -103,26 +103,12 @@ export type MessageRow = typeof MessageRow.Type
 export const decodeMessages = rowsDecoder(MessageRow)
 
 /** A stored message from its row: NULL columns become absent keys, never `undefined` values. */
-export const toStored = (row: MessageRow): Message.Stored => ({
-  message_id: row.message_id,
-  ...(row.id === null ? {} : { id: row.id }),
-  short_code: row.short_code,
-  ...(row.country === null ? {} : { country: row.country }),
-  ...(row.msisdn === null ? {} : { msisdn: row.msisdn }),
-  direction: row.direction,
-  status: row.status,
-  message: row.message,
-  total_recipients: row.total_recipients,
-  sent_count: row.sent_count,
-  error_count: row.error_count,
-  total_monitors: row.total_monitors,
-  is_scheduled: row.is_scheduled,
-  is_billable: row.is_billable,
-  created_at: row.created_at,
-  ...(row.created_by === null ? {} : { created_by: row.created_by }),
-  type: row.type,
-  tags: row.tags,
-  segments: row.segments
+export const toStored = ({ id, country, msisdn, created_by, ...always }: MessageRow): Message.Stored => ({
+  ...always,
+  ...(id === null ? {} : { id }),
+  ...(country === null ? {} : { country }),
+  ...(msisdn === null ? {} : { msisdn }),
+  ...(created_by === null ? {} : { created_by })
 })
 
 /** The earlier message an anti-spam check found. */
