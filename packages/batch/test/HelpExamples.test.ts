@@ -10,20 +10,10 @@ import { Effect } from "effect"
 import { Command } from "effect/cli"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Main from "../src/Main.ts"
+import { bin, env as childEnv, samples } from "./cliProcess.ts"
 
-const bin = path.resolve(import.meta.dirname, "../src/bin.ts")
-const samples = path.resolve(import.meta.dirname, "../../../samples")
 let template = ""
-
-const env = {
-  ...process.env,
-  SMSBOOK_STORE: "",
-  SMSBOOK_SHORT_NAME: "",
-  SMSBOOK_TIME_ZONE: "",
-  SMSBOOK_SHORT_CODE: "",
-  SMSBOOK_USER: "",
-  SMSBOOK_SPAM_PERIOD: ""
-}
+const env = childEnv()
 
 /** Runs a shell command line in `cwd`, with `smsbook` meaning this package's command line. */
 const shell = (cwd: string, line: string) => {

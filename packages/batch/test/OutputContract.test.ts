@@ -7,24 +7,12 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { bin, env, samples } from "./cliProcess.ts"
 
 // Every step is a process: on a loaded machine a test of several steps needs minutes, not seconds.
 vi.setConfig({ testTimeout: 300_000 })
 
-const bin = path.resolve(import.meta.dirname, "../src/bin.ts")
-const samples = path.resolve(import.meta.dirname, "../../../samples")
 let dir = ""
-
-const env = (extra: Record<string, string> = {}) => ({
-  ...process.env,
-  SMSBOOK_STORE: "",
-  SMSBOOK_SHORT_NAME: "",
-  SMSBOOK_TIME_ZONE: "",
-  SMSBOOK_SHORT_CODE: "",
-  SMSBOOK_USER: "",
-  SMSBOOK_SPAM_PERIOD: "",
-  ...extra
-})
 
 const run = (args: ReadonlyArray<string>, input?: string) => {
   const result = spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: "utf8", env: env(), timeout: 60_000, input })

@@ -71,40 +71,14 @@ const makeOffsetLookup = (intl: Intl.DateTimeFormat): (epochMillis: number) => n
 
   /** The offset at a whole-second instant, read from `Intl`'s wall clock. */
   const intlOffset = (millis: number): number => {
-    let year = 0
-    let month = 1
-    let day = 1
-    let hour = 0
-    let minute = 0
-    let second = 0
-    let beforeChrist = false
-    for (const part of intl.formatToParts(millis)) {
-      switch (part.type) {
-        case "era":
-          beforeChrist = part.value === "BC" || part.value === "B"
-          break
-        case "year":
-          year = Number(part.value)
-          break
-        case "month":
-          month = Number(part.value)
-          break
-        case "day":
-          day = Number(part.value)
-          break
-        case "hour":
-          hour = Number(part.value)
-          break
-        case "minute":
-          minute = Number(part.value)
-          break
-        case "second":
-          second = Number(part.value)
-          break
-      }
-    }
-    const wall = daysFromCivil(beforeChrist ? 1 - year : year, month, day) * DAY +
-      ((hour * 60 + minute) * 60 + second) * SECOND
+    // Every numeric part this format asks for is present; the era is "BC" (or "B", narrow) before year 1.
+    const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {}
+    for (const part of intl.formatToParts(millis)) parts[part.type] = part.value
+    const field = (type: Intl.DateTimeFormatPartTypes): number => Number(parts[type])
+    const beforeChrist = parts.era === "BC" || parts.era === "B"
+    const year = field("year")
+    const wall = daysFromCivil(beforeChrist ? 1 - year : year, field("month"), field("day")) * DAY +
+      ((field("hour") * 60 + field("minute")) * 60 + field("second")) * SECOND
     return wall - millis
   }
 

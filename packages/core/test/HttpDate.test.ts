@@ -3,6 +3,7 @@
  * format∘parse round trips. Over 400 lines: one grammar, its property and its example tables read together.
  */
 import { DateTime, Result, Schema } from "effect"
+import { Results } from "@smsbook/testing"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as HttpDate from "../src/HttpDate.ts"
@@ -49,15 +50,9 @@ const rfc850 = (f: Fields, weekday = f.weekday) =>
 const asctime = (f: Fields, weekday = f.weekday) =>
   `${SHORT_DAYS[weekday]} ${MONTHS[f.month]} ${String(f.day).padStart(2, " ")} ${f.time} ${f.year}`
 
-const millisOf = (result: Result.Result<DateTime.Utc, unknown>): number => {
-  if (Result.isFailure(result)) throw new Error(`expected success, got ${String(result.failure)}`)
-  return DateTime.toEpochMillis(result.success)
-}
+const millisOf = (result: Result.Result<DateTime.Utc, unknown>): number => DateTime.toEpochMillis(Results.success(result))
 
-const reasonOf = (result: Result.Result<DateTime.Utc, { readonly reason: string }>): string => {
-  if (Result.isSuccess(result)) throw new Error(`expected failure, got ${DateTime.formatIso(result.success)}`)
-  return result.failure.reason
-}
+const reasonOf = (result: Result.Result<DateTime.Utc, { readonly reason: string }>): string => Results.failure(result).reason
 
 const utc = (millis: number) => DateTime.makeUnsafe(millis)
 

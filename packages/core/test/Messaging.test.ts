@@ -1,3 +1,4 @@
+import { Fixtures } from "@smsbook/testing"
 import { Result } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -143,23 +144,11 @@ describe("Message.transition", () => {
 })
 
 describe("Messaging.toWire", () => {
-  const stored: Message.Stored = {
-    message_id: "0001",
-    short_code: "60777",
-    direction: "MT",
-    status: "PENDING",
+  // A PENDING group message of short code 60777, created 999 ms past a whole second.
+  const stored: Message.Stored = Fixtures.groupMessage("0001", ["news"], {
     message: "Hi",
-    total_recipients: 0,
-    sent_count: 0,
-    error_count: 0,
-    total_monitors: 0,
-    is_scheduled: false,
-    is_billable: false,
-    created_at: Date.UTC(2026, 10, 21, 10, 15, 0, 999),
-    type: 2,
-    tags: ["news"],
-    segments: 1
-  }
+    created_at: Date.UTC(2026, 10, 21, 10, 15, 0, 999)
+  })
 
   it("optional fields are absent, never undefined or null; created_on is in the zone, to the second", () => {
     const wire = Messaging.toWire(stored, CreatedOn.utc)

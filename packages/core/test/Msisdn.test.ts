@@ -4,37 +4,24 @@
  */
 import { Result, Schema } from "effect"
 import * as fc from "fast-check"
-import parsePhoneNumber, {
-  type CountryCode,
-  getCountries,
-  getCountryCallingCode,
-  getExampleNumber,
-  Metadata
-} from "libphonenumber-js/max"
+import parsePhoneNumber, { getCountries, getCountryCallingCode, Metadata } from "libphonenumber-js/max"
 import metadata from "libphonenumber-js/max/metadata"
-import examples from "libphonenumber-js/mobile/examples"
 import { describe, expect, it } from "vitest"
 import * as Country from "../src/Country.ts"
 import { type MsisdnProblem, msisdnProblems } from "../src/Errors.ts"
 import * as Msisdn from "../src/Msisdn.ts"
+import { exampleNumbers } from "./arbitraries.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Arbitraries
-
-/** The example mobile number of every country libphonenumber has one for, E.164 digits without `+`. */
-const exampleNumbers: ReadonlyArray<{ readonly country: CountryCode; readonly digits: string }> = getCountries()
-  .flatMap((country) => {
-    const example = getExampleNumber(country, examples)
-    return example === undefined ? [] : [{ country, digits: example.number.slice(1) }]
-  })
 
 const isValidE164 = (digits: string): boolean => parsePhoneNumber("+" + digits, { extract: false })?.isValid() === true
 
 /** Valid numbers (by libphonenumber "max") of every country: an example with its last 3 digits varied. */
 const validNumber: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom(...exampleNumbers.map((e) => e.digits)),
+  fc.constantFrom(...exampleNumbers.map((e) => e.e164)),
   fc.tuple(fc.constantFrom(...exampleNumbers), fc.stringMatching(/^[0-9]{3}$/))
-    .map(([example, tail]) => example.digits.slice(0, -3) + tail)
+    .map(([example, tail]) => example.e164.slice(0, -3) + tail)
     .filter(isValidE164)
 )
 

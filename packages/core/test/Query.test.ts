@@ -1,17 +1,10 @@
-import { Result } from "effect"
+import { Results } from "@smsbook/testing"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as Query from "../src/Query.ts"
 
-const ok = <A, E>(result: Result.Result<A, E>): A => {
-  if (Result.isFailure(result)) expect.fail(`expected a success, got ${JSON.stringify(result.failure)}`)
-  return result.success
-}
-
-const failure = <A, E>(result: Result.Result<A, E>): E => {
-  if (Result.isSuccess(result)) expect.fail(`expected a failure, got ${JSON.stringify(result.success)}`)
-  return result.failure
-}
+const ok = Results.success
+const failure = Results.failure
 
 /** A spelling of `name` with random letter case. */
 const anyCase = (name: string): fc.Arbitrary<string> =>

@@ -226,6 +226,13 @@ describe("Sms.analyze laws", () => {
   })
 })
 
+/** `first + char + rest` costs `units` and splits before `char`, which would straddle the end of the first part. */
+const expectMovedWhole = (first: string, char: string, rest: string, units: number) => {
+  const analysis = Sms.analyze(first + char + rest)
+  expect(analysis.units).toBe(units)
+  expect(analysis.parts).toStrictEqual([first, char + rest])
+}
+
 describe("Sms.analyze examples", () => {
   it("160 GSM characters are one SMS, 161 are two", () => {
     expect(Sms.analyze("a".repeat(160))).toStrictEqual({
@@ -251,10 +258,7 @@ describe("Sms.analyze examples", () => {
   })
 
   it("€ at septet 152 of a multipart text moves whole to the next part", () => {
-    const text = "a".repeat(152) + "\u20AC" + "a".repeat(10)
-    const { parts, units } = Sms.analyze(text)
-    expect(units).toBe(164)
-    expect(parts).toStrictEqual(["a".repeat(152), "\u20AC" + "a".repeat(10)])
+    expectMovedWhole("a".repeat(152), "\u20AC", "a".repeat(10), 164)
   })
 
   it("70 UCS-2 units are one SMS, 71 are two", () => {
@@ -265,10 +269,7 @@ describe("Sms.analyze examples", () => {
   })
 
   it("an emoji at the part boundary moves whole to the next part", () => {
-    const text = "\u0436".repeat(66) + "\u{1F600}" + "\u0436".repeat(10)
-    const { parts, units } = Sms.analyze(text)
-    expect(units).toBe(78)
-    expect(parts).toStrictEqual(["\u0436".repeat(66), "\u{1F600}" + "\u0436".repeat(10)])
+    expectMovedWhole("\u0436".repeat(66), "\u{1F600}", "\u0436".repeat(10), 78)
   })
 
   it("35 emoji are one SMS (70 units), 36 are two", () => {
@@ -316,6 +317,10 @@ describe("Sms.sentCount", () => {
     )
   })
 })
+
+/** Each character's look-alike is the one the table gives it (`undefined`: it has none). */
+const expectLookAlikes = (table: Readonly<Record<string, string | undefined>>) =>
+  expect(Object.fromEntries(Object.keys(table).map((char) => [char, Sms.lookAlike(char)]))).toStrictEqual(table)
 
 describe("Sms look-alikes", () => {
   it("law: the UCS-2 characters are exactly the non-GSM code points, in order, at their index", () => {
@@ -368,27 +373,23 @@ describe("Sms look-alikes", () => {
   })
 
   it("letters: the unaccented base letter, not a differently accented GSM letter", () => {
-    expect(Sms.lookAlike("\u00E1")).toBe("a")
-    expect(Sms.lookAlike("\u00E7")).toBe("c")
-    expect(Sms.lookAlike("\u00EA")).toBe("e")
-    expect(Sms.lookAlike("\u00C0")).toBe("A")
-    expect(Sms.lookAlike("\u0142")).toBe("l")
-    expect(Sms.lookAlike("\u0153")).toBe("oe")
-    expect(Sms.lookAlike("\u0386")).toBe("A")
-    expect(Sms.lookAlike("\u212B")).toBe("\u00C5")
-    expect(Sms.lookAlike("\uFF21")).toBe("A")
-    expect(Sms.lookAlike("\u00BD")).toBe("1/2")
+    expectLookAlikes({
+      "\u00E1": "a",
+      "\u00E7": "c",
+      "\u00EA": "e",
+      "\u00C0": "A",
+      "\u0142": "l",
+      "\u0153": "oe",
+      "\u0386": "A",
+      "\u212B": "\u00C5",
+      "\uFF21": "A",
+      "\u00BD": "1/2"
+    })
   })
 
   it("spaces, invisible characters and characters without a look-alike", () => {
-    expect(Sms.lookAlike("\u2003")).toBe(" ")
-    expect(Sms.lookAlike("\t")).toBe(" ")
-    expect(Sms.lookAlike("\u200B")).toBe("")
-    expect(Sms.lookAlike("\uFE0F")).toBe("")
-    expect(Sms.lookAlike("\u00A8")).toBeUndefined()
-    expect(Sms.lookAlike("\u{1F600}")).toBeUndefined()
-    expect(Sms.lookAlike("\u0436")).toBeUndefined()
-    expect(Sms.lookAlike("\u4E2D")).toBeUndefined()
+    expectLookAlikes({ "\u2003": " ", "\t": " ", "\u200B": "", "\uFE0F": "" })
+    expectLookAlikes({ "\u00A8": undefined, "\u{1F600}": undefined, "\u0436": undefined, "\u4E2D": undefined })
     expect(Sms.gsmSafe("\u2764\uFE0F \u2013 ok")).toBe("\u2764 - ok")
   })
 })

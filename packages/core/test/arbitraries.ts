@@ -81,34 +81,29 @@ export const gsmText: fc.Arbitrary<string> = fc
   })
   .map((chars) => chars.join(""))
 
-/** Text mixing every kind of character, so it is UCS-2 unless it happens to be short and GSM. */
-export const mixedText: fc.Arbitrary<string> = fc
-  .array(
-    fc.oneof(
-      { arbitrary: gsmBasicChar, weight: 6 },
-      { arbitrary: gsmExtensionChar, weight: 2 },
-      { arbitrary: bmpNonGsmChar, weight: 1 },
-      { arbitrary: astralChar, weight: 2 }
-    ),
-    { maxLength: 220, size: "max" }
+/** Text of the four kinds of character, drawn in the ratio of `weights` (basic, extension, BMP non-GSM, astral). */
+const charMix = (
+  weights: readonly [basic: number, extension: number, bmpNonGsm: number, astral: number],
+  length: fc.ArrayConstraints
+): fc.Arbitrary<string> => {
+  const [basic, extension, bmpNonGsm, astral] = weights
+  const char = fc.oneof(
+    { arbitrary: gsmBasicChar, weight: basic },
+    { arbitrary: gsmExtensionChar, weight: extension },
+    { arbitrary: bmpNonGsmChar, weight: bmpNonGsm },
+    { arbitrary: astralChar, weight: astral }
   )
-  .map((chars) => chars.join(""))
+  return fc.array(char, length).map((chars) => chars.join(""))
+}
+
+/** Text mixing every kind of character, so it is UCS-2 unless it happens to be short and GSM. */
+export const mixedText: fc.Arbitrary<string> = charMix([6, 2, 1, 2], { maxLength: 220, size: "max" })
 
 /** Any SMS text (well-formed UTF-16): GSM-7 or UCS-2, short or multipart. */
 export const smsText: fc.Arbitrary<string> = fc.oneof(gsmText, mixedText)
 
 /** A short name: mostly GSM letters, sometimes an extension or non-GSM character. */
-export const shortName: fc.Arbitrary<string> = fc
-  .array(
-    fc.oneof(
-      { arbitrary: gsmBasicChar, weight: 10 },
-      { arbitrary: gsmExtensionChar, weight: 1 },
-      { arbitrary: bmpNonGsmChar, weight: 1 },
-      { arbitrary: astralChar, weight: 1 }
-    ),
-    { minLength: 1, maxLength: 20 }
-  )
-  .map((chars) => chars.join(""))
+export const shortName: fc.Arbitrary<string> = charMix([10, 1, 1, 1], { minLength: 1, maxLength: 20 })
 
 // ---------------------------------------------------------------------------------------------
 // Msisdn: the metadata's example numbers of every country, written every way people write them, in rows whose

@@ -5,9 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { PgClient } from "@effect/sql-pg"
-import { Effect, ManagedRuntime, Redacted } from "effect"
-import { SqlClient } from "effect/sql"
+import { PostgresSchema } from "@smsbook/testing"
 
 export interface TestStore {
   readonly url: string
@@ -23,19 +21,6 @@ const sqlite = (): TestStore => {
   return { url: join(dir, "book.db"), drop: async () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-const postgres = async (): Promise<TestStore> => {
-  const admin = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(postgresUrl) }))
-  const schema = `smsbook_http_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
-  await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`))
-  const url = new URL(postgresUrl)
-  url.searchParams.set("options", `-c search_path=${schema}`)
-  return {
-    url: url.href,
-    drop: async () => {
-      await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`))
-      await admin.dispose()
-    }
-  }
-}
+const postgres = (): Promise<TestStore> => PostgresSchema.make(postgresUrl, "http")
 
 export const fresh = (kind: "sqlite" | "postgres"): Promise<TestStore> => kind === "sqlite" ? Promise.resolve(sqlite()) : postgres()

@@ -8,6 +8,7 @@ import { Reactivity } from "effect/reactivity"
 import { type Migrator, SqlClient, SqlError } from "effect/sql"
 import { Ports, StoreUnavailable } from "@smsbook/core"
 import * as ApiKeyStore from "./ApiKeyStore.ts"
+import * as Adapter from "./internal/adapter.ts"
 import * as ApiKeys from "./internal/postgres/apiKeys.ts"
 import * as Carrier from "./internal/postgres/carrier.ts"
 import { describeError } from "./internal/postgres/connection.ts"
@@ -69,14 +70,7 @@ export const make = (url: string, options: Options = {}): Effect.Effect<Services
       ...(hasConnectTimeout(url) ? {} : { connectTimeout: defaultConnectTimeout })
     })
     yield* Migrations.run.pipe(Effect.provideService(SqlClient.SqlClient, sql))
-    const pageSize = Math.max(1, Math.floor(options.pageSize ?? defaultPageSize))
-    return {
-      contacts: Contacts.make(sql, pageSize),
-      messages: Messages.make(sql, pageSize),
-      carrier: Carrier.make(sql),
-      outbox: Carrier.outbox(sql),
-      apiKeys: ApiKeys.make(sql)
-    }
+    return Adapter.assemble({ Contacts, Messages, Carrier, ApiKeys }, sql, options.pageSize ?? defaultPageSize)
   }).pipe(
     Effect.provide(Reactivity.layer),
     // The pool runs on wall-clock time whatever clock its users' fibers have: connection lifetimes

@@ -5,6 +5,7 @@
 import { Context, Duration, Effect, Layer, type Scope } from "effect"
 import { Ports, type StoreUnavailable } from "@smsbook/core"
 import * as ApiKeyStore from "./ApiKeyStore.ts"
+import * as Adapter from "./internal/adapter.ts"
 import * as ApiKeys from "./internal/sqlite/apiKeys.ts"
 import * as Carrier from "./internal/sqlite/carrier.ts"
 import * as Connection from "./internal/sqlite/connection.ts"
@@ -65,16 +66,9 @@ export const make = Effect.fnUntraced(function*(
   path: string,
   options: Options = {}
 ): Effect.fn.Return<Services & Keys, StoreUnavailable, Scope.Scope> {
-  const pageSize = Math.max(1, Math.floor(options.pageSize ?? defaultPageSize))
   const db = yield* Connection.make(path, lockWaitMillis(options), options.cacheKiB, options.onLockWait)
   yield* Migrations.run(db, path)
-  return {
-    contacts: Contacts.make(db, pageSize),
-    messages: Messages.make(db, pageSize),
-    carrier: Carrier.make(db),
-    outbox: Carrier.outbox(db),
-    apiKeys: ApiKeys.make(db)
-  }
+  return Adapter.assemble({ Contacts, Messages, Carrier, ApiKeys }, db, options.pageSize ?? defaultPageSize)
 })
 
 /**

@@ -55,6 +55,22 @@ export interface Options {
   readonly onLockWait?: (notice: SqliteStore.LockWait) => void
 }
 
+/**
+ * The layer `build` makes from a PostgreSQL module loaded only now: the driver would cost every other command
+ * startup time. A module that cannot be loaded leaves the store at `url` unavailable.
+ */
+export const postgresOnDemand = <M, A, E>(
+  url: string,
+  load: () => Promise<M>,
+  build: (module: M) => Layer.Layer<A, E>
+): Layer.Layer<A, E | StoreUnavailable> =>
+  Layer.unwrap(
+    Effect.tryPromise({
+      try: load,
+      catch: (cause) => new StoreUnavailable({ url: redactUrl(url), reason: `the PostgreSQL driver cannot be loaded: ${String(cause)}` })
+    }).pipe(Effect.map(build))
+  )
+
 /** The ports and the API keys of the store at `url`. */
 export const layer = (url: string, options: Options = {}): Layer.Layer<Services, InvalidStoreUrl | StoreUnavailable> => {
   const location = locate(url)
@@ -68,12 +84,6 @@ export const layer = (url: string, options: Options = {}): Layer.Layer<Services,
         lockWait: options.lockWait ?? defaultLockWait
       })
     case "postgres":
-      // Loaded on demand: the PostgreSQL driver costs every other command startup time.
-      return Layer.unwrap(
-        Effect.tryPromise({
-          try: () => import("./PostgresStore.ts"),
-          catch: (cause) => new StoreUnavailable({ url: redactUrl(location.url), reason: `the PostgreSQL driver cannot be loaded: ${String(cause)}` })
-        }).pipe(Effect.map((pg) => pg.layer(location.url)))
-      )
+      return postgresOnDemand(location.url, () => import("./PostgresStore.ts"), (pg) => pg.layer(location.url))
   }
 }

@@ -6,10 +6,9 @@ import { DatabaseSync } from "node:sqlite"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { PgClient } from "@effect/sql-pg"
+import { PostgresSchema } from "@smsbook/testing"
 import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
-import { SqlClient } from "effect/sql"
 import * as fc from "fast-check"
 import { afterAll, describe, expect, it } from "vitest"
 import * as ApiKeyStore from "../src/ApiKeyStore.ts"
@@ -30,16 +29,9 @@ const freshUrl = async (kind: string): Promise<string> => {
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }))
     return join(dir, "book.db")
   }
-  const admin = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(postgresUrl) }))
-  const schema = `smsbook_keys_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
-  await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`))
-  cleanups.push(async () => {
-    await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`))
-    await admin.dispose()
-  })
-  const url = new URL(postgresUrl)
-  url.searchParams.set("options", `-c search_path=${schema}`)
-  return url.href
+  const throwaway = await PostgresSchema.make(postgresUrl, "keys")
+  cleanups.push(throwaway.drop)
+  return throwaway.url
 }
 
 const kinds = postgresUrl === "" ? ["memory", "sqlite"] : ["memory", "sqlite", "postgres"]

@@ -15,10 +15,22 @@ import * as SqliteFiles from "./sqliteFiles.ts"
 const freshPath = SqliteFiles.folder()
 const withStore = SqliteFiles.withStore
 
+/** Forks a transaction that inserts contact 1 and then runs `rest`; the fork is answered once the insert is made. */
+const forkInsert = <A, E>(contacts: SqliteStore.Services["contacts"], rest: Effect.Effect<A, E>) =>
+  Effect.gen(function*() {
+    const inside = yield* Deferred.make<void>()
+    const fiber = yield* Effect.forkChild(contacts.transaction(Effect.gen(function*() {
+      yield* contacts.insert(Fixtures.contact(1))
+      yield* Deferred.succeed(inside, undefined)
+      return yield* rest
+    })))
+    yield* Deferred.await(inside)
+    return fiber
+  })
+
 describe("transactions", () => {
   it("leave nothing behind when they fail, and everything when they succeed", async () => {
-    const path = freshPath()
-    await withStore(path, ({ contacts, messages }) =>
+    await withStore(freshPath(), ({ contacts, messages }) =>
       Effect.gen(function*() {
         const failed = yield* Effect.exit(contacts.transaction(Effect.gen(function*() {
           yield* contacts.write({ insert: [Fixtures.contact(1), Fixtures.contact(2)], update: [] })
@@ -38,16 +50,9 @@ describe("transactions", () => {
   })
 
   it("roll back when interrupted", async () => {
-    const path = freshPath()
-    await withStore(path, ({ contacts }) =>
+    await withStore(freshPath(), ({ contacts }) =>
       Effect.gen(function*() {
-        const inside = yield* Deferred.make<void>()
-        const fiber = yield* Effect.forkChild(contacts.transaction(Effect.gen(function*() {
-          yield* contacts.insert(Fixtures.contact(1))
-          yield* Deferred.succeed(inside, undefined)
-          return yield* Effect.never
-        })))
-        yield* Deferred.await(inside)
+        const fiber = yield* forkInsert(contacts, Effect.never)
         yield* Fiber.interrupt(fiber)
         expect(yield* contacts.count).toBe(0)
         yield* contacts.insert(Fixtures.contact(2))
@@ -56,18 +61,10 @@ describe("transactions", () => {
   })
 
   it("serialise fibers: a read outside never sees another fiber's uncommitted writes", async () => {
-    const path = freshPath()
-    await withStore(path, ({ contacts }) =>
+    await withStore(freshPath(), ({ contacts }) =>
       Effect.gen(function*() {
-        const inside = yield* Deferred.make<void>()
         const release = yield* Deferred.make<void>()
-        const writer = yield* Effect.forkChild(contacts.transaction(Effect.gen(function*() {
-          yield* contacts.insert(Fixtures.contact(1))
-          yield* Deferred.succeed(inside, undefined)
-          yield* Deferred.await(release)
-          return yield* Effect.fail("abort")
-        })))
-        yield* Deferred.await(inside)
+        const writer = yield* forkInsert(contacts, Effect.andThen(Deferred.await(release), Effect.fail("abort")))
         const reader = yield* Effect.forkChild(contacts.count)
         yield* Deferred.succeed(release, undefined)
         expect(yield* Fiber.join(reader)).toBe(0)

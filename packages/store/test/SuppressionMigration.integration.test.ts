@@ -4,11 +4,14 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import { Contact, ContactBook } from "@smsbook/core"
+import { Laws } from "@smsbook/testing"
 import { Effect, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
 import * as PostgresStore from "../src/PostgresStore.ts"
-import { on, postgresUrl } from "./laws/Books.ts"
+import { postgresUrl } from "./laws/Books.ts"
+
+const on = Laws.on
 
 const contact = (msisdn: string, status: Contact.Status): Contact.Contact => ({
   msisdn,

@@ -7,11 +7,13 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { ContactBook } from "@smsbook/core"
+import { Laws } from "@smsbook/testing"
 import { Effect, Result } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import * as Migrations from "../src/internal/sqlite/migrations.ts"
 import * as SqliteStore from "../src/SqliteStore.ts"
-import { on } from "./laws/Books.ts"
+
+const on = Laws.on
 
 const dir = mkdtempSync(join(tmpdir(), "smsbook-upgrade-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -68,67 +68,52 @@ const plainError = (error: unknown): unknown =>
 const outcome = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<Outcome, never, R> =>
   Effect.match(effect, { onSuccess: (value) => ({ ok: plain(value) }), onFailure: (error) => ({ error: plainError(error) }) })
 
-const write = (w: Write): Effect.Effect<unknown, unknown, Ports> =>
+/** The port call `op` names, made. */
+const step = (op: Write | Read): Effect.Effect<unknown, unknown, Ports> =>
   Effect.gen(function*() {
     const contacts = yield* ContactStore.ContactStore
     const messages = yield* MessageStore.MessageStore
-    switch (w.kind) {
+    switch (op.kind) {
       case "contact.insert":
-        return yield* contacts.insert(w.contact)
+        return yield* contacts.insert(op.contact)
       case "contact.update":
-        return yield* contacts.update(w.contact)
+        return yield* contacts.update(op.contact)
       case "contact.remove":
-        return yield* contacts.remove(w.msisdn)
+        return yield* contacts.remove(op.msisdn)
       case "contact.write":
-        return yield* contacts.write({ insert: w.insert, update: w.update })
+        return yield* contacts.write({ insert: op.insert, update: op.update })
       case "message.insert":
-        return yield* messages.insert(w.message, w.antiSpam)
+        return yield* messages.insert(op.message, op.antiSpam)
       case "message.update":
-        return yield* messages.update(w.message)
+        return yield* messages.update(op.message)
       case "deliveries.record":
-        return yield* messages.recordDeliveries(w.messageId, w.msisdns)
+        return yield* messages.recordDeliveries(op.messageId, op.msisdns)
       case "carrier.handOver":
-        return yield* (yield* Carrier.Carrier).handOver(w.parts)
-    }
-  })
-
-const read = (r: Read): Effect.Effect<unknown, unknown, Ports> =>
-  Effect.gen(function*() {
-    const contacts = yield* ContactStore.ContactStore
-    const messages = yield* MessageStore.MessageStore
-    switch (r.kind) {
+        return yield* (yield* Carrier.Carrier).handOver(op.parts)
       case "contact.get":
-        return yield* contacts.get(r.msisdn)
+        return yield* contacts.get(op.msisdn)
       case "contact.getMany":
-        return yield* contacts.getMany(r.msisdns)
+        return yield* contacts.getMany(op.msisdns)
       case "contact.list":
-        return yield* contacts.list(r.filter)
+        return yield* contacts.list(op.filter)
       case "contact.audience":
-        return yield* Stream.runCollect(contacts.audience({ tags: r.tags }))
+        return yield* Stream.runCollect(contacts.audience({ tags: op.tags }))
       case "contact.count":
         return yield* contacts.count
       case "message.get":
-        return yield* messages.get(r.messageId)
+        return yield* messages.get(op.messageId)
       case "message.findById":
-        return yield* messages.findById(r.id)
+        return yield* messages.findById(op.id)
       case "message.list":
-        return yield* messages.list(r.page)
+        return yield* messages.list(op.page)
       case "message.stream":
-        return yield* Stream.runCollect(messages.stream(r.filter))
+        return yield* Stream.runCollect(messages.stream(op.filter))
       case "deliveries.count":
-        return yield* messages.countDeliveries(r.messageId)
+        return yield* messages.countDeliveries(op.messageId)
       case "outbox":
         return yield* (yield* Carrier.Outbox).parts
     }
   })
-
-const reads = new Set<string>([
-  "contact.get", "contact.getMany", "contact.list", "contact.audience", "contact.count", "message.get",
-  "message.findById", "message.list", "message.stream", "deliveries.count", "outbox"
-])
-const isRead = (op: Write | Read): op is Read => reads.has(op.kind)
-
-const step = (op: Write | Read) => isRead(op) ? read(op) : write(op)
 
 /** Runs one call through the ports; a transaction also answers what each call inside it saw. */
 export const run = (op: Op): Effect.Effect<unknown, never, Ports> => {

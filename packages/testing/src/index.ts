@@ -5,3 +5,6 @@
 export * as ContractSuite from "./ContractSuite.ts"
 export * as Fixtures from "./Fixtures.ts"
 export * as ModelCheck from "./ModelCheck.ts"
+export * as Results from "./Results.ts"
+export * as PostgresSchema from "./PostgresSchema.ts"
+export * as Laws from "./Laws.ts"

@@ -1,10 +1,10 @@
 /**
- * Books for the reliability laws: a fresh store reached through two separate connections (two store
- * layers on one SQLite file, two pools on one PostgreSQL schema), and helpers to run use cases on one.
+ * The SQLite and PostgreSQL books of the reliability laws (the laws live in @smsbook/testing): a fresh store
+ * reached through separate connections, store layers on one SQLite file or pools on one PostgreSQL schema.
  */
 import { PgClient } from "@effect/sql-pg"
-import { Account, MemoryStore, Ports } from "@smsbook/core"
-import { Effect, Layer, ManagedRuntime, Redacted, type Scope } from "effect"
+import { Laws } from "@smsbook/testing"
+import { Effect, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -12,33 +12,8 @@ import { join } from "node:path"
 import * as PostgresStore from "../../src/PostgresStore.ts"
 import * as SqliteStore from "../../src/SqliteStore.ts"
 
-/** The account every law runs under. */
-export const account: Account.Settings = { ...Account.defaults, short_name: "Shop" }
-
-/** What a use case needs: the ports of one connection and the account. */
-export type Env = Ports.Ports | Account.Account
-
-/** Runs `effect` against `services` (one connection of a book). */
-export const on = (services: Ports.Services) => <A, E>(effect: Effect.Effect<A, E, Env>): Effect.Effect<A, E> =>
-  Effect.provide(effect, Layer.merge(Layer.succeedContext(Ports.context(services)), Account.layer(account)))
-
-/** A way to open a fresh book `connections` times; each open is its own connection (or pool). */
-export interface Kind {
-  readonly name: string
-  /** Opens a fresh book and gives `count` connections to it, closed with the scope. */
-  readonly open: (count: number) => Effect.Effect<ReadonlyArray<Ports.Services>, unknown, Scope.Scope>
-  readonly dispose: () => Promise<void>
-}
-
-/** The memory store: one connection however many are asked for (its laws are the sequential ones). */
-export const memory: Kind = {
-  name: "memory",
-  open: (count) => Effect.map(MemoryStore.make, (services) => Array.from({ length: count }, () => services)),
-  dispose: async () => {}
-}
-
 /** SQLite: every connection a store of its own on one new file, as separate processes would be. */
-export const sqlite = (): Kind => {
+export const sqlite = (): Laws.Kind => {
   const dir = mkdtempSync(join(tmpdir(), "smsbook-laws-"))
   let files = 0
   return {
@@ -55,7 +30,7 @@ export const sqlite = (): Kind => {
 export const postgresUrl: string | undefined = process.env["SMSBOOK_TEST_POSTGRES_URL"] || undefined
 
 /** PostgreSQL: every connection a pool of its own on one new schema. */
-export const postgres = (baseUrl: string): Kind => {
+export const postgres = (baseUrl: string): Laws.Kind => {
   const admin = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(baseUrl) }))
   const schemas: Array<string> = []
   const adminSql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>

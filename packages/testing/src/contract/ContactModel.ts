@@ -87,16 +87,10 @@ export const applyOp = Effect.fnUntraced(function*(model: Map<string, Contact.Co
         expect(yield* Observe.refused(ContactBook.editContact(key, editBody(op)), "ContactNotFound")).toMatchObject({ msisdn: key })
         return
       }
-      const first_name = op.first ?? known.first_name
-      const last_name = op.last ?? known.last_name
-      const expected: Contact.Contact = {
-        ...known,
-        first_name,
-        last_name,
-        full_name: modelFullName(first_name, last_name),
-        tags: op.tags === undefined ? known.tags : modelTags(op.tags),
-        monitoring: op.monitoring ?? known.monitoring
-      }
+      // What the edit sends replaces what was known; the full name and the tags are then worked out again
+      // (known tags are already the model's, which it leaves as they are).
+      const sent = { ...known, ...editBody(op) }
+      const expected: Contact.Contact = { ...sent, full_name: modelFullName(sent.first_name, sent.last_name), tags: modelTags(sent.tags) }
       expect(yield* ContactBook.editContact(key, editBody(op))).toEqual(expected)
       model.set(key, expected)
       return

@@ -6,17 +6,17 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { Carrier } from "@smsbook/core"
 import { attempt } from "./connection.ts"
-import { decodeParts, partArrays } from "./rows.ts"
+import { column, decodeParts } from "./rows.ts"
 
 /** The carrier port: one set-based insert per hand-over, 0 failures. */
 export const make = (sql: SqlClient.SqlClient): Carrier.Carrier["Service"] =>
   Carrier.Carrier.of({
     handOver: (parts) => {
       if (parts.length === 0) return Effect.succeed(0)
-      const a = partArrays(parts)
       return sql`INSERT INTO outbox (message_id, msisdn, short_code, part, parts, text)
-        SELECT * FROM unnest(${a.message_id}::text[], ${a.msisdn}::text[], ${a.short_code}::text[],
-          ${a.part}::integer[], ${a.parts}::integer[], ${a.text}::text[])`.pipe(
+        SELECT * FROM unnest(${column(parts, "message_id")}::text[], ${column(parts, "msisdn")}::text[],
+          ${column(parts, "short_code")}::text[], ${column(parts, "part")}::integer[], ${column(parts, "parts")}::integer[],
+          ${column(parts, "text")}::text[])`.pipe(
         Effect.as(0),
         attempt("Carrier.handOver")
       )

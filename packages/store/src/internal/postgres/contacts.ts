@@ -9,8 +9,8 @@ import { type Contact, ContactExists, ContactNotFound, ContactStore, StoreFailur
 import {
   contactArrays,
   contactColumns,
+  countOf,
   decodeContacts,
-  decodeCount,
   decodeMsisdns,
   decodeStatuses,
   lastByKey,
@@ -298,11 +298,7 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
     )
   }
 
-  const count = sql`SELECT count(*) AS n FROM contacts`.pipe(
-    Effect.flatMap(decodeCount("ContactStore.count")),
-    Effect.map((rows) => rows[0]?.n ?? 0),
-    attempt("ContactStore.count")
-  )
+  const count = sql`SELECT count(*) AS n FROM contacts`.pipe(countOf("ContactStore.count"))
 
   return ContactStore.ContactStore.of({
     get,

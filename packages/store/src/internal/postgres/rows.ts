@@ -2,9 +2,9 @@
  * The rows of the PostgreSQL adapter's tables as Schemas, decoded once where they leave the database,
  * and the column arrays that set-based statements (`unnest`) take.
  */
-import { Schema } from "effect"
-import { type Carrier, Contact, Message } from "@smsbook/core"
-import { NumberFromInt8, rowsDecoder } from "./connection.ts"
+import { Effect, Schema } from "effect"
+import { Contact, Message } from "@smsbook/core"
+import { attempt, NumberFromInt8, rowsDecoder } from "./connection.ts"
 
 /** The columns a contact is read from, in `ContactRow` order. */
 export const contactColumns =
@@ -103,26 +103,12 @@ export type MessageRow = typeof MessageRow.Type
 export const decodeMessages = rowsDecoder(MessageRow)
 
 /** A stored message from its row: NULL columns become absent keys, never `undefined` values. */
-export const toStored = (row: MessageRow): Message.Stored => ({
-  message_id: row.message_id,
-  ...(row.id === null ? {} : { id: row.id }),
-  short_code: row.short_code,
-  ...(row.country === null ? {} : { country: row.country }),
-  ...(row.msisdn === null ? {} : { msisdn: row.msisdn }),
-  direction: row.direction,
-  status: row.status,
-  message: row.message,
-  total_recipients: row.total_recipients,
-  sent_count: row.sent_count,
-  error_count: row.error_count,
-  total_monitors: row.total_monitors,
-  is_scheduled: row.is_scheduled,
-  is_billable: row.is_billable,
-  created_at: row.created_at,
-  ...(row.created_by === null ? {} : { created_by: row.created_by }),
-  type: row.type,
-  tags: row.tags,
-  segments: row.segments
+export const toStored = ({ id, country, msisdn, created_by, ...always }: MessageRow): Message.Stored => ({
+  ...always,
+  ...(id === null ? {} : { id }),
+  ...(country === null ? {} : { country }),
+  ...(msisdn === null ? {} : { msisdn }),
+  ...(created_by === null ? {} : { created_by })
 })
 
 /** The earlier message an anti-spam check found. */
@@ -140,19 +126,16 @@ export const PartRow = Schema.Struct({
 })
 export const decodeParts = rowsDecoder(PartRow)
 
-/** The parts as one array per column, for `unnest`. */
-export const partArrays = (parts: ReadonlyArray<Carrier.Part>) => ({
-  message_id: parts.map((p) => p.message_id),
-  msisdn: parts.map((p) => p.msisdn),
-  short_code: parts.map((p) => p.short_code),
-  part: parts.map((p) => p.part),
-  parts: parts.map((p) => p.parts),
-  text: parts.map((p) => p.text)
-})
+/** One column of `rows` as an array, for `unnest($1::text[], …)`. */
+export const column = <A, K extends keyof A>(rows: ReadonlyArray<A>, key: K): Array<A[K]> => rows.map((row) => row[key])
 
 /** `SELECT count(*) AS n`. */
 export const CountRow = Schema.Struct({ n: NumberFromInt8 })
 export const decodeCount = rowsDecoder(CountRow)
+
+/** The number a `SELECT count(*) AS n …` statement answers; its failures are `operation`'s. */
+export const countOf = (operation: string) => <E, R>(statement: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+  statement.pipe(Effect.flatMap(decodeCount(operation)), Effect.map((rows) => rows[0]?.n ?? 0), attempt(operation))
 
 /** A column of text keys (`RETURNING msisdn`). */
 export const MsisdnRow = Schema.Struct({ msisdn: Schema.String })

@@ -96,19 +96,17 @@ export const tags = (row: Row): ReadonlyArray<string> => {
 }
 
 /** The parameters of a contact in `contactColumns` order; tags as JSON, `monitoring` as 0/1. */
-export const contactParams = (contact: Contact.Contact): Array<SQLInputValue> => [
-  contact.msisdn,
-  contact.phone_number,
-  contact.first_name,
-  contact.last_name,
-  contact.full_name,
-  contact.country_code,
-  contact.added_from,
-  contact.status,
-  JSON.stringify(contact.tags),
-  contact.profile_uid,
-  contact.monitoring ? 1 : 0
-]
+export const contactParams = (contact: Contact.Contact): Array<SQLInputValue> =>
+  contactColumns.map((column) => {
+    switch (column) {
+      case "tags":
+        return JSON.stringify(contact.tags)
+      case "monitoring":
+        return contact.monitoring ? 1 : 0
+      default:
+        return contact[column]
+    }
+  })
 
 /** A contact from its row: every field checked, so a bad value fails loudly rather than leaking out. */
 export const contactFromRow = (row: Row): Contact.Contact => ({
