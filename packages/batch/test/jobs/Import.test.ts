@@ -46,6 +46,9 @@ const importBytes = (bytes: Uint8Array, options: Import.Options = {}, cuts: Read
 
 const importText = (text: string, options: Import.Options = {}) => importBytes(Buffer.from(text, "utf8"), options)
 
+/** A file of these lines imported with no default country: each row's own country cell, or none, decides. */
+const importLines = (lines: ReadonlyArray<string>) => Import.run(chunksOf(new TextEncoder().encode(lines.join("\n"))), {})
+
 const allContacts = Effect.gen(function*() {
   const store = yield* ContactStore.ContactStore
   return yield* store.list({ limit: 100_000, start: 0 })
@@ -804,15 +807,14 @@ describe("header matching", () => {
   })
 
   it("a row's number comes from the mobile column, else the next phone column that holds a valid one, counted", async () => {
-    const file = [
+    const summary = await run(importLines([
       "Phone,Mobile Phone,Country",
       "020 7946 0018,07400 123401,GB",
       "020 7946 0019,,GB",
       "020 7946 0020,O7400,UK",
       ",07400 123402,United Kingdom",
       "bad,worse,GB"
-    ].join("\n")
-    const summary = await run(Import.run(chunksOf(new TextEncoder().encode(file)), {}))
+    ]))
     expect(summary).toMatchObject({
       read: 5,
       created: 4,
@@ -826,14 +828,13 @@ describe("header matching", () => {
   })
 
   it("replaces control characters in names and tags by spaces, and counts the rows", async () => {
-    const file = [
-      "msisdn,first_name,last_name,tags",
-      "447400123421,A\u0000nn,Lee,news",
-      "447400123422,\u001b[31mBob,Ray,vip\u0007",
-      "447400123423,Cy,Dee,news"
-    ].join("\n")
     const [summary, contacts] = await run(Effect.gen(function*() {
-      const summary = yield* Import.run(chunksOf(new TextEncoder().encode(file)), {})
+      const summary = yield* importLines([
+        "msisdn,first_name,last_name,tags",
+        "447400123421,A\u0000nn,Lee,news",
+        "447400123422,\u001b[31mBob,Ray,vip\u0007",
+        "447400123423,Cy,Dee,news"
+      ])
       const contacts = yield* Effect.forEach(["447400123421", "447400123422", "447400123423"], (msisdn) => ContactBook.getContact(msisdn))
       return [summary, contacts] as const
     }))
@@ -842,18 +843,8 @@ describe("header matching", () => {
   })
 
   it("counts every note of the numbers it keeps, and a re-import changes nothing", async () => {
-    const file = [
-      "phone,country",
-      "7400 123411,GB",
-      "+44 7400 123412,Narnia",
-      "020 7946 0018 ext. 123,GB",
-      "1-800-FLOWERS,US",
-      "491779486853,DE"
-    ].join("\n")
-    const [first, second] = await run(Effect.gen(function*() {
-      const first = yield* Import.run(chunksOf(new TextEncoder().encode(file)), {})
-      return [first, yield* Import.run(chunksOf(new TextEncoder().encode(file)), {})] as const
-    }))
+    const file = ["phone,country", "7400 123411,GB", "+44 7400 123412,Narnia", "020 7946 0018 ext. 123,GB", "1-800-FLOWERS,US", "491779486853,DE"]
+    const [first, second] = await run(Effect.all([importLines(file), importLines(file)]))
     expect(first).toMatchObject({
       read: 5,
       created: 5,

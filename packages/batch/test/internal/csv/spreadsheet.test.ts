@@ -61,18 +61,12 @@ describe("spreadsheet.neutralize", () => {
   })
 
   it("examples", () => {
-    expect(spreadsheet.neutralize("=SUM(A1:A9)")).toBe("'=SUM(A1:A9)")
-    expect(spreadsheet.neutralize("+44 7400 123456")).toBe("'+44 7400 123456")
-    expect(spreadsheet.neutralize("-1")).toBe("'-1")
-    expect(spreadsheet.neutralize("@cmd")).toBe("'@cmd")
-    expect(spreadsheet.neutralize("\tx")).toBe("'\tx")
-    expect(spreadsheet.neutralize("\rx")).toBe("'\rx")
-    expect(spreadsheet.neutralize("")).toBe("")
-    expect(spreadsheet.neutralize("hello = world")).toBe("hello = world")
-    expect(spreadsheet.neutralize(" =1")).toBe(" =1")
-    expect(spreadsheet.neutralize("\n=1")).toBe("\n=1")
-    expect(spreadsheet.neutralize("'=1")).toBe("''=1")
-    expect(spreadsheet.neutralize("'hello")).toBe("'hello")
+    const written: ReadonlyArray<readonly [string, string]> = [
+      ["=SUM(A1:A9)", "'=SUM(A1:A9)"], ["+44 7400 123456", "'+44 7400 123456"], ["-1", "'-1"], ["@cmd", "'@cmd"],
+      ["\tx", "'\tx"], ["\rx", "'\rx"], ["", ""], ["hello = world", "hello = world"], [" =1", " =1"], ["\n=1", "\n=1"],
+      ["'=1", "''=1"], ["'hello", "'hello"]
+    ]
+    for (const [cell, out] of written) expect(spreadsheet.neutralize(cell)).toBe(out)
   })
 })
 
