@@ -5,6 +5,7 @@
 import { Contact, CreatedOn, Message, Messaging } from "@smsbook/core"
 import { Result, Schema } from "effect"
 import type { HttpServerResponse } from "effect/http"
+import { Arbitraries } from "@smsbook/testing"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as WireResponse from "../src/internal/wireResponse.ts"
@@ -32,27 +33,23 @@ const contact: fc.Arbitrary<Contact.Contact> = fc.record({
   monitoring: fc.boolean()
 })
 
-const stored: fc.Arbitrary<Message.Stored> = fc.record({
-  message_id: fc.stringMatching(/^[0-9a-f]{28}$/),
-  id: fc.string({ minLength: 1 }),
-  short_code: fc.string({ minLength: 1 }),
-  country: digits(1, 3),
-  msisdn: digits(8, 15),
-  direction: fc.constantFrom("MT", "MO"),
-  status: fc.constantFrom(...Message.statuses),
-  message: fc.string(),
-  total_recipients: fc.nat(),
-  sent_count: fc.nat(),
-  error_count: fc.nat(),
-  total_monitors: fc.nat(),
-  is_scheduled: fc.boolean(),
-  is_billable: fc.boolean(),
-  created_at: fc.integer({ min: 0, max: 4_102_444_800_000 }),
-  created_by: fc.string({ minLength: 1 }),
-  type: fc.constantFrom(1, 2),
-  tags: fc.array(fc.string()),
-  segments: fc.integer({ min: 1, max: 10 })
-}, { requiredKeys: ["message_id", "short_code", "direction", "status", "message", "total_recipients", "sent_count", "error_count", "total_monitors", "is_scheduled", "is_billable", "created_at", "type", "tags", "segments"] })
+/** Text shaped as the store holds it: hex ids, digit strings for numbers, any text elsewhere. */
+const storedText = (field: Arbitraries.MessageTextField): fc.Arbitrary<string> => {
+  switch (field) {
+    case "message_id":
+      return fc.stringMatching(/^[0-9a-f]{28}$/)
+    case "country":
+      return digits(1, 3)
+    case "msisdn":
+      return digits(8, 15)
+    case "message":
+      return fc.string()
+    default:
+      return fc.string({ minLength: 1 })
+  }
+}
+
+const stored = Arbitraries.storedMessage(storedText)
 
 const contactKeys = [
   "msisdn", "phone_number", "first_name", "last_name", "full_name", "country_code", "added_from", "status", "tags", "profile_uid", "monitoring"

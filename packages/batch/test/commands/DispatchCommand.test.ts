@@ -7,11 +7,10 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { PgClient } from "@effect/sql-pg"
 import { Account, ContactBook, Messaging, PartQueue, Sms } from "@smsbook/core"
 import { PartStore, Store } from "@smsbook/store"
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { SqlClient } from "effect/sql"
+import { PostgresSchema } from "@smsbook/testing"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { describe, expect, it } from "vitest"
 import * as TestSmsc from "../../../carrier/test/TestSmsc.ts"
 
@@ -189,16 +188,11 @@ const scenario = async (store: string, trials: number) => {
 
 /** A fresh schema of the test PostgreSQL database for `run`, dropped after. */
 const withSchema = async (run: (url: string) => Promise<void>) => {
-  const admin = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(postgresUrl) }))
-  const schema = `smsbook_dispatch_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
-  await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`))
-  const url = new URL(postgresUrl)
-  url.searchParams.set("options", `-c search_path=${schema}`)
+  const schema = await PostgresSchema.make(postgresUrl, "dispatch")
   try {
-    await run(url.href)
+    await run(schema.url)
   } finally {
-    await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`))
-    await admin.dispose()
+    await schema.drop()
   }
 }
 

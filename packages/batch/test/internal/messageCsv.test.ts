@@ -4,6 +4,7 @@
  */
 import { CreatedOn, Message, Messaging } from "@smsbook/core"
 import { stringify } from "csv-stringify/sync"
+import { Arbitraries } from "@smsbook/testing"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as spreadsheet from "../../src/internal/csv/spreadsheet.ts"
@@ -17,27 +18,7 @@ const tricky = fc.oneof(
   fc.constantFrom("", "=SUM(A1)", "-5", "+44", "@x", "\tx", "\rx", "a\r\nb", "\"", "\"\"", ",")
 )
 
-const stored: fc.Arbitrary<Message.Stored> = fc.record({
-  message_id: tricky,
-  id: tricky,
-  short_code: tricky,
-  country: tricky,
-  msisdn: tricky,
-  direction: fc.constantFrom(...Message.Direction.literals),
-  status: fc.constantFrom(...Message.statuses),
-  message: tricky,
-  total_recipients: fc.nat(),
-  sent_count: fc.nat(),
-  error_count: fc.nat(),
-  total_monitors: fc.nat(),
-  is_scheduled: fc.boolean(),
-  is_billable: fc.boolean(),
-  created_at: fc.integer({ min: 0, max: 4_102_444_800_000 }),
-  created_by: tricky,
-  type: fc.constantFrom(Message.INDIVIDUAL, Message.GROUP),
-  tags: fc.array(fc.string(), { maxLength: 3 }),
-  segments: fc.integer({ min: 1, max: 10 })
-}, { requiredKeys: ["message_id", "short_code", "direction", "status", "message", "total_recipients", "sent_count", "error_count", "total_monitors", "is_scheduled", "is_billable", "created_at", "type", "tags", "segments"] })
+const stored = Arbitraries.storedMessage(() => tricky)
 
 const zone = CreatedOn.utc
 

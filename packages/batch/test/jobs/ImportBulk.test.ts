@@ -4,10 +4,9 @@
  */
 import { ContactBook, ContactStore, MemoryStore, type Msisdn } from "@smsbook/core"
 import { PostgresStore, SqliteStore } from "@smsbook/store"
-import { PgClient } from "@effect/sql-pg"
+import { PostgresSchema } from "@smsbook/testing"
 import { stringify } from "csv-stringify/sync"
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { SqlClient } from "effect/sql"
+import { Effect, Layer } from "effect"
 import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -99,16 +98,11 @@ const postgresUrl = process.env["SMSBOOK_TEST_POSTGRES_URL"] ?? ""
 
 /** A PostgreSQL store in a schema of its own, dropped after the run. */
 const withPostgres = async <A>(use: (layer: Layer.Layer<ContactStore.ContactStore, unknown>) => Promise<A>): Promise<A> => {
-  const admin = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(postgresUrl) }))
-  const schema = `smsbook_bulk_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
-  await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`))
-  const url = new URL(postgresUrl)
-  url.searchParams.set("options", `-c search_path=${schema}`)
+  const schema = await PostgresSchema.make(postgresUrl, "bulk")
   try {
-    return await use(PostgresStore.layer(url.href))
+    return await use(PostgresStore.layer(schema.url))
   } finally {
-    await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`))
-    await admin.dispose()
+    await schema.drop()
   }
 }
 
