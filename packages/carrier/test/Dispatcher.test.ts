@@ -26,27 +26,44 @@ const book = (runtime: ReturnType<typeof runtimeFor>, count: number) =>
   runtime.runPromise(Effect.forEach(Array.from({ length: count }, (_, i) => `4474009${String(i).padStart(5, "0")}`), (msisdn) =>
     ContactBook.createContact(msisdn, { first_name: "A" }).pipe(Effect.andThen(ContactBook.editContact(msisdn, { tags: ["news"] })))))
 
+type Runtime = ReturnType<typeof runtimeFor>
+
+/** A test SMSC and a fresh SQLite book for `use`, both closed after. */
+const withSmsc = async (options: TestSmsc.Script, use: (smsc: TestSmsc.TestSmsc, runtime: Runtime) => Promise<void>) => {
+  const smsc = await TestSmsc.start(options)
+  const runtime = runtimeFor(join(folder, "book.db"))
+  try {
+    await use(smsc, runtime)
+  } finally {
+    await runtime.dispose()
+    await smsc.close()
+  }
+}
+
+/** This process as a dispatcher that stops once the queue is drained, with `extra` over the defaults. */
+const once = (extra: Partial<Dispatcher.Options> = {}): Dispatcher.Options => ({
+  ...Dispatcher.defaults,
+  dispatcher: PartStore.thisProcess(),
+  once: true,
+  ...extra
+})
+
+const delivered = { receipt: () => ({ stat: "DELIVRD" as const, delayMs: 1 }) }
+
 describe("Dispatcher (SQLite)", () => {
   it("drains a 2-part UCS-2 broadcast through throttling, a dropped link and failed receipts: each part once, sent_count = parts, error_count = failed receipts", async () => {
-    const smsc = await TestSmsc.start({
+    await withSmsc({
       throttleEvery: 13,
       dropAtSubmit: [57],
       respondDelayMs: 1,
       receipt: (_part, index) => ({ stat: index % 33 === 5 ? "UNDELIV" : "DELIVRD", delayMs: 5 + (index % 7) * 3 })
-    })
-    const path = join(folder, "book.db")
-    const runtime = runtimeFor(path)
-    try {
+    }, async (smsc, runtime) => {
       await book(runtime, 60)
       const broadcast = await runtime.runPromise(Messaging.broadcast({ tags: ["news"], message: text }, { allowEmpty: false }))
       const segments = Sms.analyzePrefixed(shortName, text).segments
       expect(segments).toBe(2)
       expect(broadcast.message.sent_count).toBe(120)
-      const summary = await runtime.runPromise(Dispatcher.run(TestSmsc.clientConfig(smsc.port, { window: 10 }), {
-        ...Dispatcher.defaults,
-        dispatcher: PartStore.thisProcess(),
-        once: true
-      }))
+      const summary = await runtime.runPromise(Dispatcher.run(TestSmsc.clientConfig(smsc.port, { window: 10 }), once()))
       expect(summary.submitted).toBe(120)
       expect(smsc.accepted.length).toBe(120)
       expect(smsc.unanswered.length).toBeGreaterThan(0)
@@ -60,17 +77,11 @@ describe("Dispatcher (SQLite)", () => {
       const states = await runtime.runPromise(Effect.flatMap(Effect.service(PartQueue.PartQueue), (queue) => queue.states(broadcast.message.message_id)))
       expect(states.filter((part) => part.state === "undeliverable").length).toBe(failed)
       expect(states.filter((part) => part.state === "delivered").length).toBe(120 - failed)
-    } finally {
-      await runtime.dispose()
-      await smsc.close()
-    }
+    })
   })
 
   it("a number that opted out gets no message not yet started: its parts are cancelled and leave sent_count; a started one is finished", async () => {
-    const smsc = await TestSmsc.start({ receipt: () => ({ stat: "DELIVRD", delayMs: 1 }) })
-    const path = join(folder, "book.db")
-    const runtime = runtimeFor(path)
-    try {
+    await withSmsc(delivered, async (smsc, runtime) => {
       await book(runtime, 3)
       const [started, stopped, other] = ["447400900000", "447400900001", "447400900002"]
       const broadcast = await runtime.runPromise(Messaging.broadcast({ tags: ["news"], message: text }, { allowEmpty: false }))
@@ -83,39 +94,28 @@ describe("Dispatcher (SQLite)", () => {
       expect(await runtime.runPromise(queue.sending(seqs))).toEqual(seqs)
       await runtime.runPromise(queue.answer(seqs.map((seq) => ({ seq, smscId: "earlier-1" }))))
       for (const msisdn of [started, stopped]) await runtime.runPromise(Messaging.receiveMessage(msisdn ?? "", "STOP"))
-      const summary = await runtime.runPromise(Dispatcher.run(TestSmsc.clientConfig(smsc.port), {
-        ...Dispatcher.defaults,
-        dispatcher: PartStore.thisProcess(),
-        once: true,
-        receiptWaitMs: 1000
-      }))
+      const summary = await runtime.runPromise(Dispatcher.run(TestSmsc.clientConfig(smsc.port), once({ receiptWaitMs: 1000 })))
       expect(summary.cancelled).toBe(2)
       expect(smsc.accepted.map((part) => `${part.destination}/${part.concatenation?.sequence}`).sort()).toEqual([`${started}/2`, `${other}/1`, `${other}/2`])
       const states = await runtime.runPromise(queue.states(broadcast.message.message_id ?? ""))
       expect(states.filter((part) => part.msisdn === stopped).map((part) => part.state)).toEqual(["cancelled", "cancelled"])
       const [stored] = await runtime.runPromise(Messaging.listMessages({ direction: "MT" }))
       expect([stored?.sent_count, stored?.error_count]).toEqual([4, 0])
-    } finally {
-      await runtime.dispose()
-      await smsc.close()
-    }
+    })
   })
 
   it("sends READY individual messages, records inbound STOP, and refuses a second dispatcher on the same file", async () => {
-    const smsc = await TestSmsc.start({ receipt: () => ({ stat: "DELIVRD", delayMs: 1 }) })
-    const path = join(folder, "book.db")
-    const runtime = runtimeFor(path)
-    try {
+    await withSmsc(delivered, async (smsc, runtime) => {
       await book(runtime, 2)
       await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message: "hello" }))
       const queue = await runtime.runPromise(Effect.service(PartQueue.PartQueue))
       const other = { owner: "elsewhere", host: "another-host", pid: 1 }
       await runtime.runPromise(queue.enter(other, Date.now(), 60_000))
-      const refused = await runtime.runPromise(Effect.flip(Dispatcher.run(TestSmsc.clientConfig(smsc.port), { ...Dispatcher.defaults, dispatcher: PartStore.thisProcess(), once: true })))
+      const refused = await runtime.runPromise(Effect.flip(Dispatcher.run(TestSmsc.clientConfig(smsc.port), once())))
       expect(refused.message).toContain("only one may run on SQLite")
       await runtime.runPromise(queue.leave(other))
       const summary = await runtime.runPromise(Effect.gen(function*() {
-        const fiber = yield* Effect.forkChild(Dispatcher.run(TestSmsc.clientConfig(smsc.port), { ...Dispatcher.defaults, dispatcher: PartStore.thisProcess(), once: true, receiptWaitMs: 2000 }))
+        const fiber = yield* Effect.forkChild(Dispatcher.run(TestSmsc.clientConfig(smsc.port), once({ receiptWaitMs: 2000 })))
         yield* Effect.sleep("300 millis")
         yield* Effect.promise(() => smsc.sendInbound("447400900001", "SHOP", "STOP"))
         return yield* Fiber.join(fiber)
@@ -127,9 +127,6 @@ describe("Dispatcher (SQLite)", () => {
       expect(contact.status).toBe("CANCELLED")
       const sent = await runtime.runPromise(Messaging.listMessages({ direction: "MT" }))
       expect(sent.map((message) => [message.status, message.sent_count, message.error_count])).toEqual([["SENT", 1, 0]])
-    } finally {
-      await runtime.dispose()
-      await smsc.close()
-    }
+    })
   })
 })

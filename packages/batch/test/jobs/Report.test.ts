@@ -103,13 +103,19 @@ const seedBook = Effect.gen(function*() {
   yield* Messaging.receiveMessage(msisdnOf(9), "STOP")
 })
 
+/** The seeded book written as a report in `format` to a temporary file, beside the messages `listMessages` gives. */
+const seededReport = (format: "csv" | "json", name: string) =>
+  Effect.gen(function*() {
+    yield* seedBook
+    const file = tempFile(name)
+    const result = yield* Report.write({}, format, file)
+    return { file, result, messages: yield* listed() }
+  })
+
 describe("Report.write csv", () => {
   it.effect("reads back as the listed messages, formula cells neutralised", () =>
     Effect.gen(function*() {
-      yield* seedBook
-      const file = tempFile("report.csv")
-      const result = yield* Report.write({}, "csv", file)
-      const messages = yield* listed()
+      const { file, result, messages } = yield* seededReport("csv", "report.csv")
       expect(messages).toHaveLength(5)
       expect(result.rows).toBe(messages.length)
       const records = readCsv(file)
@@ -202,10 +208,7 @@ describe("Report.write csv", () => {
 describe("Report.write json", () => {
   it.effect("parses to the listed messages", () =>
     Effect.gen(function*() {
-      yield* seedBook
-      const file = tempFile("report.json")
-      const result = yield* Report.write({}, "json", file)
-      const messages = yield* listed()
+      const { file, result, messages } = yield* seededReport("json", "report.json")
       expect(JSON.parse(fs.readFileSync(file, "utf8"))).toStrictEqual(messages)
       expect(result.rows).toBe(messages.length)
       expect(result.summary).toStrictEqual(summaryOf(messages))
