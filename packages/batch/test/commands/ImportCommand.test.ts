@@ -75,18 +75,8 @@ describe("smsbook import", () => {
     const args = [path.join(samples, "contacts.csv"), "--default-country", "GB", "--store", url, "--json"]
     const first = await runCommand(args)
     expect(first.code).toBe(0)
-    expect(JSON.parse(first.stdout)).toMatchObject({
-      read: 20,
-      created: 20,
-      updated: 0,
-      unchanged: 0,
-      rejected: 0,
-      duplicates: 0,
-      opted_out: 0,
-      rejects_file: null,
-      unknown_columns: [],
-      dry_run: false
-    })
+    // The counts' rules are the job's (Import.test.ts); here, that the command's document carries them and its own fields.
+    expect(JSON.parse(first.stdout)).toMatchObject({ read: 20, created: 20, rejected: 0, rejects_file: null, unknown_columns: [], dry_run: false })
     const second = await runCommand(args)
     expect(JSON.parse(second.stdout)).toMatchObject({ read: 20, unchanged: 20 })
     expect((await contactsOf(url)).length).toBe(20)

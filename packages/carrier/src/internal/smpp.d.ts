@@ -34,16 +34,10 @@ declare module "smpp" {
     destroy(callback?: () => void): void
   }
 
-  export class PDU implements Pdu {
+  // The class's instances are `Pdu`s: declared once, merged into the class.
+  export interface PDU extends Pdu {}
+  export class PDU {
     constructor(command: string, options?: Record<string, unknown>)
-    readonly command: string
-    readonly command_id: number
-    readonly command_status: number
-    readonly sequence_number: number
-    readonly [field: string]: unknown
-    isResponse(): boolean
-    response(options?: Record<string, unknown>): Pdu
-    toBuffer(): Buffer
     static maxLength: number
   }
 

@@ -116,6 +116,20 @@ const transcoder = (encoding: string): Decoder => {
   }
 }
 
+/** Chunks of `iterator` read ahead into one buffer: `pull` appends the next chunk, or marks the end. */
+const readAhead = (iterator: AsyncIterator<Uint8Array>) => {
+  const ahead: { bytes: Uint8Array; ended: boolean; pull: () => Promise<void> } = {
+    bytes: new Uint8Array(0),
+    ended: false,
+    pull: async (): Promise<void> => {
+      const next = await iterator.next()
+      if (next.done === true) ahead.ended = true
+      else ahead.bytes = concat(ahead.bytes, next.value)
+    }
+  }
+  return ahead
+}
+
 /**
  * The bytes of `source` as UTF-8, BOM removed. A BOM decides the encoding, else `forced`, else the first non-ASCII
  * byte (see {@link judge}); the decision is written to `state.encoding`.
@@ -125,26 +139,19 @@ async function* toUtf8(
   forced: string | undefined,
   state: { encoding: Encoding }
 ): AsyncGenerator<Uint8Array> {
-  const iterator = source[Symbol.asyncIterator]()
-  let pending: Uint8Array = new Uint8Array(0)
-  let done = false
-  const pull = async () => {
-    const next = await iterator.next()
-    if (next.done === true) done = true
-    else pending = concat(pending, next.value)
-  }
-  while (!done && pending.length < 4) await pull()
-  const bom = bomOf(pending)
+  const ahead = readAhead(source[Symbol.asyncIterator]())
+  while (!ahead.ended && ahead.bytes.length < 4) await ahead.pull()
+  const bom = bomOf(ahead.bytes)
   let decoder: Decoder | undefined
   if (bom !== undefined && (forced === undefined || canonical(forced) === canonical(bom.encoding))) {
-    pending = pending.subarray(bom.length)
+    ahead.bytes = ahead.bytes.subarray(bom.length)
     state.encoding = bom.encoding
     decoder = transcoder(bom.encoding)
   } else if (forced !== undefined) {
     state.encoding = isUtf8Name(forced) ? "utf-8" : forced
     decoder = transcoder(forced)
   } else {
-    const wide = wideEncodingOf(pending)
+    const wide = wideEncodingOf(ahead.bytes)
     if (wide instanceof Undecodable) throw wide
     if (wide !== undefined) {
       state.encoding = wide
@@ -153,29 +160,29 @@ async function* toUtf8(
   }
   for (;;) {
     if (decoder === undefined) {
-      const at = firstNonAscii(pending)
+      const at = firstNonAscii(ahead.bytes)
       if (at === -1) {
-        if (pending.length > 0) yield pending
-        pending = new Uint8Array(0)
+        if (ahead.bytes.length > 0) yield ahead.bytes
+        ahead.bytes = new Uint8Array(0)
       } else {
-        const decided = judge(pending.subarray(at), done)
+        const decided = judge(ahead.bytes.subarray(at), ahead.ended)
         if (decided !== undefined) {
           state.encoding = decided
           decoder = transcoder(decided)
           continue
         }
-        if (at > 0) yield pending.subarray(0, at)
-        pending = pending.subarray(at)
+        if (at > 0) yield ahead.bytes.subarray(0, at)
+        ahead.bytes = ahead.bytes.subarray(at)
       }
-    } else if (pending.length > 0) {
-      const out = decoder.write(pending)
-      pending = new Uint8Array(0)
+    } else if (ahead.bytes.length > 0) {
+      const out = decoder.write(ahead.bytes)
+      ahead.bytes = new Uint8Array(0)
       if (out.length > 0) yield out
     }
-    if (done) break
-    await pull()
+    if (ahead.ended) break
+    await ahead.pull()
   }
-  const rest = decoder === undefined ? pending : concat(decoder.write(pending), decoder.end())
+  const rest = decoder === undefined ? ahead.bytes : concat(decoder.write(ahead.bytes), decoder.end())
   if (rest.length > 0) yield rest
 }
 
@@ -243,33 +250,27 @@ async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): Asyn
 export const open = async (source: AsyncIterable<Uint8Array>, options: Options = {}): Promise<Opened> => {
   const state: { encoding: Encoding } = { encoding: "utf-8" }
   const utf8 = toUtf8(source, options.encoding, state)
-  let head: Uint8Array = new Uint8Array(0)
-  let ended = false
-  const more = async () => {
-    const next = await utf8.next()
-    if (next.done === true) ended = true
-    else head = concat(head, next.value)
-  }
+  const ahead = readAhead(utf8)
   const lines = () => {
-    const text = Buffer.from(head.buffer, head.byteOffset, head.length).toString("utf8")
+    const text = Buffer.from(ahead.bytes.buffer, ahead.bytes.byteOffset, ahead.bytes.length).toString("utf8")
     const first = firstLine(text)
     const sep = first.complete ? sepLineOf(first.line) : undefined
     const header = sep === undefined ? first : firstLine(text.slice(first.next))
     return { first, sep, header }
   }
   let found = lines()
-  while (!ended && head.length < headLimit && !found.header.complete) {
-    await more()
+  while (!ahead.ended && ahead.bytes.length < headLimit && !found.header.complete) {
+    await ahead.pull()
     found = lines()
   }
   const { first, sep, header } = found
   let lineOffset = 0
   if (sep !== undefined) {
-    head = head.subarray(Buffer.byteLength(first.line, "utf8") + first.next - first.line.length)
+    ahead.bytes = ahead.bytes.subarray(Buffer.byteLength(first.line, "utf8") + first.next - first.line.length)
     lineOffset = 1
   }
   return {
-    chunks: prepend(head, utf8),
+    chunks: prepend(ahead.bytes, utf8),
     delimiter: sep ?? delimiterOf(header.line),
     lineOffset,
     encoding: () => state.encoding
