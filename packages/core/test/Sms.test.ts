@@ -1,3 +1,7 @@
+/**
+ * Laws and examples of the SMS rules: GSM-7 and UCS-2 counting, splitting into parts with a concatenation header,
+ * the prefix budget and look-alikes. Over 400 lines: one set of rules, whose laws share the character generators.
+ */
 import { Result } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
