@@ -267,8 +267,9 @@ export const fuzz: Scenario = async (book, rounds) => {
         ...(outcome.code !== null && [0, 1, 2, 3].includes(outcome.code) ? [] : [`exit ${outcome.code} ${outcome.signal ?? ""}`]),
         ...(Harness.looksLikeCrash(outcome.stderr) ? [`a crash on stderr: ${outcome.stderr.slice(0, 400)}`] : []),
         ...(outcome.code !== 0 && Harness.digest(book) !== before ? ["the book changed though the command failed"] : []),
-        ...(Harness.fileDigest(path.join(book.dir, "in.csv")) !== kept.input ? ["in.csv was overwritten"] : []),
-        ...(Harness.fileDigest(path.join(book.dir, "msg.txt")) !== kept.message ? ["msg.txt was overwritten"] : []),
+        // A file is protected where the command reads it; any other path is an output the user named.
+        ...(args[0] === "import" && Harness.fileDigest(path.join(book.dir, "in.csv")) !== kept.input ? ["in.csv was overwritten"] : []),
+        ...(args.includes("msg.txt") && Harness.fileDigest(path.join(book.dir, "msg.txt")) !== kept.message ? ["msg.txt was overwritten"] : []),
         ...(storeFile !== undefined && !fs.statSync(storeFile).isFile() ? ["the store is gone"] : []),
         ...(fs.statSync("/dev/null").isCharacterDevice() ? [] : ["/dev/null was replaced"])
       ]

@@ -92,6 +92,19 @@ describe("Message.checkText", () => {
   })
 })
 
+describe("Message.checkText control characters", () => {
+  it("law: a C0 control other than tab, LF or CR, or DEL, anywhere in the text, is refused; tab and line ends are kept", () => {
+    const controls = [...Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)), "\u007f"].filter((c) => !"\t\n\r".includes(c))
+    fc.assert(fc.property(fc.constantFrom(...controls), fc.nat(), (control, at) => {
+      const text = "Doors open\tat 9\r\nSee you"
+      const cut = at % (text.length + 1)
+      const checked = Message.checkText(text.slice(0, cut) + control + text.slice(cut))
+      expect(Result.isFailure(checked) && checked.failure.reason).toMatch(/control character U\+00[0-9A-F]{2}/)
+      expect(Message.checkText(text)).toEqual(Result.succeed(text))
+    }))
+  })
+})
+
 describe("Messaging.roleOf", () => {
   it("law: only SUBSCRIBED or CONFIRMED contacts are reached; a CANCELLED or INVITED one never is", () => {
     fc.assert(fc.property(wanted, contact, (tags, c) => {

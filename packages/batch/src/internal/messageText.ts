@@ -20,6 +20,15 @@ export const check = (text: string, field: string): Result.Result<string, Invali
 export const decode = (bytes: Uint8Array, path: string, encoding: string | undefined): Result.Result<string, InvalidField> => {
   let text: string
   if (encoding === undefined || encoding.toLowerCase().replace(/[^a-z0-9]/g, "") === "utf8") {
+    if (bytes.includes(0)) {
+      return Result.fail(
+        new InvalidField({
+          field: "--message-file",
+          value: path,
+          reason: "holds NUL bytes: it looks like UTF-16 or UTF-32 without a byte order mark; give its encoding with --encoding (e.g. utf-16le)"
+        })
+      )
+    }
     try {
       text = utf8.decode(bytes)
     } catch {

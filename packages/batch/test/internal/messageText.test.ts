@@ -19,6 +19,13 @@ describe("MessageText.check", () => {
 })
 
 describe("MessageText.decode", () => {
+  it("refuses UTF-16 without a byte order mark, pointing to --encoding, and reads it with --encoding", () => {
+    const bytes = Buffer.from("Doors open at 9", "utf16le")
+    const refused = MessageText.decode(bytes, "m.txt", undefined)
+    expect(Result.isFailure(refused) && refused.failure.reason).toMatch(/NUL bytes.*--encoding/)
+    expect(MessageText.decode(bytes, "m.txt", "utf-16le")).toStrictEqual(Result.succeed("Doors open at 9"))
+  })
+
   it("round-trips UTF-8 text, dropping one trailing line end", () => {
     fc.assert(fc.property(fc.string({ unit: "grapheme", minLength: 1 }), fc.constantFrom("", "\n", "\r\n"), (text, end) => {
       fc.pre(text.trim() !== "" && !text.includes("\uFFFD") && !/\r?\n$/.test(text))
