@@ -5,6 +5,7 @@
  * `pg-copy-streams`, measured only). Every case loads a fresh database; prints the table, updates docs/benchmarks.md.
  */
 import { PgClient } from "@effect/sql-pg"
+import { parse } from "csv-parse/sync"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -90,13 +91,8 @@ const timed = async (name: string, url: string, run: () => Promise<number | unde
 const exportRows = (url: string, file: string): void =>
   psql(url, ["-c", `\\copy (SELECT ${columns.join(", ")} FROM contacts ORDER BY profile_uid) TO '${file}' WITH (FORMAT csv)`])
 
-/** CSV text of the normalised file split into rows of fields (it holds no line breaks inside fields: names are one line). */
-const readRows = (file: string): ReadonlyArray<ReadonlyArray<string>> =>
-  fs.readFileSync(file, "utf8").split("\n").filter((line) => line !== "").map((line) => {
-    const fields: Array<string> = []
-    for (const match of line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)) fields.push(match[1] === undefined ? match[2] ?? "" : match[1].replaceAll("\"\"", "\""))
-    return fields
-  })
+/** The normalised file's rows of fields, read by csv-parse as every CSV smsbook reads. */
+const readRows = (file: string): ReadonlyArray<ReadonlyArray<string>> => parse(fs.readFileSync(file))
 
 const stageByUnnest = (url: string, rows: ReadonlyArray<ReadonlyArray<string>>, batch: number) =>
   Effect.gen(function*() {
