@@ -78,7 +78,7 @@ export type SendToGroupsBody = typeof SendToGroupsBody.Type
 /**
  * The text of an outgoing message, as every entry point checks it: valid Unicode (no lone surrogate), no U+FFFD
  * (the mark of bytes that were not valid UTF-8 where it was decoded), not empty or only blanks — a send with an
- * unset variable for its text must never reach a handset — and no control character but tab and line ends.
+ * unset variable for its text must never reach a handset — and no control character but tab, line ends and form feed.
  */
 export const checkText = (text: string, field: string = "message"): Result.Result<string, InvalidField> => {
   if (!text.isWellFormed()) {
@@ -92,9 +92,9 @@ export const checkText = (text: string, field: string = "message"): Result.Resul
   if (text.trim() === "") {
     return Result.fail(new InvalidField({ field, value: text, reason: "is empty or only blanks: nothing would be said" }))
   }
-  // NUL and the other C0 controls but tab and line ends: no handset shows them, and NULs mean text read in the
-  // wrong encoding (UTF-16 read as UTF-8).
-  const control = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.exec(text)
+  // NUL and the other C0 controls but tab, line ends and form feed (GSM-7 has LF, CR and, in its extension table, FF):
+  // no handset shows them, and NULs mean text read in the wrong encoding (UTF-16 read as UTF-8).
+  const control = /[\u0000-\u0008\u000B\u000E-\u001F\u007F]/.exec(text)
   if (control !== null) {
     const code = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`
     return Result.fail(new InvalidField({ field, value: text, reason: `holds the control character ${code}, which no handset shows` }))
