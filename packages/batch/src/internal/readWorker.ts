@@ -9,8 +9,12 @@ import type * as CsvRecordsTypes from "./csv/records.ts"
 import * as PhoneRegexCache from "./phoneRegexCache.ts"
 import type * as RowBatchesTypes from "./rowBatches.ts"
 
-/** Batches sent and not yet taken by the main thread, at most: bounds the memory of a fast reader, slow writer. */
-const window = 4
+/**
+ * Batches sent and not yet taken by the main thread, at most: bounds the memory of a fast reader, slow writer (64
+ * batches of 1000 rows, ~25 MB). Wide enough for this thread to keep reading through one of the writer's merges;
+ * with 4, both threads waited on each other a third of the time (the profiles in docs/benchmarks.md).
+ */
+const window = 64
 
 const port = parentPort
 if (port === null) throw new Error("readWorker.ts runs as a worker thread only")

@@ -1,6 +1,6 @@
 /**
- * The set-based import on SQLite: rows staged 100 per statement into a TEMP table, copied sorted by msisdn at each
- * merge, then merged into `contacts` by one `UPDATE … FROM sorted WHERE <changed>` (nothing is written for a row that
+ * The set-based import on SQLite: rows staged 100 per statement into a TEMP table, indexed by msisdn at each merge,
+ * then merged into `contacts` by one `UPDATE … FROM staged WHERE <changed>` (nothing is written for a row that
  * changes nothing) and one `INSERT … SELECT` of the new numbers; the statements' own change counts are the summary's.
  */
 import type { SQLInputValue } from "node:sqlite"
@@ -28,17 +28,16 @@ const createStaging = `CREATE TEMP TABLE IF NOT EXISTS smsbook_import_rows (
 )`
 
 /**
- * The staged rows copied in msisdn order (rowid order is then key order), the full name and tag keys filled in: the
- * merge then probes and extends the contacts B-tree leaf after leaf. Probed in file order instead, a merge of 200k
- * rows into a million contacts missed the page cache on most rows (measured 2× slower in all, first import and
- * re-import alike).
+ * The staged rows' index by msisdn, built at each merge (one sort of the keys, cheaper than keeping it through the
+ * staging's random inserts): the merge reads the staging in key order through it, so it probes and extends the
+ * contacts B-tree leaf after leaf. In file order, a merge of 200k rows into a million contacts missed the page cache
+ * on most rows (measured 2× slower in all, first import and re-import alike).
  */
-const sortStaged = `CREATE TEMP TABLE smsbook_import_sorted AS
-  SELECT seq, msisdn, phone_number, first_name, last_name,
-    CASE WHEN first_name = '' THEN last_name WHEN last_name = '' THEN first_name ELSE first_name || ' ' || last_name END
-      AS full_name,
-    country_code, tags, coalesce(tag_keys, tags) AS tag_keys, profile_uid
-  FROM temp.smsbook_import_rows ORDER BY msisdn`
+const indexStaged = "CREATE INDEX temp.smsbook_import_rows_by_msisdn ON smsbook_import_rows (msisdn)"
+const dropIndex = "DROP INDEX IF EXISTS temp.smsbook_import_rows_by_msisdn"
+
+const stagedFullName = `CASE WHEN s.first_name = '' THEN s.last_name WHEN s.last_name = '' THEN s.first_name
+  ELSE s.first_name || ' ' || s.last_name END`
 
 const insertStaging = (rows: number): string => {
   const one = `(${Rows.placeholders(stagingColumns.length)})`
@@ -50,7 +49,7 @@ const rule = (blankErases: boolean) => {
   const first = blankErases ? "s.first_name" : "CASE WHEN s.first_name <> '' THEN s.first_name ELSE c.first_name END"
   const last = blankErases ? "s.last_name" : "CASE WHEN s.last_name <> '' THEN s.last_name ELSE c.last_name END"
   const full = `CASE WHEN (${first}) = '' THEN (${last}) WHEN (${last}) = '' THEN (${first}) ELSE (${first}) || ' ' || (${last}) END`
-  const newTag = `EXISTS (SELECT 1 FROM json_each(s.tag_keys) k
+  const newTag = `EXISTS (SELECT 1 FROM json_each(coalesce(s.tag_keys, s.tags)) k
     WHERE NOT EXISTS (SELECT 1 FROM contact_tags t WHERE t.tag = k.value AND t.msisdn = s.msisdn))`
   // Equal tag texts add nothing: the common case of a re-import skips the per-tag probes.
   const changed = `(c.first_name IS NOT (${first}) OR c.last_name IS NOT (${last}) OR c.full_name IS NOT (${full}) OR
@@ -59,29 +58,31 @@ const rule = (blankErases: boolean) => {
 }
 
 /**
- * Stored contacts changed by their staged row (probed in file order: sorting the staging first measured no faster): names by the rule, tags the stored ones then the row's
- * whose keys are not stored yet (contact_tags still holds only the stored keys: the row's are added after).
+ * Stored contacts changed by their staged row, read through the staging's index: names by the rule, tags the stored
+ * ones then the row's whose keys are not stored yet (contact_tags still holds only the stored keys: the row's are
+ * added after).
  */
 const update = (blankErases: boolean) => {
   const { changed, first, full, last } = rule(blankErases)
   const tags = `(SELECT json_group_array(value) FROM (
       SELECT j.value AS value, 0 AS part, j.key AS position FROM json_each(c.tags) j
       UNION ALL
-      SELECT t.value, 1, t.key FROM json_each(s.tags) t, json_each(s.tag_keys) k
+      SELECT t.value, 1, t.key FROM json_each(s.tags) t, json_each(coalesce(s.tag_keys, s.tags)) k
       WHERE k.key = t.key AND NOT EXISTS (SELECT 1 FROM contact_tags ct WHERE ct.tag = k.value AND ct.msisdn = s.msisdn)
       ORDER BY part, position))`
   return `UPDATE contacts AS c SET first_name = ${first}, last_name = ${last}, full_name = ${full}, tags = ${tags}
-    FROM temp.smsbook_import_sorted AS s
+    FROM temp.smsbook_import_rows AS s INDEXED BY smsbook_import_rows_by_msisdn
     WHERE c.msisdn = s.msisdn AND ${changed}`
 }
 
-/** New contacts, in key order (the sorted copy's rowid order); a suppressed number CANCELLED. */
+/** New contacts, in key order (through the staging's index); a suppressed number CANCELLED. */
 const insert = `INSERT INTO contacts (${Rows.contactColumns.join(", ")})
-  SELECT s.msisdn, s.phone_number, s.first_name, s.last_name, s.full_name, s.country_code, 'FILE_UPLOAD',
+  SELECT s.msisdn, s.phone_number, s.first_name, s.last_name, ${stagedFullName}, s.country_code, 'FILE_UPLOAD',
     CASE WHEN EXISTS (SELECT 1 FROM suppressions sp WHERE sp.msisdn = s.msisdn) THEN 'CANCELLED' ELSE 'SUBSCRIBED' END,
     s.tags, s.profile_uid, 0
-  FROM temp.smsbook_import_sorted s WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.msisdn = s.msisdn)
-  ORDER BY s.rowid`
+  FROM temp.smsbook_import_rows s INDEXED BY smsbook_import_rows_by_msisdn
+  WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.msisdn = s.msisdn)
+  ORDER BY s.msisdn`
 
 /**
  * Rows of opted-out numbers: a stored CANCELLED contact always has its suppression entry, and a suppressed number
@@ -97,7 +98,7 @@ const stagedCount = "SELECT count(*) AS n FROM temp.smsbook_import_rows"
 
 /** The rows' tag keys, in key order (each tag's run of numbers lands together, not all over the index). */
 const insertTags = `INSERT INTO contact_tags (tag, msisdn)
-  SELECT k.value, s.msisdn FROM temp.smsbook_import_sorted s, json_each(s.tag_keys) k WHERE true
+  SELECT k.value, s.msisdn FROM temp.smsbook_import_rows s, json_each(coalesce(s.tag_keys, s.tags)) k WHERE true
   ORDER BY 1, 2
   ON CONFLICT DO NOTHING`
 
@@ -151,14 +152,14 @@ export const make = (db: Database): NonNullable<ContactStore.ContactStore["Servi
           const staged = Rows.number(statement(stagedCount).get() ?? {}, "n")
           const opted = Rows.number(statement(optedOutCount).get() ?? {}, "n")
           const optedOutMsisdns = opted === 0 || limit <= 0 ? [] : statement(optedOut).all(limit).map((r) => Rows.text(r, "msisdn"))
-          statement("DROP TABLE IF EXISTS temp.smsbook_import_sorted").run()
-          statement(sortStaged).run()
-          statement("DELETE FROM temp.smsbook_import_rows").run()
+          statement(dropIndex).run()
+          statement(indexStaged).run()
           // The update first: it reads the stored tag keys, which the insert of the row's keys then extends.
           const updated = Number(statement(update(blankErases)).run().changes)
           const created = Number(statement(insert).run().changes)
           if (created + updated > 0) statement(insertTags).run()
-          statement("DROP TABLE temp.smsbook_import_sorted").run()
+          statement(dropIndex).run()
+          statement("DELETE FROM temp.smsbook_import_rows").run()
           return { created, updated, unchanged: staged - created - updated, optedOut: opted, optedOutMsisdns }
         })
     }
