@@ -272,11 +272,11 @@ export const stageContacts = Effect.fnUntraced(function*(bulk: BulkImport, rows:
   const contacts = rows.map((row): Contact.Contact => {
     const first_name = row.first_name.trim()
     const last_name = row.last_name.trim()
-    const { country_code, phone_number } = Msisdn.split(row.msisdn)
+    // The row's parts are `Msisdn.split` of its number already (a law of `Msisdn.normalize`).
     return {
       msisdn: row.msisdn,
-      phone_number,
-      country_code,
+      phone_number: row.phone_number,
+      country_code: row.country_code,
       first_name,
       last_name,
       full_name: Contact.fullName(first_name, last_name),

@@ -33,6 +33,8 @@ export interface MergeCounts {
   readonly unchanged: number
   /** Rows of CANCELLED contacts, created ones (the number was suppressed) included. */
   readonly optedOut: number
+  /** Of the created contacts, those created CANCELLED because their number was on the suppression list. */
+  readonly suppressed: number
   /** The first of those numbers, in the order staged (at most the limit `merge` was given). */
   readonly optedOutMsisdns: ReadonlyArray<string>
 }

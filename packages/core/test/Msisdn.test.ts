@@ -105,6 +105,25 @@ describe("Msisdn laws", () => {
     )
   })
 
+  it("reading answers what normalize answers: the same number, or the problem its InvalidMsisdn carries", () => {
+    const written = fc.oneof(
+      validNumber.chain((digits) => fc.constantFrom("+" + digits, "00" + digits, digits, digits.slice(2), "0" + digits.slice(2))),
+      fc.string({ maxLength: 20 }),
+      fc.stringMatching(/^[0-9 +().-]{0,18}$/)
+    )
+    const country = fc.constantFrom(undefined, "GB", "DE", "United States", "IT", "xx", "44")
+    fc.assert(
+      fc.property(written, country, country, (text, cell, fallback) => {
+        const options = { country: cell, defaultCountry: fallback, readCountry: Country.lookup }
+        const normalized = Msisdn.normalize(text, options)
+        expect(Msisdn.reading(text, options)).toEqual(
+          Result.isSuccess(normalized) ? normalized.success : normalized.failure.problem
+        )
+      }),
+      { numRuns: 1000 }
+    )
+  })
+
   it("every valid number written `+` digits, with any separators, parses back to its digits", () => {
     fc.assert(
       fc.property(validNumber.chain((digits) => fc.tuple(fc.constant(digits), withSeparators("+" + digits))), ([

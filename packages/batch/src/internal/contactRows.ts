@@ -6,7 +6,6 @@
 import type { ContactBook, Errors } from "@smsbook/core"
 import * as Country from "@smsbook/core/Country"
 import * as Msisdn from "@smsbook/core/Msisdn"
-import { Result } from "effect"
 import type * as Columns from "./csv/columns.ts"
 import * as CleanText from "./cleanText.ts"
 import * as spreadsheet from "./csv/spreadsheet.ts"
@@ -100,7 +99,7 @@ const unknownCallingCode = "no country has the calling code this number starts w
  * Reads one record. A row whose every cell is blank is `Blank` (a spacer line, not a contact). Otherwise it is a
  * `Candidate` or a `Reject` with a stable reason: `too-many-fields` (non-blank cells past the header's columns),
  * `bad-encoding` (a byte sequence that is not text in the file's encoding), `missing-msisdn`, or the number's
- * problem from {@link Msisdn.normalize} (`bad-country` among them); its message says what to do about this number
+ * problem from {@link Msisdn.reading} (`bad-country` among them); its message says what to do about this number
  * (an `unknown-country` written with `+` or `00` has a wrong calling code, not a missing one). The row's country
  * cell (code, name or calling code) overrides the default country. Where the number's column is empty or invalid,
  * the fallback phone columns are read in order; the primary column's problem is reported when none is valid.
@@ -135,30 +134,30 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
     defaultCountry: context.defaultCountry,
     readCountry: Country.lookup
   }
-  let normalized = Msisdn.normalize(number, options)
+  let normalized = Msisdn.reading(number, options)
   let fromFallback = number !== primary
   // The number's column holds no valid number: the next phone column that does is read, and the row noted.
-  if (Result.isFailure(normalized)) {
+  if (typeof normalized === "string") {
     for (const at of context.columns.fallbacks) {
       const other = cell(fields, at)
       if (other === "" || other === number) continue
-      const read = Msisdn.normalize(other, options)
-      if (Result.isSuccess(read)) {
+      const read = Msisdn.reading(other, options)
+      if (typeof read !== "string") {
         normalized = read
         fromFallback = true
         break
       }
     }
   }
-  if (Result.isFailure(normalized)) {
-    const problem = normalized.failure.problem
+  if (typeof normalized === "string") {
+    const problem = normalized
     if (problem === "empty") return reject("missing-msisdn", "no phone number in this row")
     const message = problem === "unknown-country" && isWrittenInternationally(number)
       ? unknownCallingCode
       : problemMessages[problem]
     return reject(problem, `${JSON.stringify(number)}: ${message}`)
   }
-  const { country_code, msisdn, phone_number, rule } = normalized.success
+  const { country_code, msisdn, phone_number, rule } = normalized
   const own = splitTags(cell(fields, index.tags))
   const first = cell(fields, index.first_name)
   const cleaned = [index.first_name, index.last_name, index.name, index.tags].some((at) =>
@@ -166,11 +165,11 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   )
   const rowNotes: ReadonlyArray<Note> = fromFallback || cleaned
     ? [
-      ...normalized.success.notes,
+      ...normalized.notes,
       ...(fromFallback ? ["phone-from-fallback-column" as const] : []),
       ...(cleaned ? ["control-characters-replaced" as const] : [])
     ]
-    : normalized.success.notes
+    : normalized.notes
   return {
     _tag: "Candidate",
     rule,

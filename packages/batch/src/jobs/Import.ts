@@ -257,6 +257,7 @@ export const run = Effect.fn("Import.run")(
       tally.updated += merged.updated
       tally.unchanged += merged.unchanged
       tally.opted_out += merged.optedOut
+      tally.suppressed += merged.suppressed
       for (const msisdn of merged.optedOutMsisdns) if (!optedOut.includes(msisdn)) optedOut.push(msisdn)
       staged = 0
       const repeats = waiting
@@ -286,16 +287,7 @@ export const run = Effect.fn("Import.run")(
       tally.duplicates += repeats.length
       if (rejects !== undefined) yield* rejects.write(rejected)
       if (bulk !== undefined) {
-        if (firsts.length > 0) {
-          // The bulk merge counts suppressed numbers among opted_out only: the ones without a contact (created
-          // CANCELLED) are counted here, as the row-by-row path counts them. Usually none: one indexed query.
-          const onList = yield* store.suppressed(firsts.map((candidate) => candidate.msisdn))
-          if (onList.size > 0) {
-            const existing = yield* store.getMany([...onList])
-            for (const msisdn of onList) if (!existing.has(msisdn)) tally.suppressed++
-          }
-          yield* ContactBook.stageContacts(bulk, firsts)
-        }
+        if (firsts.length > 0) yield* ContactBook.stageContacts(bulk, firsts)
         staged += firsts.length
         for (const repeat of repeats) waiting.push(repeat)
         if (staged >= mergeEvery) yield* mergeStaged(bulk)

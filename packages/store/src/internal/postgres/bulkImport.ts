@@ -77,6 +77,11 @@ export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<Contac
             WHERE EXISTS (SELECT 1 FROM suppressions AS sp WHERE sp.msisdn = s.msisdn) ORDER BY s.seq LIMIT ${limit}`.pipe(
             Effect.flatMap(decodeMsisdns("bulkImport"))
           )).map((row) => row.msisdn)
+          const suppressed = optedOut === 0 ? 0 : (yield* sql`SELECT count(*) AS n FROM smsbook_import_rows AS s
+            WHERE EXISTS (SELECT 1 FROM suppressions AS sp WHERE sp.msisdn = s.msisdn)
+              AND NOT EXISTS (SELECT 1 FROM contacts AS c WHERE c.msisdn = s.msisdn)`.pipe(
+            Effect.flatMap(decodeCount("bulkImport"))
+          ))[0]?.n ?? 0
           // Rows in key order, so that writers of overlapping numbers lock them in one order.
           const updated = (yield* sql`UPDATE contacts AS c SET
               first_name = ${first}, last_name = ${last}, full_name = ${join(first, last)},
@@ -105,7 +110,7 @@ export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<Contac
             yield* hooks.written(created + updated)
           }
           yield* sql`TRUNCATE smsbook_import_rows`
-          return { created, updated, unchanged: staged - created - updated, optedOut, optedOutMsisdns }
+          return { created, updated, unchanged: staged - created - updated, optedOut, suppressed, optedOutMsisdns }
         }).pipe(attempt("ContactStore.bulkImport.merge"))
     }
     return bulk

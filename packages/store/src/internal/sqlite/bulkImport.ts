@@ -96,6 +96,11 @@ const optedOut = `SELECT s.msisdn AS msisdn FROM temp.smsbook_import_rows s
 
 const stagedCount = "SELECT count(*) AS n FROM temp.smsbook_import_rows"
 
+/** Staged numbers on the list without a contact: the merge creates them CANCELLED. */
+const suppressedNew = `SELECT count(*) AS n FROM temp.smsbook_import_rows s
+  WHERE EXISTS (SELECT 1 FROM suppressions sp WHERE sp.msisdn = s.msisdn)
+    AND NOT EXISTS (SELECT 1 FROM contacts c WHERE c.msisdn = s.msisdn)`
+
 /** The rows' tag keys, in key order (each tag's run of numbers lands together, not all over the index). */
 const insertTags = `INSERT INTO contact_tags (tag, msisdn)
   SELECT k.value, s.msisdn FROM temp.smsbook_import_rows s, json_each(coalesce(s.tag_keys, s.tags)) k WHERE true
@@ -152,6 +157,7 @@ export const make = (db: Database): NonNullable<ContactStore.ContactStore["Servi
           const staged = Rows.number(statement(stagedCount).get() ?? {}, "n")
           const opted = Rows.number(statement(optedOutCount).get() ?? {}, "n")
           const optedOutMsisdns = opted === 0 || limit <= 0 ? [] : statement(optedOut).all(limit).map((r) => Rows.text(r, "msisdn"))
+          const suppressed = opted === 0 ? 0 : Rows.number(statement(suppressedNew).get() ?? {}, "n")
           statement(dropIndex).run()
           statement(indexStaged).run()
           // The update first: it reads the stored tag keys, which the insert of the row's keys then extends.
@@ -160,7 +166,7 @@ export const make = (db: Database): NonNullable<ContactStore.ContactStore["Servi
           if (created + updated > 0) statement(insertTags).run()
           statement(dropIndex).run()
           statement("DELETE FROM temp.smsbook_import_rows").run()
-          return { created, updated, unchanged: staged - created - updated, optedOut: opted, optedOutMsisdns }
+          return { created, updated, unchanged: staged - created - updated, optedOut: opted, suppressed, optedOutMsisdns }
         })
     }
     return bulk
