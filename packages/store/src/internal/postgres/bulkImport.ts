@@ -3,9 +3,9 @@
  * long as the import's transaction, then merged by one `UPDATE … FROM staging WHERE <changed>` and one
  * `INSERT … SELECT … ORDER BY msisdn`; the statements' own change counts are the summary's.
  */
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
-import type { ContactStore } from "@smsbook/core"
+import type { Contact, ContactStore, StoreFailure } from "@smsbook/core"
 import { attempt } from "./connection.ts"
 import { decodeCount, decodeMsisdns, lower } from "./rows.ts"
 
@@ -55,9 +55,16 @@ export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<Contac
       FROM jsonb_array_elements(s.tags) WITH ORDINALITY AS t (value, position)
       JOIN (${newKeys}) AS n ON n.position = t.position), '[]'::jsonb)`
 
-    const bulk: ContactStore.BulkImport = {
-      stage: (contacts) =>
-        contacts.length === 0 ? Effect.void : sql`INSERT INTO smsbook_import_rows (msisdn, phone_number, first_name, last_name,
+    // One staging statement in flight while the import reads its next rows: the server stages a batch while the
+    // client checks the next one, instead of each waiting on the other. A failure surfaces at the next stage or merge.
+    let staging: Fiber.Fiber<void, StoreFailure> | undefined
+    const settle = Effect.suspend(() => {
+      const fiber = staging
+      staging = undefined
+      return fiber === undefined ? Effect.void : Fiber.join(fiber)
+    })
+    const insertStaged = (contacts: ReadonlyArray<Contact.Contact>) =>
+      sql`INSERT INTO smsbook_import_rows (msisdn, phone_number, first_name, last_name,
             full_name, country_code, tags, tag_keys, profile_uid, first_name_lower, last_name_lower)
           SELECT * FROM unnest(${contacts.map((c) => c.msisdn)}::text[], ${contacts.map((c) => c.phone_number)}::text[],
             ${contacts.map((c) => c.first_name)}::text[], ${contacts.map((c) => c.last_name)}::text[],
@@ -65,9 +72,17 @@ export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<Contac
             ${contacts.map((c) => JSON.stringify(c.tags))}::jsonb[],
             ${contacts.map((c) => JSON.stringify([...new Set(c.tags.map(lower))]))}::jsonb[],
             ${contacts.map((c) => c.profile_uid)}::text[], ${contacts.map((c) => lower(c.first_name))}::text[],
-            ${contacts.map((c) => lower(c.last_name))}::text[])`.pipe(Effect.asVoid, attempt("ContactStore.bulkImport.stage")),
+            ${contacts.map((c) => lower(c.last_name))}::text[])`.pipe(Effect.asVoid, attempt("ContactStore.bulkImport.stage"))
+
+    const bulk: ContactStore.BulkImport = {
+      stage: (contacts) =>
+        contacts.length === 0 ? Effect.void : Effect.gen(function*() {
+          yield* settle
+          staging = yield* Effect.forkChild(insertStaged(contacts))
+        }),
       merge: (limit) =>
         Effect.gen(function*() {
+          yield* settle
           const staged = (yield* sql`SELECT count(*) AS n FROM smsbook_import_rows`.pipe(Effect.flatMap(decodeCount("bulkImport"))))[0]?.n ?? 0
           const optedOut = (yield* sql`SELECT count(*) AS n FROM smsbook_import_rows AS s
             WHERE EXISTS (SELECT 1 FROM suppressions AS sp WHERE sp.msisdn = s.msisdn)`.pipe(
