@@ -26,14 +26,18 @@ export interface Connection {
 /** The page cache of a connection unless told otherwise, in KiB: 64 MiB, for bulk work. */
 export const defaultCacheKiB = 65536
 
-/** Tuning of every connection: WAL so readers never block the writer, a page cache (64 MiB by default) for bulk work. */
+/**
+ * Tuning of every connection: WAL so readers never block the writer, a page cache (64 MiB by default) for bulk work,
+ * and TEMP tables and large sorts in a temporary file (the OS caches it): in memory, an import's staging and the
+ * sorts of its merges took the 1M-row import's peak from 387 to 567 MB, for 3 % less time.
+ */
 export const pragmas = (busyTimeout: number, cacheKiB: number = defaultCacheKiB): ReadonlyArray<string> => [
   "PRAGMA journal_mode = WAL",
   "PRAGMA synchronous = NORMAL",
   "PRAGMA foreign_keys = ON",
   `PRAGMA busy_timeout = ${busyTimeout}`,
   `PRAGMA cache_size = -${Math.max(0, Math.floor(cacheKiB))}`,
-  "PRAGMA temp_store = MEMORY"
+  "PRAGMA temp_store = FILE"
 ]
 
 /** The message of a thrown value: node:sqlite throws `Error`s carrying SQLite's own text. */
