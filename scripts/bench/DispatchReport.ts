@@ -48,7 +48,8 @@ export const lines = (r: DispatchJob.Result, loadBefore: ReadonlyArray<number>):
     "",
     `Dispatcher RSS: ${m.startMB.toFixed(0)} MB when the first parts went out, ${m.atTenthMB.toFixed(0)} MB at a tenth, ${m.atHalfMB.toFixed(0)} MB at half, ` +
     `${m.endMB.toFixed(0)} MB at the end (receipts in), peak ${m.peakMB.toFixed(0)} MB; slope after the first tenth ${m.slopeMBPerMillion.toFixed(1)} MB per million parts. ` +
-    `**Flat: ${m.flat ? "yes" : "NO"}** (from a tenth of the parts to the end it may grow ${Series.flatTolerance(m.atTenthMB).toFixed(0)} MB: 10 %, at least 16 MB).`,
+    `**Flat: ${m.flat ? "yes" : "NO"}** (over the second half of the parts it may grow ${Series.flatTolerance(m.atHalfMB).toFixed(0)} MB: 10 %, at least 16 MB; ` +
+    "memory held per part would grow as much in the second half as in the first).",
     "",
     "| parts at the SMSC | seconds | dispatcher RSS MB | its JS heap in use MB |",
     "|---|---|---|---|",

@@ -72,6 +72,25 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
       FROM unnest(${[...counts.keys()]}::text[], ${[...counts.values()]}::int[]) AS c(message_id, n)
       WHERE messages.message_id = c.message_id`.pipe(Effect.asVoid)
   }
+  /** A receipt applied to its part, inside the caller's transaction. */
+  const applyReceipt = (receipt: PartQueue.ReceiptInput) =>
+    Effect.gen(function*() {
+      let rows = receipt.smscIds.length === 0 ? [] : yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
+        WHERE smsc_id IN ${sql.in(receipt.smscIds)} ORDER BY seq LIMIT 1 FOR UPDATE`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
+      if (rows.length === 0) {
+        rows = yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
+          WHERE state = 'in_doubt' AND msisdn = ${receipt.msisdn} ORDER BY written, seq LIMIT 1 FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
+      }
+      const row = rows[0]
+      if (row === undefined) return { _tag: "Unknown" } satisfies PartQueue.ReceiptOutcome
+      if (isFinal.has(row.state) || row.state === receipt.state) {
+        return { _tag: "Duplicate", message_id: row.message_id, state: row.state } satisfies PartQueue.ReceiptOutcome
+      }
+      yield* sql`UPDATE outbox SET state = ${receipt.state}, smsc_id = coalesce(smsc_id, ${receipt.smscIds[0] ?? null}), lease_until = NULL
+        WHERE seq = ${row.seq}`
+      if (PartQueue.failedStates.includes(receipt.state)) yield* refreshErrorCount(row.message_id)
+      return { _tag: "Updated", message_id: row.message_id, part: row.part, msisdn: row.msisdn, state: receipt.state } satisfies PartQueue.ReceiptOutcome
+    })
   return PartQueue.PartQueue.of({
     // Several dispatchers may run: entering renews this one's leases, and ends those of a dispatcher
     // of this host whose process is gone (a restart takes over at once; others wait for the lease).
@@ -161,24 +180,9 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
     release: (seqs) =>
       seqs.length === 0 ? Effect.void : sql`UPDATE outbox SET state = 'queued', owner = NULL, lease_until = NULL
         WHERE seq = ANY(${seqs}::bigint[]) AND state IN ('claimed', 'submitting')`.pipe(Effect.asVoid, attempt("parts.release")),
-    receipt: (receipt) =>
-      sql.withTransaction(Effect.gen(function*() {
-        let rows = receipt.smscIds.length === 0 ? [] : yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
-          WHERE smsc_id IN ${sql.in(receipt.smscIds)} ORDER BY seq LIMIT 1 FOR UPDATE`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
-        if (rows.length === 0) {
-          rows = yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
-            WHERE state = 'in_doubt' AND msisdn = ${receipt.msisdn} ORDER BY written, seq LIMIT 1 FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
-        }
-        const row = rows[0]
-        if (row === undefined) return { _tag: "Unknown" } satisfies PartQueue.ReceiptOutcome
-        if (isFinal.has(row.state) || row.state === receipt.state) {
-          return { _tag: "Duplicate", message_id: row.message_id, state: row.state } satisfies PartQueue.ReceiptOutcome
-        }
-        yield* sql`UPDATE outbox SET state = ${receipt.state}, smsc_id = coalesce(smsc_id, ${receipt.smscIds[0] ?? null}), lease_until = NULL
-          WHERE seq = ${row.seq}`
-        if (PartQueue.failedStates.includes(receipt.state)) yield* refreshErrorCount(row.message_id)
-        return { _tag: "Updated", message_id: row.message_id, part: row.part, msisdn: row.msisdn, state: receipt.state } satisfies PartQueue.ReceiptOutcome
-      })).pipe(attempt("parts.receipt")),
+    receipt: (receipt) => sql.withTransaction(applyReceipt(receipt)).pipe(attempt("parts.receipt")),
+    receipts: (receipts) =>
+      receipts.length === 0 ? Effect.succeed([]) : sql.withTransaction(Effect.forEach(receipts, applyReceipt)).pipe(attempt("parts.receipts")),
     states: (messageId) =>
       sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox WHERE message_id = ${messageId} ORDER BY part, msisdn, seq`.pipe(
         Effect.flatMap(decodeStates("parts.states")),

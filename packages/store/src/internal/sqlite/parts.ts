@@ -77,6 +77,18 @@ export const make = (db: Connection.Database): PartQueue.PartQueue["Service"] =>
     db.statement(sql.cancel).run(seq)
     db.statement(sql.uncount).run(1, messageId)
   }
+  /** A receipt applied to its part, inside the caller's transaction. */
+  const applyReceipt = (receipt: PartQueue.ReceiptInput): PartQueue.ReceiptOutcome => {
+    const row = receipt.smscIds.map((id) => db.statement(sql.bySmscId).get(id)).find((found) => found !== undefined) ??
+      db.statement(sql.oldestInDoubt).get(receipt.msisdn)
+    if (row === undefined) return { _tag: "Unknown" }
+    const messageId = Rows.text(row, "message_id")
+    const current = stateOf(row)
+    if (isFinal.has(current) || current === receipt.state) return { _tag: "Duplicate", message_id: messageId, state: current }
+    db.statement(sql.setState).run(receipt.state, receipt.smscIds[0] ?? null, Rows.number(row, "seq"))
+    if (PartQueue.failedStates.includes(receipt.state)) refreshErrorCount(messageId)
+    return { _tag: "Updated", message_id: messageId, part: Rows.number(row, "part"), msisdn: Rows.text(row, "msisdn"), state: receipt.state }
+  }
   return PartQueue.PartQueue.of({
     enter: (dispatcher, now, leaseMs) =>
       Effect.flatten(db.write("parts.enter", () => {
@@ -158,18 +170,8 @@ export const make = (db: Connection.Database): PartQueue.PartQueue["Service"] =>
     release: (seqs) => db.write("parts.release", () => {
       for (const seq of seqs) db.statement(sql.release).run(seq)
     }),
-    receipt: (receipt) =>
-      db.write("parts.receipt", (): PartQueue.ReceiptOutcome => {
-        const row = receipt.smscIds.map((id) => db.statement(sql.bySmscId).get(id)).find((found) => found !== undefined) ??
-          db.statement(sql.oldestInDoubt).get(receipt.msisdn)
-        if (row === undefined) return { _tag: "Unknown" }
-        const messageId = Rows.text(row, "message_id")
-        const current = stateOf(row)
-        if (isFinal.has(current) || current === receipt.state) return { _tag: "Duplicate", message_id: messageId, state: current }
-        db.statement(sql.setState).run(receipt.state, receipt.smscIds[0] ?? null, Rows.number(row, "seq"))
-        if (PartQueue.failedStates.includes(receipt.state)) refreshErrorCount(messageId)
-        return { _tag: "Updated", message_id: messageId, part: Rows.number(row, "part"), msisdn: Rows.text(row, "msisdn"), state: receipt.state }
-      }),
+    receipt: (receipt) => db.write("parts.receipt", () => applyReceipt(receipt)),
+    receipts: (receipts) => receipts.length === 0 ? Effect.succeed([]) : db.write("parts.receipts", () => receipts.map(applyReceipt)),
     states: (messageId) =>
       db.read("parts.states", () =>
         db.statement(sql.states).all(messageId).map((row) => {
