@@ -123,7 +123,7 @@ describe("PartQueue on SQLite", () => {
           return {
             outcomes: outcomes.map((outcome) => "message_id" in outcome ? { ...outcome, message_id: named(outcome.message_id) } : outcome),
             states: stored.map((rows) => rows.map((row) => ({ ...row, message_id: named(row.message_id) }))),
-            errorCounts: listed.map((message) => [named(message.message_id), message.error_count]).sort(([a], [b]) => Number(a) - Number(b))
+            errorCounts: listed.map((message) => [named(message.message_id ?? ""), message.error_count]).sort(([a], [b]) => Number(a) - Number(b))
           }
         } finally {
           await done()

@@ -181,8 +181,10 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
       seqs.length === 0 ? Effect.void : sql`UPDATE outbox SET state = 'queued', owner = NULL, lease_until = NULL
         WHERE seq = ANY(${seqs}::bigint[]) AND state IN ('claimed', 'submitting')`.pipe(Effect.asVoid, attempt("parts.release")),
     receipt: (receipt) => sql.withTransaction(applyReceipt(receipt)).pipe(attempt("parts.receipt")),
+    // One transaction per receipt: several dispatchers lock parts here, and a batch holding one part's lock while
+    // waiting for another's could deadlock with another dispatcher's answers.
     receipts: (receipts) =>
-      receipts.length === 0 ? Effect.succeed([]) : sql.withTransaction(Effect.forEach(receipts, applyReceipt)).pipe(attempt("parts.receipts")),
+      Effect.forEach(receipts, (receipt) => sql.withTransaction(applyReceipt(receipt))).pipe(attempt("parts.receipts")),
     states: (messageId) =>
       sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox WHERE message_id = ${messageId} ORDER BY part, msisdn, seq`.pipe(
         Effect.flatMap(decodeStates("parts.states")),
