@@ -147,9 +147,9 @@ export class PartQueue extends Context.Service<PartQueue, {
    */
   readonly receipt: (receipt: ReceiptInput) => Effect.Effect<ReceiptOutcome, StoreFailure>
   /**
-   * `receipt` for each of several receipts, in order: a dispatcher applies what arrived since its last turn at once.
-   * SQLite (one writer) applies them in one transaction, one commit instead of one per receipt; PostgreSQL, where
-   * several dispatchers lock parts, in one each. Answers their outcomes in the same order.
+   * `receipt` for each of several receipts, in order, in one transaction: a dispatcher applies what arrived since its
+   * last turn with one commit, not one per receipt. Answers their outcomes in the same order. Where several dispatchers
+   * lock parts (PostgreSQL), a receipt whose part another holds at that moment is `Unknown`, to be tried again.
    */
   readonly receipts: (receipts: ReadonlyArray<ReceiptInput>) => Effect.Effect<ReadonlyArray<ReceiptOutcome>, StoreFailure>
   /** Every part of a message with its state, in part order then number. */

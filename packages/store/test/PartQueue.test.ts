@@ -94,42 +94,4 @@ describe("PartQueue on SQLite", () => {
       }
     }), { numRuns: 10 })
   }, 120_000)
-
-  it("law: receipts applied in one batch leave the outcomes, part states and error_count that one at a time leave", async () => {
-    const states = fc.constantFrom<PartQueue.State>("delivered", "undeliverable", "enroute", "expired", "accepted")
-    const receipts = fc.integer({ min: 1, max: 5 }).chain((parts) =>
-      fc.record({
-        parts: fc.constant(parts),
-        // SMSC ids of sent parts and of none (an unknown receipt), repeats included.
-        receipts: fc.array(fc.record({ id: fc.integer({ min: 0, max: parts }), state: states }), { maxLength: 10 })
-      }))
-    await fc.assert(fc.asyncProperty(receipts, async ({ parts, receipts }) => {
-      const run = async (batched: boolean) => {
-        const { runtime, queue, done } = await bookWith(parts)
-        try {
-          const claimed = (await runtime.runPromise(queue.claim("d", parts, 0, 60_000))).parts
-          const seqs = claimed.map((part) => part.seq)
-          await runtime.runPromise(queue.sending(seqs))
-          await runtime.runPromise(queue.answer(seqs.map((seq, i) => ({ seq, smscId: `smsc-${i}` }))))
-          const inputs = receipts.map(({ id, state }) => ({ smscIds: [`smsc-${id}`], state, msisdn: number }))
-          const outcomes = batched
-            ? await runtime.runPromise(queue.receipts(inputs))
-            : await runtime.runPromise(Effect.forEach(inputs, (input) => queue.receipt(input)))
-          // Message ids differ from book to book: each is named by its part's place in the outbox.
-          const place = new Map(claimed.map((part, i) => [part.message_id, i]))
-          const named = (id: string) => place.get(id) ?? -1
-          const listed = await runtime.runPromise(Messaging.listMessages({ direction: "MT" }))
-          const stored = await runtime.runPromise(Effect.forEach(claimed, (part) => queue.states(part.message_id)))
-          return {
-            outcomes: outcomes.map((outcome) => "message_id" in outcome ? { ...outcome, message_id: named(outcome.message_id) } : outcome),
-            states: stored.map((rows) => rows.map((row) => ({ ...row, message_id: named(row.message_id) }))),
-            errorCounts: listed.map((message) => [named(message.message_id ?? ""), message.error_count]).sort(([a], [b]) => Number(a) - Number(b))
-          }
-        } finally {
-          await done()
-        }
-      }
-      expect(await run(true)).toEqual(await run(false))
-    }), { numRuns: 15 })
-  }, 120_000)
 })
