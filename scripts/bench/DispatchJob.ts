@@ -142,22 +142,28 @@ const startSmsc = async (progress: Array<Series.Progress>, since: () => number) 
 }
 
 /** The heap samples the dispatcher wrote (HeapSamples.ts), read once it exited. */
-const readHeap = (file: string): ReadonlyArray<{ readonly at: number; readonly heapMB: number }> => {
+interface HeapSample {
+  readonly at: number
+  readonly heapMB: number
+  readonly heapTotalMB: number
+}
+
+const readHeap = (file: string): ReadonlyArray<HeapSample> => {
   if (!fs.existsSync(file)) return []
   const lines = fs.readFileSync(file, "utf8").split("\n").filter((line) => line !== "")
   fs.rmSync(file, { force: true })
   return lines.map((line) => {
     const parsed: unknown = JSON.parse(line)
     const json = typeof parsed === "object" && parsed !== null ? Object.fromEntries(Object.entries(parsed)) : {}
-    return { at: num(json, "at"), heapMB: num(json, "heapMB") }
+    return { at: num(json, "at"), heapMB: num(json, "heapMB"), heapTotalMB: num(json, "heapTotalMB") }
   })
 }
 
 /** The heap sample nearest in time to `at`, if one is within a second of it. */
-const nearest = (heap: ReadonlyArray<{ readonly at: number; readonly heapMB: number }>, at: number): number | undefined => {
-  let best: { readonly at: number; readonly heapMB: number } | undefined
+const nearest = (heap: ReadonlyArray<HeapSample>, at: number): HeapSample | undefined => {
+  let best: HeapSample | undefined
   for (const sample of heap) if (best === undefined || Math.abs(sample.at - at) < Math.abs(best.at - at)) best = sample
-  return best !== undefined && Math.abs(best.at - at) <= 1000 ? best.heapMB : undefined
+  return best !== undefined && Math.abs(best.at - at) <= 1000 ? best : undefined
 }
 
 /** Environment of the measured children: none of the caller's `SMSBOOK_*` settings. */
@@ -228,7 +234,10 @@ export const run = async (options: Options): Promise<Result> => {
   if (code !== 0) throw new Error(`dispatch exited ${String(code)}: ${stderr.trim().split("\n").slice(-3).join(" ")}`)
   const summary: unknown = JSON.parse(stdout.slice(stdout.indexOf("{")))
   const heap = readHeap(heapFile)
-  const withHeap = samples.map(({ at, ...sample }) => ({ ...sample, heapMB: nearest(heap, at) }))
+  const withHeap = samples.map(({ at, ...sample }) => {
+    const near = nearest(heap, at)
+    return { ...sample, heapMB: near?.heapMB, heapTotalMB: near?.heapTotalMB }
+  })
   return {
     store: options.postgres === undefined ? "SQLite" : "PostgreSQL",
     recipients,

@@ -51,11 +51,11 @@ export const lines = (r: DispatchJob.Result, loadBefore: ReadonlyArray<number>):
     `**Flat: ${m.flat ? "yes" : "NO"}** (over the second half of the parts it may grow ${Series.flatTolerance(m.atHalfMB).toFixed(0)} MB: 10 %, at least 16 MB; ` +
     "memory held per part would grow as much in the second half as in the first).",
     "",
-    "| parts at the SMSC | seconds | dispatcher RSS MB | its JS heap in use MB |",
-    "|---|---|---|---|",
+    "| parts at the SMSC | seconds | dispatcher RSS MB | its JS heap in use MB | JS heap held from the system MB |",
+    "|---|---|---|---|---|",
     ...marks.map(({ share, sample }) =>
       `| ${count(sample?.parts ?? 0)} (${(sample?.parts ?? 0) >= r.broadcast.sentCount * share ? `${share * 100} %` : "the last sample"}) | ${(sample?.seconds ?? 0).toFixed(0)} | ` +
-      `${(sample?.rssMB ?? 0).toFixed(0)} | ${sample?.heapMB === undefined ? "–" : sample.heapMB.toFixed(0)} |`
+      `${(sample?.rssMB ?? 0).toFixed(0)} | ${sample?.heapMB === undefined ? "–" : sample.heapMB.toFixed(0)} | ${sample?.heapTotalMB === undefined ? "–" : sample.heapTotalMB.toFixed(0)} |`
     ),
     "",
     ...checks(r).map((line) => `- ${line}`)

@@ -5,13 +5,14 @@
 
 /**
  * One sample: seconds since the dispatcher started, its resident memory (MB), the parts the SMSC had taken, and the
- * JavaScript heap in use (MB) as the dispatcher read it within a second of the sample (undefined if none).
+ * JavaScript heap in use and held from the system (MB) as the dispatcher read them within a second (undefined if none).
  */
 export interface Sample {
   readonly seconds: number
   readonly rssMB: number
   readonly parts: number
   readonly heapMB: number | undefined
+  readonly heapTotalMB?: number | undefined
 }
 
 /** The first sample taken once at least `share` of `total` parts were at the SMSC (the last sample if none). */
