@@ -20,7 +20,7 @@ const smscScript = fileURLToPath(new URL("./Smsc.ts", import.meta.url))
 export const text = "Shop opens at 9 tomorrow: 20% off everything, this weekend only"
 const shortName = "BENCH"
 
-/** GB mobiles 07400 000000 onwards: 7400–7449 are all mobile ranges, so up to 5M numbers are valid. */
+/** GB mobiles 07400 000000 onwards: the 7400–7403 blocks (4M numbers) are all valid mobiles in libphonenumber's metadata. */
 export const maxRecipients = 4_000_000
 export const msisdn = (i: number): string => `4474${String(i).padStart(8, "0")}`
 
