@@ -274,12 +274,15 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
 
     const applyReceipts = Effect.gen(function*() {
       const now = Date.now()
-      for (const pending of receipts.splice(0)) {
-        const outcome = yield* queue.receipt({
-          smscIds: Receipt.idCandidates(pending.receipt.messageId),
-          state: pending.receipt.state,
-          msisdn: pending.handset
-        })
+      const batch = receipts.splice(0)
+      // One transaction for all that arrived since the last turn: a commit per receipt bounded the rate.
+      const outcomes = yield* queue.receipts(batch.map((pending) => ({
+        smscIds: Receipt.idCandidates(pending.receipt.messageId),
+        state: pending.receipt.state,
+        msisdn: pending.handset
+      })))
+      for (const [index, pending] of batch.entries()) {
+        const outcome = outcomes[index] ?? { _tag: "Unknown" }
         if (outcome._tag === "Unknown" && now - pending.since < config.responseTimeoutMs + options.leaseMs) {
           // It may have overtaken its submit_sm_resp, or name a part a dead dispatcher (on PostgreSQL)
           // still holds until its lease ends: kept unanswered (so a crash loses nothing: the SMSC

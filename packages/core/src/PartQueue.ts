@@ -146,6 +146,12 @@ export class PartQueue extends Context.Service<PartQueue, {
    * took is the oldest). A final state is never changed. Keeps `error_count`.
    */
   readonly receipt: (receipt: ReceiptInput) => Effect.Effect<ReceiptOutcome, StoreFailure>
+  /**
+   * `receipt` for each of several receipts, in order, in one transaction: a dispatcher applies what arrived since its
+   * last turn with one commit, not one per receipt. Answers their outcomes in the same order. Where several dispatchers
+   * lock parts (PostgreSQL), a receipt whose part another holds at that moment is `Unknown`, to be tried again.
+   */
+  readonly receipts: (receipts: ReadonlyArray<ReceiptInput>) => Effect.Effect<ReadonlyArray<ReceiptOutcome>, StoreFailure>
   /** Every part of a message with its state, in part order then number. */
   readonly states: (messageId: string) => Effect.Effect<ReadonlyArray<PartState>, StoreFailure>
   /** Parts the SMSC accepted whose receipt has not come (`submitted`), by any dispatcher. */

@@ -72,6 +72,99 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
       FROM unnest(${[...counts.keys()]}::text[], ${[...counts.values()]}::int[]) AS c(message_id, n)
       WHERE messages.message_id = c.message_id`.pipe(Effect.asVoid)
   }
+  /** A receipt applied to its part, inside the caller's transaction. */
+  const applyReceipt = (receipt: PartQueue.ReceiptInput) =>
+    Effect.gen(function*() {
+      let rows = receipt.smscIds.length === 0 ? [] : yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
+        WHERE smsc_id IN ${sql.in(receipt.smscIds)} ORDER BY seq LIMIT 1 FOR UPDATE`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
+      if (rows.length === 0) {
+        rows = yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
+          WHERE state = 'in_doubt' AND msisdn = ${receipt.msisdn} ORDER BY written, seq LIMIT 1 FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
+      }
+      const row = rows[0]
+      if (row === undefined) return { _tag: "Unknown" } satisfies PartQueue.ReceiptOutcome
+      if (isFinal.has(row.state) || row.state === receipt.state) {
+        return { _tag: "Duplicate", message_id: row.message_id, state: row.state } satisfies PartQueue.ReceiptOutcome
+      }
+      yield* sql`UPDATE outbox SET state = ${receipt.state}, smsc_id = coalesce(smsc_id, ${receipt.smscIds[0] ?? null}), lease_until = NULL
+        WHERE seq = ${row.seq}`
+      if (PartQueue.failedStates.includes(receipt.state)) yield* refreshErrorCount(row.message_id)
+      return { _tag: "Updated", message_id: row.message_id, part: row.part, msisdn: row.msisdn, state: receipt.state } satisfies PartQueue.ReceiptOutcome
+    })
+  /**
+   * Receipts in one transaction, in a few statements whatever their number: their parts are found by SMSC id, then
+   * locked without waiting (SKIP LOCKED: a batch never holds one part while waiting for another, so it cannot deadlock
+   * with another dispatcher), changed in memory in receipt order as `applyReceipt` would one by one, and written at
+   * once. A receipt whose part another transaction holds now is `Unknown`: the dispatcher tries it again next turn.
+   */
+  const applyReceipts = (receipts: ReadonlyArray<PartQueue.ReceiptInput>) =>
+    sql.withTransaction(Effect.gen(function*() {
+      const ids = [...new Set(receipts.flatMap((receipt) => receipt.smscIds))]
+      const known = ids.length === 0 ? [] : yield* sql<{ readonly seq: string; readonly smsc_id: string }>`SELECT seq::text, smsc_id FROM outbox
+        WHERE smsc_id = ANY(${ids}::text[])`
+      // Each SMSC id's parts, oldest first: a receipt names the oldest part holding any of its ids.
+      const seqsById = new Map<string, Array<number>>()
+      const index = (id: string, seq: number) => {
+        const seqs = seqsById.get(id) ?? []
+        seqs.push(seq)
+        seqs.sort((a, b) => a - b)
+        seqsById.set(id, seqs)
+      }
+      for (const row of known) index(row.smsc_id, Number(row.seq))
+      const wanted = [...new Set(known.map((row) => Number(row.seq)))]
+      const locked = wanted.length === 0 ? [] : yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
+        WHERE seq = ANY(${wanted}::bigint[]) ORDER BY seq FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeStates("parts.receipts")))
+      const rows = new Map(locked.map((row) => [row.seq, { ...row }]))
+      const changed = new Map<number, { readonly state: PartQueue.State; readonly smscId: string | null }>()
+      const failedMessages = new Set<string>()
+      // In-doubt parts are looked up in the table: what this batch changed is written first.
+      const write = Effect.gen(function*() {
+        if (changed.size === 0) return
+        const seqs = [...changed.keys()]
+        const values = [...changed.values()]
+        changed.clear()
+        yield* sql`UPDATE outbox SET state = c.state, smsc_id = coalesce(outbox.smsc_id, c.smsc_id), lease_until = NULL
+          FROM unnest(${seqs}::bigint[], ${values.map((value) => value.state)}::text[], ${values.map((value) => value.smscId)}::text[]) AS c(seq, state, smsc_id)
+          WHERE outbox.seq = c.seq`
+      })
+      const outcomes: Array<PartQueue.ReceiptOutcome> = []
+      for (const receipt of receipts) {
+        const target = Math.min(...receipt.smscIds.flatMap((id) => seqsById.get(id)?.slice(0, 1) ?? []))
+        let row = rows.get(target)
+        if (Number.isFinite(target) && row === undefined) {
+          outcomes.push({ _tag: "Unknown" })
+          continue
+        }
+        if (row === undefined) {
+          yield* write
+          const inDoubt = yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
+            WHERE state = 'in_doubt' AND msisdn = ${receipt.msisdn} ORDER BY written, seq LIMIT 1 FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeStates("parts.receipts")))
+          const found = inDoubt[0]
+          if (found === undefined) {
+            outcomes.push({ _tag: "Unknown" })
+            continue
+          }
+          row = rows.get(found.seq) ?? { ...found }
+          rows.set(row.seq, row)
+        }
+        if (isFinal.has(row.state) || row.state === receipt.state) {
+          outcomes.push({ _tag: "Duplicate", message_id: row.message_id, state: row.state })
+          continue
+        }
+        row.state = receipt.state
+        const first = receipt.smscIds[0]
+        if (row.smsc_id === null && first !== undefined) {
+          row.smsc_id = first
+          index(first, row.seq)
+        }
+        changed.set(row.seq, { state: receipt.state, smscId: row.smsc_id })
+        if (PartQueue.failedStates.includes(receipt.state)) failedMessages.add(row.message_id)
+        outcomes.push({ _tag: "Updated", message_id: row.message_id, part: row.part, msisdn: row.msisdn, state: receipt.state })
+      }
+      yield* write
+      for (const messageId of failedMessages) yield* refreshErrorCount(messageId)
+      return outcomes
+    }))
   return PartQueue.PartQueue.of({
     // Several dispatchers may run: entering renews this one's leases, and ends those of a dispatcher
     // of this host whose process is gone (a restart takes over at once; others wait for the lease).
@@ -161,24 +254,8 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
     release: (seqs) =>
       seqs.length === 0 ? Effect.void : sql`UPDATE outbox SET state = 'queued', owner = NULL, lease_until = NULL
         WHERE seq = ANY(${seqs}::bigint[]) AND state IN ('claimed', 'submitting')`.pipe(Effect.asVoid, attempt("parts.release")),
-    receipt: (receipt) =>
-      sql.withTransaction(Effect.gen(function*() {
-        let rows = receipt.smscIds.length === 0 ? [] : yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
-          WHERE smsc_id IN ${sql.in(receipt.smscIds)} ORDER BY seq LIMIT 1 FOR UPDATE`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
-        if (rows.length === 0) {
-          rows = yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
-            WHERE state = 'in_doubt' AND msisdn = ${receipt.msisdn} ORDER BY written, seq LIMIT 1 FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
-        }
-        const row = rows[0]
-        if (row === undefined) return { _tag: "Unknown" } satisfies PartQueue.ReceiptOutcome
-        if (isFinal.has(row.state) || row.state === receipt.state) {
-          return { _tag: "Duplicate", message_id: row.message_id, state: row.state } satisfies PartQueue.ReceiptOutcome
-        }
-        yield* sql`UPDATE outbox SET state = ${receipt.state}, smsc_id = coalesce(smsc_id, ${receipt.smscIds[0] ?? null}), lease_until = NULL
-          WHERE seq = ${row.seq}`
-        if (PartQueue.failedStates.includes(receipt.state)) yield* refreshErrorCount(row.message_id)
-        return { _tag: "Updated", message_id: row.message_id, part: row.part, msisdn: row.msisdn, state: receipt.state } satisfies PartQueue.ReceiptOutcome
-      })).pipe(attempt("parts.receipt")),
+    receipt: (receipt) => sql.withTransaction(applyReceipt(receipt)).pipe(attempt("parts.receipt")),
+    receipts: (receipts) => receipts.length === 0 ? Effect.succeed([]) : applyReceipts(receipts).pipe(attempt("parts.receipts")),
     states: (messageId) =>
       sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox WHERE message_id = ${messageId} ORDER BY part, msisdn, seq`.pipe(
         Effect.flatMap(decodeStates("parts.states")),

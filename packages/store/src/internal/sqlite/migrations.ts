@@ -17,6 +17,13 @@ export interface Migration {
 /** `PRAGMA application_id` of smsbook files ("SMSB"): a SQLite file of another program is refused, not altered. */
 export const applicationId = 0x534d5342
 
+/**
+ * The predicate of the partial index `outbox_pending` (migration 5), word for word. SQLite uses a partial index only
+ * when the query's WHERE holds the index's own term (`state = 'queued'` alone does not count), so the part queue's
+ * queries state it beside their own test on `state`; without it each claim scanned the whole outbox.
+ */
+export const livePartsPredicate = "state IN ('queued', 'claimed', 'submitting', 'in_doubt')"
+
 export const migrations: ReadonlyArray<Migration> = [
   {
     version: 1,
@@ -151,7 +158,7 @@ export const migrations: ReadonlyArray<Migration> = [
       ALTER TABLE outbox ADD COLUMN written INTEGER;
       UPDATE outbox SET state = 'in_doubt', lease_until = NULL WHERE state = 'unknown' AND smsc_id IS NULL;
       DROP INDEX outbox_pending;
-      CREATE INDEX outbox_pending ON outbox (state, seq) WHERE state IN ('queued', 'claimed', 'submitting', 'in_doubt');
+      CREATE INDEX outbox_pending ON outbox (state, seq) WHERE ${livePartsPredicate};
       DROP INDEX outbox_unknown;
       CREATE INDEX outbox_in_doubt ON outbox (msisdn, written) WHERE state = 'in_doubt';
       CREATE INDEX outbox_awaiting_receipt ON outbox (seq) WHERE state = 'submitted';

@@ -13,18 +13,21 @@ import * as Rows from "./rows.ts"
 const inList = (states: ReadonlyArray<string>) => states.map((state) => `'${state}'`).join(", ")
 const failed = inList(PartQueue.failedStates)
 const unsent = inList(PartQueue.unsentStates)
+// Every query over parts still on their way names the outbox_pending index's predicate, so SQLite can use it.
+const live = Migrations.livePartsPredicate
 
-const sql = {
+/** The queue's statements; `sql` in tests, which check that none of them scans the outbox. */
+export const sql = {
   holder: "SELECT owner, host, pid, lease_until FROM dispatcher WHERE id = 1",
   takeOver: "INSERT INTO dispatcher (id, owner, host, pid, lease_until) VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, host = excluded.host, pid = excluded.pid, lease_until = excluded.lease_until",
   // One dispatcher per file: when it enters, every lease of another owner has ended.
-  endOthers: "UPDATE outbox SET lease_until = 0 WHERE state IN ('claimed', 'submitting') AND owner IS NOT ?",
-  renewParts: "UPDATE outbox SET lease_until = ? WHERE state IN ('claimed', 'submitting') AND owner = ?",
+  endOthers: `UPDATE outbox SET lease_until = 0 WHERE ${live} AND state IN ('claimed', 'submitting') AND owner IS NOT ?`,
+  renewParts: `UPDATE outbox SET lease_until = ? WHERE ${live} AND state IN ('claimed', 'submitting') AND owner = ?`,
   leave: "DELETE FROM dispatcher WHERE id = 1 AND owner = ?",
   // A number with a part in doubt gets nothing more until a receipt or the end of the doubt settles
   // it: then its parts in doubt all come from the last writes before one crash, and a receipt from
   // it settles the oldest of them rightly.
-  next: `SELECT seq, ${Rows.partColumns.join(", ")} FROM outbox WHERE state = 'queued'
+  next: `SELECT seq, ${Rows.partColumns.join(", ")} FROM outbox WHERE ${live} AND state = 'queued'
     AND NOT EXISTS (SELECT 1 FROM outbox d WHERE d.state = 'in_doubt' AND d.msisdn = outbox.msisdn AND d.lease_until IS NOT NULL)
     ORDER BY seq LIMIT ?`,
   claimOne: "UPDATE outbox SET state = 'claimed', owner = ?, lease_until = ? WHERE seq = ?",
@@ -35,9 +38,9 @@ const sql = {
   started: `SELECT 1 AS found FROM outbox WHERE message_id = ? AND msisdn = ? AND state NOT IN (${unsent}) LIMIT 1`,
   cancel: "UPDATE outbox SET state = 'cancelled', owner = NULL, lease_until = NULL WHERE seq = ?",
   uncount: "UPDATE messages SET sent_count = max(0, sent_count - ?) WHERE message_id = ?",
-  requeue: "UPDATE outbox SET state = 'queued', owner = NULL, lease_until = NULL WHERE state = 'claimed' AND lease_until < ?",
-  doubt: "UPDATE outbox SET state = 'in_doubt', owner = NULL, lease_until = ? WHERE state = 'submitting' AND lease_until < ?",
-  resend: "UPDATE outbox SET state = 'queued', lease_until = NULL WHERE state = 'in_doubt' AND lease_until IS NOT NULL AND lease_until < ?",
+  requeue: `UPDATE outbox SET state = 'queued', owner = NULL, lease_until = NULL WHERE ${live} AND state = 'claimed' AND lease_until < ?`,
+  doubt: `UPDATE outbox SET state = 'in_doubt', owner = NULL, lease_until = ? WHERE ${live} AND state = 'submitting' AND lease_until < ?`,
+  resend: `UPDATE outbox SET state = 'queued', lease_until = NULL WHERE ${live} AND state = 'in_doubt' AND lease_until IS NOT NULL AND lease_until < ?`,
   submitted: "UPDATE outbox SET state = 'submitted', smsc_id = ?, owner = NULL, lease_until = NULL WHERE seq = ? AND state IN ('submitting', 'in_doubt')",
   refused: "UPDATE outbox SET state = 'refused', owner = NULL, lease_until = NULL WHERE seq = ? RETURNING message_id",
   release: "UPDATE outbox SET state = 'queued', owner = NULL, lease_until = NULL WHERE seq = ? AND state IN ('claimed', 'submitting')",
@@ -47,8 +50,8 @@ const sql = {
   errorCount: `UPDATE messages SET error_count = (SELECT count(*) FROM outbox WHERE message_id = ?1 AND state IN (${failed})) WHERE message_id = ?1`,
   states: "SELECT message_id, msisdn, part, state, smsc_id FROM outbox WHERE message_id = ? ORDER BY part, msisdn, seq",
   awaiting: "SELECT count(*) AS n FROM outbox WHERE state = 'submitted'",
-  pending: `SELECT count(*) AS n FROM outbox WHERE state IN ('queued', 'claimed', 'submitting')
-    OR (state = 'in_doubt' AND lease_until IS NOT NULL)`
+  pending: `SELECT count(*) AS n FROM outbox WHERE ${live} AND (state IN ('queued', 'claimed', 'submitting')
+    OR (state = 'in_doubt' AND lease_until IS NOT NULL))`
 } as const
 
 const isFinal = new Set<string>(PartQueue.finalStates)
@@ -73,6 +76,18 @@ export const make = (db: Connection.Database): PartQueue.PartQueue["Service"] =>
   const cancel = (seq: number, messageId: string) => {
     db.statement(sql.cancel).run(seq)
     db.statement(sql.uncount).run(1, messageId)
+  }
+  /** A receipt applied to its part, inside the caller's transaction. */
+  const applyReceipt = (receipt: PartQueue.ReceiptInput): PartQueue.ReceiptOutcome => {
+    const row = receipt.smscIds.map((id) => db.statement(sql.bySmscId).get(id)).find((found) => found !== undefined) ??
+      db.statement(sql.oldestInDoubt).get(receipt.msisdn)
+    if (row === undefined) return { _tag: "Unknown" }
+    const messageId = Rows.text(row, "message_id")
+    const current = stateOf(row)
+    if (isFinal.has(current) || current === receipt.state) return { _tag: "Duplicate", message_id: messageId, state: current }
+    db.statement(sql.setState).run(receipt.state, receipt.smscIds[0] ?? null, Rows.number(row, "seq"))
+    if (PartQueue.failedStates.includes(receipt.state)) refreshErrorCount(messageId)
+    return { _tag: "Updated", message_id: messageId, part: Rows.number(row, "part"), msisdn: Rows.text(row, "msisdn"), state: receipt.state }
   }
   return PartQueue.PartQueue.of({
     enter: (dispatcher, now, leaseMs) =>
@@ -155,18 +170,8 @@ export const make = (db: Connection.Database): PartQueue.PartQueue["Service"] =>
     release: (seqs) => db.write("parts.release", () => {
       for (const seq of seqs) db.statement(sql.release).run(seq)
     }),
-    receipt: (receipt) =>
-      db.write("parts.receipt", (): PartQueue.ReceiptOutcome => {
-        const row = receipt.smscIds.map((id) => db.statement(sql.bySmscId).get(id)).find((found) => found !== undefined) ??
-          db.statement(sql.oldestInDoubt).get(receipt.msisdn)
-        if (row === undefined) return { _tag: "Unknown" }
-        const messageId = Rows.text(row, "message_id")
-        const current = stateOf(row)
-        if (isFinal.has(current) || current === receipt.state) return { _tag: "Duplicate", message_id: messageId, state: current }
-        db.statement(sql.setState).run(receipt.state, receipt.smscIds[0] ?? null, Rows.number(row, "seq"))
-        if (PartQueue.failedStates.includes(receipt.state)) refreshErrorCount(messageId)
-        return { _tag: "Updated", message_id: messageId, part: Rows.number(row, "part"), msisdn: Rows.text(row, "msisdn"), state: receipt.state }
-      }),
+    receipt: (receipt) => db.write("parts.receipt", () => applyReceipt(receipt)),
+    receipts: (receipts) => receipts.length === 0 ? Effect.succeed([]) : db.write("parts.receipts", () => receipts.map(applyReceipt)),
     states: (messageId) =>
       db.read("parts.states", () =>
         db.statement(sql.states).all(messageId).map((row) => {
