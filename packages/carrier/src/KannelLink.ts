@@ -60,7 +60,8 @@ const field = (params: Record<string, unknown>, name: string): string => {
  * Opens the link: submissions are `KannelRequest.Request`s. A request that smsbox answered is
  * settled by its verdict; one that never left (smsbox unreachable) or that smsbox could not take
  * (503) waits and is made again, the journal told it was not taken; one whose answer was lost (a
- * timeout, a reset) is `LinkFailed` with `sent`: it stays in doubt, never made twice.
+ * timeout, a reset) is never made again: `Accepted` under its id, which its report will name. On
+ * `close`, requests in flight are `LinkFailed` with `sent` (in doubt for the next run).
  */
 export const open = (
   config: KannelConfig,
@@ -143,11 +144,16 @@ export const open = (
         clearTimeout(timer)
         finish(submission)
         const reason = error instanceof Error ? `${error.message}${failureCode(error) === undefined ? "" : ` (${failureCode(error)})`}` : String(error)
-        if (!closed && unsent(error)) {
+        if (closed) return submission.settle({ _tag: "LinkFailed", reason, sent: true })
+        if (unsent(error)) {
           reachable = false
           failures++
-          onEvent({ _tag: "Disconnected", reason, requeued: 1, retryInMs: again(submission) })
-        } else submission.settle({ _tag: "LinkFailed", reason, sent: true })
+          return onEvent({ _tag: "Disconnected", reason, requeued: 1, retryInMs: again(submission) })
+        }
+        // smsbox may have it: never asked again. Its report names it, so it is taken as submitted
+        // under its id and the report settles it (without reports it counts as sent: at most once).
+        onEvent({ _tag: "Disconnected", reason: `the answer to ${submission.id} was lost: ${reason}`, requeued: 0, retryInMs: 0 })
+        submission.settle({ _tag: "Accepted", messageId: submission.id })
       }
     ).finally(() => {
       pump()
