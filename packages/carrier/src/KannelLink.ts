@@ -26,7 +26,9 @@ export type Verdict =
 
 /**
  * smsbox answers 202 (`0: Accepted for delivery`, `3: Queued for later delivery`) when it took the
- * message; 503 (and a proxy's 429) when it could not take it now; other statuses refuse it for good.
+ * message; 503 (`Temporal failure, try again later.`: bearerbox's queue is full; a proxy's 429 alike)
+ * when it could not take it now; other statuses (403 `Not routable. Do not try again.`, 400, 401…)
+ * refuse it for good.
  */
 export const verdict = (status: number): Verdict =>
   status >= 200 && status < 300

@@ -135,4 +135,19 @@ describe.skipIf(!KannelHarness.runs)("the Kannel HTTP carrier: smsbook serve + d
       await book.dispose()
     }
   }, 90_000)
+
+  it("a 2-part GSM-7 message with extension characters goes as coding 0 text with its UDH and reassembles as core cut it", async () => {
+    const gsm = "Sale {today}: 20% off [all] shoes, €5 off bags ~ ^ | \\ at the main store and online, this weekend only. Reply {STOP} [to] opt out of these €€ messages!"
+    const analysis = Sms.analyzePrefixed(shortName, gsm)
+    expect([analysis.encoding, analysis.segments]).toEqual(["GSM-7", 2])
+    const before = smsc.accepted.length
+    const sent = await cli(["send", "--to", delivered, "--message", gsm, "--json"], dir, env)
+    expect(sent).toMatchObject({ sent_count: 2 })
+    const carrier = `kannel://${kannel?.username}:${kannel?.password}@127.0.0.1:${kannel?.sendsmsPort}?callback=http://127.0.0.1:${servePort}&key=${key}`
+    expect(await cli(["dispatch", "--once", "--json", "--receipt-wait", "30"], dir, { ...env, SMSBOOK_CARRIER: carrier })).toMatchObject({ submitted: 2 })
+    const parts = smsc.accepted.slice(before)
+    expect(parts.map((part) => [part.destination, part.dataCoding, part.concatenation?.sequence, part.text]))
+      .toEqual(analysis.parts.map((text, index) => [delivered, 0, index + 1, text]))
+    expect(smsc.reassembled().some((whole) => whole.destination === delivered && whole.text === Sms.prefix(shortName, gsm))).toBe(true)
+  }, 90_000)
 })
