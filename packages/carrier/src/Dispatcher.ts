@@ -1,7 +1,7 @@
 /**
- * `smsbook dispatch`: drains the outbox to the SMSC over one SMPP bind (or Kannel's smsbox). It processes messages left
- * PENDING or READY, claims parts under a lease, stores each part's state before and after its PDU,
- * turns receipts into part states and `error_count`, and records inbound SMS.
+ * `smsbook dispatch`: drains the outbox to the SMSC over one SMPP bind, or through Kannel's smsbox.
+ * It processes messages left PENDING or READY, claims parts under a lease, stores each part's state
+ * before and after its PDU, turns receipts into part states and `error_count`, and records inbound SMS.
  */
 import { Account, type Carrier, ContactStore, Message, MessageStore, Messaging, PartQueue, Sms } from "@smsbook/core"
 import { Effect, Fiber, Option, Stream } from "effect"
