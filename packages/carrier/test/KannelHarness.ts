@@ -76,7 +76,14 @@ export interface Kannel {
  * `getUrl` for every inbound SMS; resolves once Kannel is bound. smsbox's answer to a get-url is
  * never sent back as an SMS (`max-messages = 0`).
  */
-export const start = async (options: { readonly dir: string; readonly smscPort: number; readonly getUrl: string; readonly isBound: () => boolean }): Promise<Kannel> => {
+export const start = async (options: {
+  readonly dir: string
+  readonly smscPort: number
+  readonly getUrl: string
+  readonly isBound: () => boolean
+  /** More lines of the smsbox group (`http-request-retry`, …). */
+  readonly smsbox?: string
+}): Promise<Kannel> => {
   if (!installed) throw new Error("CI=true but Kannel is not installed: .ci/run must apt-get install -y kannel (bearerbox, smsbox)")
   const [adminPort, boxPort, sendsmsPort] = [await freePort(), await freePort(), await freePort()]
   const config = path.join(options.dir, "kannel.conf")
@@ -117,6 +124,7 @@ sendsms-port = ${sendsmsPort}
 sendsms-interface = 127.0.0.1
 log-file = "${path.join(options.dir, "smsbox.log")}"
 log-level = 1
+${options.smsbox ?? ""}
 
 group = sendsms-user
 username = smsbook

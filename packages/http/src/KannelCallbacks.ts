@@ -132,8 +132,8 @@ export interface Options {
   /** Let every call through without a key (`--no-auth`, loopback only). */
   readonly open: boolean
   /**
-   * How long a report that names no part yet waits for it (default 5 s): smsbox may report before
-   * the dispatcher has stored smsbox's answer.
+   * How long a report that names no part yet waits for it (default 5 s) before it is answered 503
+   * (smsbox asks again): smsbox may report before the dispatcher has stored smsbox's answer.
    */
   readonly unknownWaitMs?: number
 }
@@ -187,7 +187,9 @@ const routes = (options: Options) =>
               : Effect.andThen(Effect.sleep(100), settled(started)))
         return Effect.map(Effect.suspend(() => settled(Date.now())), (outcome) =>
           outcome._tag === "Unknown"
-            ? answer(404, `no part ${read.id} to ${read.msisdn} is waiting for a report`)
+            // Not yet: a dispatcher killed mid-request leaves its part unknown until its next start
+            // finds it in doubt. smsbox's `http-request-retry` asks again.
+            ? answer(503, `no part ${read.id} to ${read.msisdn} is waiting for a report yet: try again`)
             : answer(200, outcome._tag === "Updated" ? `part ${outcome.part} of ${outcome.message_id}: ${outcome.state}` : `duplicate: ${outcome.state}`))
       }
 

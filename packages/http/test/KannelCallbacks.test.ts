@@ -125,9 +125,9 @@ describe.each(Stores.kinds)("Kannel's callbacks on a server over %s", (kind) => 
       const [message] = await book.runPromise(Messaging.listMessages({ direction: "MT" }))
       expect([message?.sent_count, message?.error_count]).toEqual([1, 1])
       if (kind === "sqlite") {
-        // A report naming no part waits for it a while, then says so.
+        // A report naming no part waits for it a while, then asks smsbox to try again.
         const unknown = await get(`/kannel/dlr?key=${secret}&id=k999999&to=${msisdn}&type=1`)
-        expect(unknown.status).toBe(404)
+        expect(unknown.status).toBe(503)
       }
     } finally {
       await server.close()
