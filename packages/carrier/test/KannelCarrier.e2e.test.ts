@@ -152,4 +152,42 @@ describe.skipIf(!KannelHarness.runs)("the Kannel HTTP carrier: smsbook serve + d
       .toEqual(analysis.parts.map((text, index) => [delivered, 0, index + 1, text]))
     expect(smsc.reassembled().some((whole) => whole.destination === delivered && whole.text === Sms.prefix(shortName, gsm))).toBe(true)
   }, 90_000)
+
+  it("a dispatcher killed (-9) mid-run and started again: every part reaches the SMSC once, and every report finds its part", async () => {
+    const recipients = 25
+    const numberOf = (i: number) => `4474002${String(i).padStart(5, "0")}`
+    const contacts = path.join(dir, "flash.csv")
+    fs.writeFileSync(contacts, ["mobile", ...Array.from({ length: recipients }, (_, i) => `+${numberOf(i)}`)].join("\n") + "\n")
+    expect(await cli(["import", contacts, "--tags", "flash", "--json"], dir, env)).toMatchObject({ created: recipients })
+    const flash = `${text} Только сегодня!`
+    expect(await cli(["broadcast", "--tags", "flash", "--message", flash, "--json"], dir, env)).toMatchObject({ recipients, segments: 2, sent_count: 2 * recipients })
+    const carrier = `kannel://${kannel?.username}:${kannel?.password}@127.0.0.1:${kannel?.sendsmsPort}?callback=http://127.0.0.1:${servePort}&key=${key}&tps=20&window=4`
+    const before = smsc.accepted.length
+    const first = spawn(process.execPath, [bin, "dispatch"], { cwd: dir, env: { ...env, SMSBOOK_CARRIER: carrier }, stdio: "ignore" })
+    try {
+      await KannelHarness.waitFor(() => smsc.accepted.length - before >= 15, "the first parts at the SMSC", 30_000)
+    } finally {
+      const gone = exited(first)
+      first.kill("SIGKILL")
+      await gone
+    }
+    const sentBeforeKill = smsc.accepted.length - before
+    expect(sentBeforeKill).toBeLessThan(2 * recipients)
+    expect(await cli(["dispatch", "--once", "--json", "--receipt-wait", "30"], dir, { ...env, SMSBOOK_CARRIER: carrier })).toMatchObject({ refused: 0 })
+
+    const keys = smsc.accepted.slice(before).map((part) => `${part.destination}/${part.concatenation?.sequence}`)
+    const expected = Array.from({ length: recipients }, (_, i) => [`${numberOf(i)}/1`, `${numberOf(i)}/2`]).flat()
+    expect({ twice: keys.filter((one, index) => keys.indexOf(one) !== index), missing: expected.filter((one) => !keys.includes(one)), sentBeforeKill })
+      .toEqual({ twice: [], missing: [], sentBeforeKill })
+    const book = runtime()
+    try {
+      const message = (await book.runPromise(Messaging.listMessages({ direction: "MT", group_short_name: "flash" })))[0]
+      if (message?.message_id === undefined) throw new Error("the broadcast was not recorded")
+      const states = await book.runPromise(Effect.flatMap(Effect.service(PartQueue.PartQueue), (queue) => queue.states(message.message_id ?? "")))
+      expect(states.filter((part) => part.state !== "delivered")).toEqual([])
+      expect([states.length, message.sent_count, message.error_count]).toEqual([2 * recipients, 2 * recipients, 0])
+    } finally {
+      await book.dispose()
+    }
+  }, 120_000)
 })
