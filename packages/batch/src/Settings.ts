@@ -15,7 +15,7 @@ export interface Given {
   readonly user?: string | undefined
   readonly time_zone?: string | undefined
   readonly spam_period_seconds?: string | undefined
-  /** The carrier dispatch hands parts to (`smpp://…`); absent: parts stay in the outbox. */
+  /** The carrier dispatch hands parts to (`smpp://…` or `kannel://…`); absent: parts stay in the outbox. */
   readonly carrier?: string | undefined
   /** Seconds a writer waits for another process's write on a SQLite book. */
   readonly lock_wait?: string | undefined

@@ -1,13 +1,16 @@
 /**
- * `smsbook dispatch`: drains the outbox to the SMSC over one SMPP bind. It processes messages left
- * PENDING or READY, claims parts under a lease, stores each part's state before and after its PDU,
- * turns receipts into part states and `error_count`, and records inbound SMS.
+ * `smsbook dispatch`: drains the outbox to the SMSC over one SMPP bind, or through Kannel's smsbox.
+ * It processes messages left PENDING or READY, claims parts under a lease, stores each part's state
+ * before and after its PDU, turns receipts into part states and `error_count`, and records inbound SMS.
  */
 import { Account, type Carrier, ContactStore, Message, MessageStore, Messaging, PartQueue, Sms } from "@smsbook/core"
 import { Effect, Fiber, Option, Stream } from "effect"
 import * as Inbound from "./internal/inbound.ts"
 import * as Link from "./internal/link.ts"
 import * as Submit from "./internal/submit.ts"
+import * as KannelConfig from "./KannelConfig.ts"
+import * as KannelLink from "./KannelLink.ts"
+import * as KannelRequest from "./KannelRequest.ts"
 import * as Receipt from "./Receipt.ts"
 import type { SmppConfig } from "./SmppConfig.ts"
 import * as ShortMessage from "./ShortMessage.ts"
@@ -115,8 +118,12 @@ const processMessages = Effect.fnUntraced(function*(withinMs: number, notify: (n
  * doubt: a receipt from their number settles them (the SMSC had them), else after `doubtMs` bound
  * they are sent again. A part whose number opted out before its message to it started is cancelled.
  */
-export const run = (config: SmppConfig, options: Options, onNotice?: (notice: Notice) => void) =>
+export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Options, onNotice?: (notice: Notice) => void) =>
   Effect.scoped(Effect.gen(function*() {
+    // Over Kannel, parts go as smsbox sendsms requests; its reports and inbound SMS reach smsbook's
+    // HTTP server (`KannelCallbacks`), not this link.
+    const smpp = KannelConfig.is(config) ? undefined : config
+    const packing = smpp?.packing ?? "unpacked"
     const queue = yield* PartQueue.PartQueue
     const messages = yield* MessageStore.MessageStore
     const account = yield* Account.Account
@@ -161,7 +168,7 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
         })
       ))
 
-    const inbound = Inbound.make(config, {
+    const inbound = Inbound.make({ packing, reassemblyTimeoutMs: smpp?.reassemblyTimeoutMs ?? 60_000 }, {
       receive,
       receipt: (receipt, handset) =>
         new Promise<number>((answer) => {
@@ -193,7 +200,11 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
       notTaken: (seqs) => runPromise(queue.notTaken(seqs))
     }
     const link = yield* Effect.acquireRelease(
-      Effect.sync(() => Link.open(config, inbound.handle, (event) => notify({ _tag: "Link", event }), journal)),
+      Effect.sync(() =>
+        KannelConfig.is(config)
+          ? KannelLink.open(config, (event) => notify({ _tag: "Link", event }), journal)
+          : Link.open(config, inbound.handle, (event) => notify({ _tag: "Link", event }), journal)
+      ),
       (opened) => Effect.promise(() => opened.close())
     )
     // A stop (SIGTERM, the end of `once`) lets what is on the wire be answered (5 s at most), then
@@ -237,7 +248,8 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
 
     const submit = (claimed: PartQueue.Claimed, encoded: ShortMessage.Encoded) => {
       inflight++
-      void link.submit(Submit.params(claimed, encoded, config.receipts), claimed.seq).then((outcome) => {
+      const params = KannelConfig.is(config) ? KannelRequest.make(claimed, encoded, config) : Submit.params(claimed, encoded, config.receipts)
+      void link.submit(params, claimed.seq).then((outcome) => {
         inflight--
         if (outcome._tag === "Accepted") {
           answers.push({ seq: claimed.seq, smscId: outcome.messageId })
@@ -262,7 +274,7 @@ export const run = (config: SmppConfig, options: Options, onNotice?: (notice: No
         const encoding = yield* encodingOf(part, siblings)
         submit(part, ShortMessage.encodePart(part.text, {
           encoding,
-          packing: config.packing,
+          packing,
           reference: ShortMessage.referenceOf(part.message_id, part.msisdn),
           sequence: part.part,
           total: part.parts

@@ -4,71 +4,21 @@
  * (multipart) deliver_sm reach Kannel's smsbox and its HTTP callbacks. Needs Debian's `kannel`
  * (`.ci/run` installs it); without it the suite fails under CI=true and is skipped elsewhere.
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import { createServer, type Server } from "node:http"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as KannelHarness from "./KannelHarness.ts"
 import * as TestSmsc from "./TestSmsc.ts"
 
-const binary = (name: string): string | undefined => {
-  for (const dir of ["/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin"]) {
-    const file = path.join(dir, name)
-    if (fs.existsSync(file)) return file
-  }
-  return undefined
-}
-const bearerbox = binary("bearerbox")
-const smsbox = binary("smsbox")
-const installed = bearerbox !== undefined && smsbox !== undefined
-const inCi = process.env["CI"] === "true"
-if (!installed && !inCi) console.warn("Kannel interop tests skipped: install Debian's kannel (apt-get install -y kannel)")
+const { waitFor } = KannelHarness
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-
-const accepts = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const socket = net.connect({ host: "127.0.0.1", port })
-    socket.once("connect", () => {
-      socket.destroy()
-      resolve(true)
-    })
-    socket.once("error", () => resolve(false))
-  })
-
-const waitFor = async (check: () => boolean | Promise<boolean>, what: string | (() => string), ms = 20_000) => {
-  const until = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${typeof what === "string" ? what : what()}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
-
-const stop = async (child: ChildProcess | undefined) => {
-  if (child?.pid === undefined || child.exitCode !== null) return
-  const exited = new Promise((resolve) => child.once("exit", resolve))
-  process.kill(child.pid, "SIGTERM")
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
-  if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, "SIGKILL")
-}
-
-describe.skipIf(!installed && !inCi)("Kannel bearerbox over SMPP to the test SMSC", () => {
+describe.skipIf(!KannelHarness.runs)("Kannel bearerbox over SMPP to the test SMSC", () => {
   let dir = ""
   let smsc: TestSmsc.TestSmsc
   let callbacks: Server
-  let bearer: ChildProcess | undefined
-  let box: ChildProcess | undefined
+  let kannel: KannelHarness.Kannel | undefined
   let sendsmsPort = 0
   let callbackPort = 0
   const seen: Array<URLSearchParams> = []
@@ -76,7 +26,6 @@ describe.skipIf(!installed && !inCi)("Kannel bearerbox over SMPP to the test SMS
   const inbound: Array<{ readonly from: string; readonly text: string }> = []
 
   beforeAll(async () => {
-    if (!installed) throw new Error("CI=true but Kannel is not installed: .ci/run must apt-get install -y kannel (bearerbox, smsbox)")
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-kannel-"))
     smsc = await TestSmsc.start({ receipt: () => ({ stat: "DELIVRD", delayMs: 50, form: "text" }) })
     callbacks = createServer((request, response) => {
@@ -94,69 +43,17 @@ describe.skipIf(!installed && !inCi)("Kannel bearerbox over SMPP to the test SMS
     await new Promise<void>((resolve) => callbacks.listen(0, "127.0.0.1", resolve))
     const address = callbacks.address()
     callbackPort = typeof address === "object" && address !== null ? address.port : 0
-    const [adminPort, boxPort, sendPort] = [await freePort(), await freePort(), await freePort()]
-    sendsmsPort = sendPort
-    const config = path.join(dir, "kannel.conf")
-    fs.writeFileSync(config, `
-group = core
-admin-port = ${adminPort}
-admin-interface = 127.0.0.1
-admin-password = smsbook
-admin-allow-ip = "127.0.0.1"
-smsbox-port = ${boxPort}
-smsbox-interface = 127.0.0.1
-box-allow-ip = "127.0.0.1"
-log-file = "${path.join(dir, "bearerbox.log")}"
-log-level = 1
-dlr-storage = internal
-
-group = smsc
-smsc = smpp
-smsc-id = testsmsc
-host = 127.0.0.1
-port = ${smsc.port}
-transceiver-mode = true
-smsc-username = kannel
-smsc-password = secret
-system-type = smsbook
-source-addr-ton = 5
-source-addr-npi = 0
-dest-addr-ton = 1
-dest-addr-npi = 1
-msg-id-type = 0x00
-enquire-link-interval = 30
-reconnect-delay = 1
-
-group = smsbox
-bearerbox-host = 127.0.0.1
-bearerbox-port = ${boxPort}
-sendsms-port = ${sendPort}
-sendsms-interface = 127.0.0.1
-log-file = "${path.join(dir, "smsbox.log")}"
-log-level = 1
-
-group = sendsms-user
-username = smsbook
-password = secret
-concatenation = true
-max-messages = 5
-
-group = sms-service
-keyword = default
-get-url = "http://127.0.0.1:${callbackPort}/mo?from=%p&text=%a&coding=%c"
-max-messages = 0
-catch-all = true
-`)
-    bearer = spawn(bearerbox ?? "bearerbox", [config], { cwd: dir, stdio: "ignore" })
-    await waitFor(() => accepts(boxPort), "bearerbox's box port")
-    box = spawn(smsbox ?? "smsbox", [config], { cwd: dir, stdio: "ignore" })
-    await waitFor(() => accepts(sendPort), "smsbox's sendsms port")
-    await waitFor(() => smsc.binds() > 0, "Kannel's bind")
+    kannel = await KannelHarness.start({
+      dir,
+      smscPort: smsc.port,
+      getUrl: `http://127.0.0.1:${callbackPort}/mo?from=%p&text=%a&coding=%c`,
+      isBound: () => smsc.binds() > 0
+    })
+    sendsmsPort = kannel.sendsmsPort
   }, 60_000)
 
   afterAll(async () => {
-    await stop(box)
-    await stop(bearer)
+    await kannel?.stop()
     await smsc?.close()
     await new Promise((resolve) => callbacks?.close(resolve))
     if (dir !== "") fs.rmSync(dir, { recursive: true, force: true })

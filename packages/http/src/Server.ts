@@ -15,6 +15,7 @@ import type { ServeError } from "effect/http/HttpServerError"
 import { Api } from "./Api.ts"
 import * as Authentication from "./Authentication.ts"
 import * as Handlers from "./Handlers.ts"
+import * as KannelCallbacks from "./KannelCallbacks.ts"
 import * as AccessLog from "./internal/accessLog.ts"
 
 export interface Options {
@@ -79,13 +80,14 @@ export const check = (options: Options): Effect.Effect<void, InvalidField> => {
   return Effect.void
 }
 
-/** Every route: the API, `/openapi.json`, the reference page at `/docs`, and the access log around them. */
+/** Every route: the API, `/openapi.json`, the reference page at `/docs`, Kannel's callbacks, and the access log around them. */
 const routes = (options: Options) =>
   Layer.mergeAll(
     HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
       Layer.provide(Handlers.layer(storeKind(options.store)))
     ),
     HttpApiScalar.layer(Api, { path: "/docs" }),
+    KannelCallbacks.layer({ store: options.store, open: options.noAuth === true }),
     AccessLog.layer(options.log ?? ((line) => void process.stderr.write(line + "\n")))
   )
 

@@ -3,7 +3,7 @@
  * drains the outbox to the configured carrier, keeping the bind for receipts and inbound SMS.
  */
 import { Account } from "@smsbook/core"
-import { Dispatcher, SmppConfig } from "@smsbook/carrier"
+import { CarrierConfig, Dispatcher } from "@smsbook/carrier"
 import * as PartStore from "@smsbook/store/PartStore"
 import { Console, Effect, Layer, Option } from "effect"
 import { Command, Flag } from "effect/cli"
@@ -21,7 +21,7 @@ export const command = Command.make(
   "dispatch",
   {
     ...GlobalFlags.flags,
-    carrier: GlobalFlags.optionalText("carrier", "Carrier URL smpp://system_id:password@host:port?tps=…&window=… (env SMSBOOK_CARRIER)"),
+    carrier: GlobalFlags.optionalText("carrier", "Carrier URL smpp://system_id:password@host:port?tps=… or kannel://user:password@host:port?callback=… (env SMSBOOK_CARRIER)"),
     tps: Flag.Int("tps").pipe(Flag.withDescription("Most SMS parts per second on the bind (0: no limit; overrides the URL's tps)"), Flag.optional),
     once: Flag.Boolean("once").pipe(Flag.withDescription("Stop once nothing is left to send and the receipts are in"), Flag.withDefault(false)),
     receiptWait: Flag.Int("receipt-wait").pipe(
@@ -51,12 +51,12 @@ export const command = Command.make(
       if (resolved.carrier === undefined) {
         const processed = yield* Effect.provide(Dispatch.toOutbox, base)
         return yield* Output.print(input.json, { carrier: "outbox", messages: processed }, () => [
-          `no carrier configured (SMSBOOK_CARRIER=smpp://…): ${processed} message(s) handed to the outbox, where parts stay`
+          `no carrier configured (SMSBOOK_CARRIER=smpp://… or kannel://…): ${processed} message(s) handed to the outbox, where parts stay`
         ])
       }
       const tps = Option.getOrUndefined(input.tps)
-      const config = yield* Effect.fromResult(SmppConfig.parse(resolved.carrier, tps === undefined ? {} : { tps }))
-      if (!input.json) yield* Console.error(`dispatching to ${SmppConfig.mask(resolved.carrier)}${input.once ? " until drained" : " (Ctrl-C stops)"}`)
+      const config = yield* Effect.fromResult(CarrierConfig.parse(resolved.carrier, tps === undefined ? {} : { tps }))
+      if (!input.json) yield* Console.error(`dispatching to ${CarrierConfig.mask(resolved.carrier)}${input.once ? " until drained" : " (Ctrl-C stops)"}`)
       const summary = yield* Dispatcher.run(config, {
         ...Dispatcher.defaults,
         dispatcher: PartStore.thisProcess(),
@@ -64,7 +64,7 @@ export const command = Command.make(
         receiptWaitMs: Math.max(0, input.receiptWait) * 1000,
         doubtMs: Math.max(0, input.doubtWait) * 1000
       }, warnOnStderr).pipe(Effect.provide(Layer.merge(base, PartStore.layer(resolved.store, GlobalFlags.storeOptions(resolved)))))
-      yield* Output.print(input.json, { carrier: SmppConfig.mask(resolved.carrier), ...summary }, (s) => [
+      yield* Output.print(input.json, { carrier: CarrierConfig.mask(resolved.carrier), ...summary }, (s) => [
         `messages handed over: ${s.messages}`,
         `parts submitted: ${s.submitted}, refused: ${s.refused}`,
         `receipts: ${s.receipts} (failed ${s.failedReceipts}, unknown ${s.unknownReceipts})`,

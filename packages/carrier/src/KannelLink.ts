@@ -1,0 +1,253 @@
+/**
+ * smsbox's `sendsms` as the dispatcher's link: a window of requests in flight, a tps limit, backoff
+ * while smsbox is unreachable or full (HTTP 503), and the journal told before each request is made.
+ */
+import type * as Link from "./internal/link.ts"
+import type { KannelConfig } from "./KannelConfig.ts"
+
+interface Submission {
+  readonly url: string
+  readonly destination: string
+  readonly id: string
+  readonly key: number | undefined
+  readonly settle: (outcome: Link.Outcome) => void
+  /** The journal allowed it (or there is none): it may be requested now. */
+  cleared: boolean
+  /** The journal is being told it was not taken: it is cleared again only after. */
+  forgetting: Promise<void> | undefined
+}
+
+/** What one sendsms answer means for its part. */
+export type Verdict =
+  | { readonly _tag: "Accepted" }
+  /** smsbox did not take it for now (full, overloaded): the same part is asked again later. */
+  | { readonly _tag: "Retry"; readonly status: number }
+  | { readonly _tag: "Refused"; readonly status: number }
+
+/**
+ * smsbox answers 202 (`0: Accepted for delivery`, `3: Queued for later delivery`) when it took the
+ * message; 503 (`Temporal failure, try again later.`: bearerbox's queue is full; a proxy's 429 alike)
+ * when it could not take it now; other statuses (403 `Not routable. Do not try again.`, 400, 401…)
+ * refuse it for good.
+ */
+export const verdict = (status: number): Verdict =>
+  status >= 200 && status < 300
+    ? { _tag: "Accepted" }
+    : status === 503 || status === 429
+    ? { _tag: "Retry", status }
+    : { _tag: "Refused", status }
+
+/** Failures of `fetch` that happen before a request leaves: smsbox cannot have it. */
+const notConnected = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"])
+
+/** The code of a `fetch` failure (undici puts the socket's error under `cause`). */
+export const failureCode = (error: unknown): string | undefined => {
+  let current: unknown = error
+  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
+    if ("code" in current && typeof current.code === "string") return current.code
+    current = "cause" in current ? current.cause : undefined
+  }
+  return undefined
+}
+
+/** Whether a `fetch` failure left the request unsent (then it may be made again), rather than unanswered. */
+export const unsent = (error: unknown): boolean => notConnected.has(failureCode(error) ?? "")
+
+const field = (params: Record<string, unknown>, name: string): string => {
+  const value = params[name]
+  return typeof value === "string" ? value : ""
+}
+
+/**
+ * Opens the link: submissions are `KannelRequest.Request`s. A request that smsbox answered is
+ * settled by its verdict; one that never left (smsbox unreachable) or that smsbox could not take
+ * (503) waits and is made again, the journal told it was not taken; one whose answer was lost (a
+ * timeout, a reset) is never made again: `Accepted` under its id, which its report will name. On
+ * `close`, requests in flight are `LinkFailed` with `sent` (in doubt for the next run).
+ */
+export const open = (
+  config: KannelConfig,
+  onEvent: (event: Link.Event) => void,
+  journal?: Link.Journal,
+  request: (url: string, signal: AbortSignal) => Promise<number> = async (url, signal) => {
+    const response = await fetch(url, { signal })
+    await response.arrayBuffer()
+    return response.status
+  }
+): Link.Link => {
+  const queue: Array<Submission> = []
+  const inflight = new Map<Submission, AbortController>()
+  const busy = new Set<string>()
+  const idleWaiters: Array<() => void> = []
+  let reachable = true
+  let closed = false
+  let clearing = false
+  let failures = 0
+  let retryWait = config.retryMs.initial
+  let pausedUntil = 0
+  let nextSlot = 0
+  let pumpTimer: NodeJS.Timeout | undefined
+  const interval = config.tps > 0 ? 1000 / config.tps : 0
+
+  const notifyIdle = () => {
+    if (queue.length > 0 || inflight.size > 0) return
+    for (const waiter of idleWaiters.splice(0)) waiter()
+  }
+
+  const schedule = (delay: number) => {
+    if (pumpTimer !== undefined) return
+    pumpTimer = setTimeout(() => {
+      pumpTimer = undefined
+      pump()
+    }, Math.max(1, Math.ceil(delay)))
+  }
+
+  /** Back to the head of the queue, not taken: the journal hears it and the link waits before the next request. */
+  const again = (submission: Submission) => {
+    const wait = retryWait
+    retryWait = Math.min(retryWait * 2, config.retryMs.max)
+    pausedUntil = Math.max(pausedUntil, Date.now() + wait)
+    queue.unshift(submission)
+    if (journal !== undefined) {
+      submission.cleared = false
+      submission.forgetting = journal.notTaken([submission.key ?? -1]).catch(() => undefined)
+    }
+    return wait
+  }
+
+  const finish = (submission: Submission) => {
+    inflight.delete(submission)
+    busy.delete(submission.destination)
+  }
+
+  const send = (submission: Submission) => {
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(new Error("smsbox did not answer in time")), config.responseTimeoutMs)
+    inflight.set(submission, controller)
+    busy.add(submission.destination)
+    request(submission.url, controller.signal).then(
+      (status) => {
+        clearTimeout(timer)
+        finish(submission)
+        if (closed) return submission.settle({ _tag: "LinkFailed", reason: "the link is closed", sent: true })
+        if (!reachable) {
+          reachable = true
+          onEvent({ _tag: "Bound", attempt: failures + 1 })
+        }
+        failures = 0
+        const answer = verdict(status)
+        if (answer._tag === "Retry") onEvent({ _tag: "Throttled", status, retryInMs: again(submission) })
+        else {
+          retryWait = Math.max(config.retryMs.initial, retryWait / 2)
+          submission.settle(answer._tag === "Accepted" ? { _tag: "Accepted", messageId: submission.id } : { _tag: "Refused", status })
+        }
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        finish(submission)
+        const reason = error instanceof Error ? `${error.message}${failureCode(error) === undefined ? "" : ` (${failureCode(error)})`}` : String(error)
+        if (closed) return submission.settle({ _tag: "LinkFailed", reason, sent: true })
+        if (unsent(error)) {
+          reachable = false
+          failures++
+          return onEvent({ _tag: "Disconnected", reason, requeued: 1, retryInMs: again(submission) })
+        }
+        // smsbox may have it: never asked again. Its report names it, so it is taken as submitted
+        // under its id and the report settles it (without reports it counts as sent: at most once).
+        onEvent({ _tag: "Disconnected", reason: `the answer to ${submission.id} was lost: ${reason}`, requeued: 0, retryInMs: 0 })
+        submission.settle({ _tag: "Accepted", messageId: submission.id })
+      }
+    ).finally(() => {
+      pump()
+      notifyIdle()
+    })
+  }
+
+  /** Asks the journal about the uncleared submissions that may be requested now (one per number), then pumps again. */
+  const clear = (hook: Link.Journal) => {
+    const room = config.window - inflight.size
+    const most = interval > 0 ? Math.max(1, Math.min(room, Math.floor(config.tps / 20))) : room
+    const batch: Array<Submission> = []
+    const taken = new Set(busy)
+    for (const submission of queue) {
+      if (batch.length >= most) break
+      if (submission.cleared || taken.has(submission.destination)) continue
+      taken.add(submission.destination)
+      batch.push(submission)
+    }
+    clearing = true
+    const settleBatch = (allowed: ReadonlySet<number | undefined>, failure: string | undefined) => {
+      clearing = false
+      for (const submission of batch) {
+        if (failure === undefined && allowed.has(submission.key)) {
+          submission.cleared = true
+          continue
+        }
+        const index = queue.indexOf(submission)
+        if (index >= 0) queue.splice(index, 1)
+        if (index >= 0) submission.settle(failure === undefined ? { _tag: "Withheld" } : { _tag: "LinkFailed", reason: failure, sent: false })
+      }
+      pump()
+      notifyIdle()
+    }
+    Promise.all(batch.map((submission) => submission.forgetting))
+      .then(() => hook.beforeWrite(batch.map((submission) => submission.key ?? -1))).then(
+        (keys) => settleBatch(new Set(keys), undefined),
+        (error: unknown) => settleBatch(new Set(), `the part states could not be stored: ${String(error)}`)
+      )
+  }
+
+  const pump = () => {
+    if (closed || clearing) return
+    const now = Date.now()
+    if (now < pausedUntil) return schedule(pausedUntil - now)
+    // While smsbox is unreachable, one request at a time finds out whether it is back.
+    const window = reachable ? config.window : 1
+    // One request per number at a time: a crash leaves at most one part of a number in doubt, which
+    // a report from that number can then settle.
+    while (queue.length > 0 && inflight.size < window) {
+      const index = queue.findIndex((candidate) => !busy.has(candidate.destination))
+      const head = queue[index]
+      if (head === undefined) break
+      if (!head.cleared && journal !== undefined) return clear(journal)
+      const slot = Math.max(Date.now(), nextSlot)
+      if (slot > Date.now()) return schedule(slot - Date.now())
+      nextSlot = slot + interval
+      queue.splice(index, 1)
+      send(head)
+    }
+  }
+
+  return {
+    submit: (params, key) =>
+      new Promise<Link.Outcome>((resolve) => {
+        if (closed) return resolve({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
+        queue.push({
+          url: field(params, "url"),
+          destination: field(params, "destination"),
+          id: field(params, "id"),
+          key,
+          settle: resolve,
+          cleared: journal === undefined,
+          forgetting: undefined
+        })
+        pump()
+      }),
+    idle: () =>
+      new Promise<void>((resolve) => {
+        idleWaiters.push(resolve)
+        notifyIdle()
+      }),
+    isBound: () => reachable,
+    outstanding: () => queue.length + inflight.size,
+    close: () => {
+      closed = true
+      if (pumpTimer !== undefined) clearTimeout(pumpTimer)
+      for (const submission of queue.splice(0)) submission.settle({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
+      // Requests in flight are cut: smsbox may have them, so they stay in doubt.
+      for (const controller of inflight.values()) controller.abort(new Error("the link is closed"))
+      notifyIdle()
+      return Promise.resolve()
+    }
+  }
+}

@@ -1,0 +1,164 @@
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import type * as Link from "../src/internal/link.ts"
+import * as KannelConfig from "../src/KannelConfig.ts"
+import * as KannelLink from "../src/KannelLink.ts"
+
+/** What the fake smsbox does with one request. */
+type Act = "accept" | "full" | "refuse" | "unreachable" | "lost"
+
+const config = (overrides: Partial<KannelConfig.KannelConfig> = {}): KannelConfig.KannelConfig => ({
+  ...KannelConfig.defaults,
+  sendsmsUrl: "http://127.0.0.1:1/cgi-bin/sendsms",
+  username: "u",
+  password: "p",
+  receipts: false,
+  retryMs: { initial: 1, max: 4 },
+  responseTimeoutMs: 50,
+  ...overrides
+})
+
+const refused = () => Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) })
+
+/**
+ * A fake smsbox answering each request by `script(url, attempt)` after `delayMs`; it records every
+ * request, which ones it took (a 2xx, or one whose answer was lost), and the most in flight at once.
+ */
+const fakeSmsbox = (script: (url: string, attempt: number) => Act, delayMs = 1) => {
+  const attempts = new Map<string, number>()
+  const taken: Array<string> = []
+  const inflight = new Map<string, number>()
+  let most = 0
+  let mostPerNumber = 0
+  const request = (url: string, signal: AbortSignal) => {
+    const attempt = attempts.get(url) ?? 0
+    attempts.set(url, attempt + 1)
+    const act = script(url, attempt)
+    const number = /[?&]to=(\d+)/.exec(url)?.[1] ?? ""
+    inflight.set(number, (inflight.get(number) ?? 0) + 1)
+    most = Math.max(most, [...inflight.values()].reduce((sum, n) => sum + n, 0))
+    mostPerNumber = Math.max(mostPerNumber, inflight.get(number) ?? 0)
+    const done = () => inflight.set(number, (inflight.get(number) ?? 1) - 1)
+    return new Promise<number>((resolve, reject) => {
+      if (act === "lost") {
+        taken.push(url)
+        signal.addEventListener("abort", () => {
+          done()
+          reject(signal.reason)
+        })
+        return
+      }
+      setTimeout(() => {
+        done()
+        if (act === "unreachable") return reject(refused())
+        if (act === "accept") taken.push(url)
+        resolve(act === "accept" ? 202 : act === "full" ? 503 : 400)
+      }, delayMs)
+    })
+  }
+  return { request, taken, attempts, most: () => most, mostPerNumber: () => mostPerNumber }
+}
+
+const submission = (number: string, id: string) => ({ url: `http://smsbox/?to=${number}&id=${id}`, destination: number, id })
+
+/** A journal that allows what `allow` says and records what it was told. */
+const journalOf = (allow: (key: number) => boolean = () => true) => {
+  const told = { before: [] as Array<number>, notTaken: [] as Array<number> }
+  const journal: Link.Journal = {
+    beforeWrite: async (keys) => {
+      told.before.push(...keys)
+      return keys.filter(allow)
+    },
+    notTaken: async (keys) => void told.notTaken.push(...keys)
+  }
+  return { journal, told }
+}
+
+describe("KannelLink", () => {
+  it("reads smsbox's answers: 2xx taken, 503 and 429 not now, other statuses refused; only connection failures left the request unsent", () => {
+    expect([202, 200, 503, 429, 400, 403, 500].map((status) => KannelLink.verdict(status)._tag)).toEqual(["Accepted", "Accepted", "Retry", "Retry", "Refused", "Refused", "Refused"])
+    expect(KannelLink.unsent(refused())).toBe(true)
+    expect(KannelLink.failureCode(refused())).toBe("ECONNREFUSED")
+    expect(KannelLink.unsent(new Error("smsbox did not answer in time"))).toBe(false)
+    expect(KannelLink.unsent(Object.assign(new TypeError("fetch failed"), { cause: { code: "ECONNRESET" } }))).toBe(false)
+  })
+
+  it("keeps to the window and one request per number at a time; the journal hears every part before its request", async () => {
+    const smsbox = fakeSmsbox(() => "accept", 5)
+    const { journal, told } = journalOf()
+    const link = KannelLink.open(config({ window: 3 }), () => undefined, journal, smsbox.request)
+    const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => link.submit(submission(`4474000000${i % 4}`, `k${i}`), i)))
+    expect(outcomes.map((outcome) => outcome._tag === "Accepted" ? outcome.messageId : outcome._tag)).toEqual(Array.from({ length: 12 }, (_, i) => `k${i}`))
+    expect([smsbox.most(), smsbox.mostPerNumber(), smsbox.taken.length]).toEqual([3, 1, 12])
+    expect(told.before.toSorted((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i))
+    await link.close()
+  })
+
+  it("holds the tps limit", async () => {
+    const smsbox = fakeSmsbox(() => "accept", 0)
+    const link = KannelLink.open(config({ tps: 50, window: 10 }), () => undefined, undefined, smsbox.request)
+    const started = Date.now()
+    await Promise.all(Array.from({ length: 11 }, (_, i) => link.submit(submission(`44740000${String(i).padStart(4, "0")}`, `k${i}`))))
+    // 11 requests at 50/s: the last no sooner than 10 × 20 ms after the first.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190)
+    await link.close()
+  })
+
+  it("asks again after a 503 and while smsbox is unreachable, telling the journal; a request whose answer was lost is never made again", async () => {
+    const events: Array<Link.Event["_tag"]> = []
+    const smsbox = fakeSmsbox((url, attempt) =>
+      url.includes("k1") ? (attempt < 2 ? "full" : "accept") : url.includes("k2") ? (attempt < 2 ? "unreachable" : "accept") : "lost")
+    const { journal, told } = journalOf()
+    const link = KannelLink.open(config(), (event) => events.push(event._tag), journal, smsbox.request)
+    const outcomes = await Promise.all([link.submit(submission("447400000001", "k1"), 1), link.submit(submission("447400000002", "k2"), 2), link.submit(submission("447400000003", "k3"), 3)])
+    expect(outcomes).toEqual([
+      { _tag: "Accepted", messageId: "k1" },
+      { _tag: "Accepted", messageId: "k2" },
+      // Its answer was lost: taken as submitted under its id (its report will name it), never asked again.
+      { _tag: "Accepted", messageId: "k3" }
+    ])
+    expect([smsbox.attempts.get(submission("447400000003", "k3").url), told.notTaken.toSorted()]).toEqual([1, [1, 1, 2, 2]])
+    expect(events).toEqual(expect.arrayContaining(["Throttled", "Disconnected", "Bound"]))
+    expect(link.isBound()).toBe(true)
+    await link.close()
+  })
+
+  it("withholds what the journal does not allow, and settles everything on close", async () => {
+    const smsbox = fakeSmsbox(() => "lost")
+    const { journal } = journalOf((key) => key !== 2)
+    const link = KannelLink.open(config({ responseTimeoutMs: 60_000 }), () => undefined, journal, smsbox.request)
+    const first = link.submit(submission("447400000001", "k1"), 1)
+    const second = link.submit(submission("447400000002", "k2"), 2)
+    const third = link.submit(submission("447400000001", "k3"), 3)
+    expect(await second).toEqual({ _tag: "Withheld" })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(link.outstanding()).toBe(2)
+    await link.close()
+    expect(await first).toMatchObject({ _tag: "LinkFailed", sent: true })
+    expect(await third).toMatchObject({ _tag: "LinkFailed", sent: false })
+    expect(await link.submit(submission("447400000009", "k9"), 9)).toMatchObject({ _tag: "LinkFailed", sent: false })
+  })
+
+  it("never has smsbox take a part twice, and each outcome follows smsbox's last answer", async () => {
+    const act = fc.constantFrom<Act>("accept", "accept", "full", "refuse", "unreachable", "lost")
+    await fc.assert(fc.asyncProperty(fc.array(fc.array(act, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 8 }), async (scripts) => {
+      // Each part's answers in turn; after its script runs out smsbox accepts.
+      const smsbox = fakeSmsbox((url, attempt) => scripts[Number(/id=k(\d+)/.exec(url)?.[1])]?.[attempt] ?? "accept", 0)
+      const { journal } = journalOf()
+      const link = KannelLink.open(config({ window: 3, responseTimeoutMs: 20 }), () => undefined, journal, smsbox.request)
+      const outcomes = await Promise.all(scripts.map((_, i) => link.submit(submission(`44740000000${i % 3}`, `k${i}`), i)))
+      await link.close()
+      scripts.forEach((script, i) => {
+        const url = submission(`44740000000${i % 3}`, `k${i}`).url
+        const last = [...script, "accept"].find((step) => step !== "full" && step !== "unreachable")
+        const outcome = outcomes[i]
+        expect(smsbox.taken.filter((taken) => taken === url).length).toBeLessThanOrEqual(1)
+        if (last === "accept") expect(outcome).toEqual({ _tag: "Accepted", messageId: `k${i}` })
+        // Asked again only after smsbox did not take it.
+        expect(smsbox.attempts.get(url)).toBe(script.findIndex((step) => step !== "full" && step !== "unreachable") + 1 || script.length + 1)
+        if (last === "refuse") expect(outcome).toEqual({ _tag: "Refused", status: 400 })
+        if (last === "lost") expect(outcome).toEqual({ _tag: "Accepted", messageId: `k${i}` })
+      })
+    }), { numRuns: 40 })
+  })
+})
