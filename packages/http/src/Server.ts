@@ -16,6 +16,7 @@ import { Api } from "./Api.ts"
 import * as Authentication from "./Authentication.ts"
 import * as Handlers from "./Handlers.ts"
 import * as AccessLog from "./internal/accessLog.ts"
+import * as LineBatch from "./internal/lineBatch.ts"
 
 export interface Options {
   /** Host to listen on (default 127.0.0.1). */
@@ -28,7 +29,7 @@ export interface Options {
   readonly account: Account.Settings
   /** Let every request through without a key: refused unless `host` is a loopback address. */
   readonly noAuth?: boolean
-  /** Where access-log lines go (default: stderr, one JSON object per line). */
+  /** Where access-log lines go (default: stderr, one JSON object per line, written in batches). */
   readonly log?: (line: string) => void
   /** Slow clients: headers within this many ms (default 10 s), the whole request within `requestTimeout` (default 30 s). */
   readonly headersTimeout?: number
@@ -79,6 +80,21 @@ export const check = (options: Options): Effect.Effect<void, InvalidField> => {
   return Effect.void
 }
 
+/**
+ * The access log: to `log` when given, else to stderr in one write per turn of the event loop (a
+ * write per request was a system call per request), what is pending written when the server stops.
+ */
+const accessLog = (log: Options["log"]) =>
+  log !== undefined
+    ? AccessLog.layer(log)
+    : Layer.unwrap(Effect.map(
+      Effect.acquireRelease(
+        Effect.sync(() => LineBatch.make((chunk) => void process.stderr.write(chunk))),
+        (batch) => Effect.sync(batch.close)
+      ),
+      (batch) => AccessLog.layer(batch.line)
+    ))
+
 /** Every route: the API, `/openapi.json`, the reference page at `/docs`, and the access log around them. */
 const routes = (options: Options) =>
   Layer.mergeAll(
@@ -86,7 +102,7 @@ const routes = (options: Options) =>
       Layer.provide(Handlers.layer(storeKind(options.store)))
     ),
     HttpApiScalar.layer(Api, { path: "/docs" }),
-    AccessLog.layer(options.log ?? ((line) => void process.stderr.write(line + "\n")))
+    accessLog(options.log)
   )
 
 /**
