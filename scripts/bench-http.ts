@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { NodeRuntime } from "@effect/platform-node"
 import { Account, ContactBook, Msisdn } from "@smsbook/core"
+import * as ServeHeap from "@smsbook/http/ServeHeap"
 import * as Server from "@smsbook/http/Server"
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
 import * as Store from "@smsbook/store/Store"
@@ -66,8 +67,8 @@ const bare = (file: string) => {
 }
 
 /**
- * The smsbook server as `smsbook serve` runs it: its heap limited by `ServeHeap` (preloaded by
- * `launch`), its access log on stderr (which `launch` sends to a file).
+ * The smsbook server as `smsbook serve` runs it: its heap sized by `ServeHeap` (flags and preload given
+ * by `launch`), its access log on stderr (which `launch` sends to a file).
  */
 const smsbook = (file: string) => {
   NodeRuntime.runMain(Server.serve(
@@ -98,9 +99,10 @@ const launch = (kind: string, file: string, nodeArgs: ReadonlyArray<string> = []
     // file beside the book, as a service manager would keep it.
     const log = kind === "bare" ? "inherit" : fs.openSync(path.join(path.dirname(file), `${kind}.log`), "a")
     const [script, served] = kind === "before" ? [before, "smsbook"] : [self, kind]
-    // `smsbook serve` sizes V8's heap before it loads anything: the same, done the same way (V8 takes the
-    // young generation's growth factor only from `setFlagsFromString`).
-    const heap = kind === "smsbook" ? ["--import", `data:text/javascript,${encodeURIComponent(serveHeapPreload)}`] : []
+    // The heap sized as for `smsbook serve`: the old generation's cap on node's command line (V8 takes it
+    // only at start), the young generation pinned by `ServeHeap.limit` before anything loads (V8 takes
+    // its growth factor only from `setFlagsFromString`). Both smsbook servers alike.
+    const heap = kind === "bare" ? [] : [...ServeHeap.flags(), "--import", `data:text/javascript,${encodeURIComponent(serveHeapPreload)}`]
     const child = spawn(process.execPath, [...heap, ...nodeArgs, script, "--serve", served, file], { stdio: ["ignore", "pipe", log] })
     if (typeof log === "number") fs.closeSync(log)
     const lines: Array<string> = []
