@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { NodeRuntime } from "@effect/platform-node"
 import { Account, ContactBook, Msisdn } from "@smsbook/core"
+import * as ServeHeap from "@smsbook/http/ServeHeap"
 import * as Server from "@smsbook/http/Server"
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
 import * as Store from "@smsbook/store/Store"
@@ -57,16 +58,21 @@ const bare = (file: string) => {
       send(201, { message_id: id, msisdn, message, status: "READY", type: 1 })
     })
   })
+  // Exiting (rather than dying of the signal) lets `--cpu-prof` write its profile.
+  process.once("SIGTERM", () => process.exit(0))
   server.listen(0, "127.0.0.1", () => {
     const address = server.address()
     process.stdout.write(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}\n`)
   })
 }
 
-/** The smsbook server as `smsbook serve` runs it (its heap limited by `ServeHeap.flags`, given to node by `launch`). */
+/**
+ * The smsbook server as `smsbook serve` runs it: its heap sized by `ServeHeap` (flags and preload given
+ * by `launch`), its access log on stderr (which `launch` sends to a file).
+ */
 const smsbook = (file: string) => {
   NodeRuntime.runMain(Server.serve(
-    { store: file, port: 0, account: { ...Account.defaults, short_name: "ACME", user: "bench" }, log: () => {} },
+    { store: file, port: 0, account: { ...Account.defaults, short_name: "ACME", user: "bench" } },
     (url) => Effect.sync(() => void process.stdout.write(url + "\n"))
   ))
 }
@@ -89,11 +95,16 @@ const serveHeapPreload = `import { limit } from ${JSON.stringify(import.meta.res
  */
 const launch = (kind: string, file: string, nodeArgs: ReadonlyArray<string> = [], before = ""): Promise<Running> =>
   new Promise((resolve, reject) => {
+    // The smsbook servers write an access-log line per request to stderr, as `smsbook serve` does: to a
+    // file beside the book, as a service manager would keep it.
+    const log = kind === "bare" ? "inherit" : fs.openSync(path.join(path.dirname(file), `${kind}.log`), "a")
     const [script, served] = kind === "before" ? [before, "smsbook"] : [self, kind]
-    // `smsbook serve` sizes V8's heap before it loads anything: the same, done the same way (V8 takes the
-    // young generation's growth factor only from `setFlagsFromString`).
-    const heap = kind === "smsbook" ? ["--import", `data:text/javascript,${encodeURIComponent(serveHeapPreload)}`] : []
-    const child = spawn(process.execPath, [...heap, ...nodeArgs, script, "--serve", served, file], { stdio: ["ignore", "pipe", "inherit"] })
+    // The heap sized as for `smsbook serve`: the old generation's cap on node's command line (V8 takes it
+    // only at start), the young generation pinned by `ServeHeap.limit` before anything loads (V8 takes
+    // its growth factor only from `setFlagsFromString`). Both smsbook servers alike.
+    const heap = kind === "bare" ? [] : [...ServeHeap.flags(), "--import", `data:text/javascript,${encodeURIComponent(serveHeapPreload)}`]
+    const child = spawn(process.execPath, [...heap, ...nodeArgs, script, "--serve", served, file], { stdio: ["ignore", "pipe", log] })
+    if (typeof log === "number") fs.closeSync(log)
     const lines: Array<string> = []
     let url: string | undefined
     let pending = ""
@@ -107,7 +118,10 @@ const launch = (kind: string, file: string, nodeArgs: ReadonlyArray<string> = []
         } else if (url !== undefined) lines.push(line)
       }
     })
-    child.once("exit", (code) => reject(new Error(`${kind} server exited ${code}`)))
+    child.once("exit", (code) => {
+      const logged = kind === "bare" ? "" : fs.readFileSync(path.join(path.dirname(file), `${kind}.log`), "utf8").slice(-2000)
+      reject(new Error(`${kind} server exited ${code}${logged === "" ? "" : `; its stderr ends:\n${logged}`}`))
+    })
   })
 
 const stop = (running: Running) =>
@@ -192,6 +206,8 @@ const main = async () => {
       contacts: { type: "string", default: "10000" },
       cases: { type: "string", default: "get,send" },
       profile: { type: "string" },
+      /** Which server `--profile` profiles: smsbook (default) or bare. */
+      "profile-kind": { type: "string", default: "smsbook" },
       before: { type: "string" },
       /** Extra Node flags for the soaked smsbook server (to try heap limits), space-separated. */
       "soak-node-args": { type: "string", default: "" },
@@ -233,7 +249,7 @@ const main = async () => {
       const figures: Record<string, Array<Figures>> = { bare: [], smsbook: [], before: [] }
       for (let round = 0; round < rounds; round++) {
         for (const kind of kinds) {
-          const server = await launch(kind, file, kind === "smsbook" ? profile : [], before)
+          const server = await launch(kind, file, kind === values["profile-kind"] ? profile : [], before)
           await load(server, key, endpoint, 1, contacts) // warm-up
           const measured = await load(server, key, endpoint, seconds, contacts)
           figures[kind]?.push(measured)

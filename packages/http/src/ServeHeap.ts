@@ -1,5 +1,5 @@
 /**
- * V8's heap sized for a process that only serves (`smsbook serve`), so its memory stays flat under load.
+ * V8's heap sized for a process that only serves (`smsbook serve`), so its memory stays bounded under load.
  * Imports nothing but `node:v8` and `node:perf_hooks`: it runs before the server's modules load.
  */
 import { PerformanceObserver } from "node:perf_hooks"
@@ -14,21 +14,31 @@ export const defaultOldSpaceMiB = 256
  */
 export const defaultYoungMiB = 16
 
-/** The flags set at once: the old generation capped, so V8 collects it before it grows far. */
+/**
+ * Node's command-line flags that cap the old generation. Only at start-up: V8 sizes the heap when the
+ * process starts, and the same flag set later (`v8.setFlagsFromString`) leaves `heap_size_limit` as it
+ * was, so a launcher (service unit, `NODE_OPTIONS`) must pass them.
+ */
 export const flags = (oldSpaceMiB: number = defaultOldSpaceMiB): ReadonlyArray<string> => [
   `--max-old-space-size=${Math.max(64, Math.floor(oldSpaceMiB))}`
 ]
 
+/**
+ * Whether this process runs with its old generation capped at `oldSpaceMiB` or less (`flags` given at
+ * start). V8's limit adds the young generation: three semi-spaces, at most 64 MiB each.
+ */
+export const capped = (oldSpaceMiB: number = defaultOldSpaceMiB): boolean =>
+  V8.getHeapStatistics().heap_size_limit <= (Math.max(64, Math.floor(oldSpaceMiB)) + 3 * 64) * 1024 * 1024
+
 const youngBytes = (): number => V8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0
 
 /**
- * Applies `flags`, and stops the young generation growing once it reaches `youngMiB` (V8 takes the
- * growth factor only from `setFlagsFromString`, and has no runtime cap on the semi-space size). Call it
- * first thing. Not part of `Server.serve` or `Server.layer`: it changes the whole process, which a
- * service embedding the server may not want.
+ * Stops the young generation growing once it reaches `youngMiB`: the part of the sizing V8 takes while
+ * running (it reads the semi-space growth factor at each collection, and has no runtime cap on the
+ * semi-space size). Call it first thing. Not part of `Server.serve` or `Server.layer`: it changes the
+ * whole process, which a service embedding the server may not want. The old generation's cap is `flags`.
  */
-export const limit = (oldSpaceMiB: number = defaultOldSpaceMiB, youngMiB: number = defaultYoungMiB): void => {
-  for (const flag of flags(oldSpaceMiB)) V8.setFlagsFromString(flag)
+export const limit = (youngMiB: number = defaultYoungMiB): void => {
   const pin = (): boolean => {
     if (youngBytes() < youngMiB * 1024 * 1024) return false
     V8.setFlagsFromString("--semi-space-growth-factor=1")

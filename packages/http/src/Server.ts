@@ -17,6 +17,7 @@ import * as Authentication from "./Authentication.ts"
 import * as Handlers from "./Handlers.ts"
 import * as KannelCallbacks from "./KannelCallbacks.ts"
 import * as AccessLog from "./internal/accessLog.ts"
+import * as LineBatch from "./internal/lineBatch.ts"
 
 export interface Options {
   /** Host to listen on (default 127.0.0.1). */
@@ -29,7 +30,7 @@ export interface Options {
   readonly account: Account.Settings
   /** Let every request through without a key: refused unless `host` is a loopback address. */
   readonly noAuth?: boolean
-  /** Where access-log lines go (default: stderr, one JSON object per line). */
+  /** Where access-log lines go (default: stderr, one JSON object per line, written in batches). */
   readonly log?: (line: string) => void
   /** Slow clients: headers within this many ms (default 10 s), the whole request within `requestTimeout` (default 30 s). */
   readonly headersTimeout?: number
@@ -80,6 +81,21 @@ export const check = (options: Options): Effect.Effect<void, InvalidField> => {
   return Effect.void
 }
 
+/**
+ * The access log: to `log` when given, else to stderr in one write per turn of the event loop (a
+ * write per request was a system call per request), what is pending written when the server stops.
+ */
+const accessLog = (log: Options["log"]) =>
+  log !== undefined
+    ? AccessLog.layer(log)
+    : Layer.unwrap(Effect.map(
+      Effect.acquireRelease(
+        Effect.sync(() => LineBatch.make((chunk) => void process.stderr.write(chunk))),
+        (batch) => Effect.sync(batch.close)
+      ),
+      (batch) => AccessLog.layer(batch.line)
+    ))
+
 /** Every route: the API, `/openapi.json`, the reference page at `/docs`, Kannel's callbacks, and the access log around them. */
 const routes = (options: Options) =>
   Layer.mergeAll(
@@ -88,7 +104,7 @@ const routes = (options: Options) =>
     ),
     HttpApiScalar.layer(Api, { path: "/docs" }),
     KannelCallbacks.layer({ store: options.store, open: options.noAuth === true }),
-    AccessLog.layer(options.log ?? ((line) => void process.stderr.write(line + "\n")))
+    accessLog(options.log)
   )
 
 /**

@@ -103,6 +103,11 @@ describe("the server process", () => {
     const ids = new Set(stored.map((message) => message.message_id))
     for (const id of [...accepted, JSON.parse(finished.body).message_id]) expect(ids.has(id)).toBe(true)
     expect(stored).toHaveLength(accepted.length + 1)
+    // the access log, written in batches, still has a line for every send answered before the exit
+    const stderr = server.process.stderr
+    if (stderr !== null && !stderr.closed) await new Promise((resolve) => stderr.once("close", resolve))
+    const logged = server.stderr().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { readonly path?: string; readonly status?: number })
+    expect(logged.filter((line) => line.path === "/messages/send_to_contact" && line.status === 201)).toHaveLength(accepted.length + 1)
     await store.drop()
   }, 30_000)
 
