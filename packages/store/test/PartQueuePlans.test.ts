@@ -7,8 +7,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { Layer, ManagedRuntime } from "effect"
-import { Account, Messaging } from "@smsbook/core"
+import { Account, Messaging, PartQueue } from "@smsbook/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as Migrations from "../src/internal/sqlite/migrations.ts"
 import * as Parts from "../src/internal/sqlite/parts.ts"
 import * as PartStore from "../src/PartStore.ts"
 import * as Store from "../src/Store.ts"
@@ -50,6 +51,11 @@ describe("the SQLite part queue's plans", () => {
     const steps = plan(Parts.sql.next)
     expect(steps[0]).toBe("SEARCH outbox USING INDEX outbox_pending (state=?)")
     expect(steps.some((step) => step.includes("TEMP B-TREE"))).toBe(false)
+  })
+
+  it("error_count is counted through outbox_failed, over the failed states of PartQueue only", () => {
+    expect(Migrations.failedPartsPredicate).toBe(`state IN (${PartQueue.failedStates.map((state) => `'${state}'`).join(", ")})`)
+    expect(plan(Parts.sql.errorCount).join(" | ")).toContain("SEARCH outbox USING INDEX outbox_failed (message_id=?)")
   })
 
   it("the recovery and lease statements, run every few seconds, search outbox_pending too", () => {

@@ -3,7 +3,7 @@
  * the same answers as MemoryStore on any sequence of operations, atomic anti-spam, keyset streams.
  */
 import { PgClient } from "@effect/sql-pg"
-import { Carrier, ContactStore, type Message, MessageStore } from "@smsbook/core"
+import { Carrier, ContactStore, type Message, MessageStore, PartQueue } from "@smsbook/core"
 import { Fixtures, ModelCheck } from "@smsbook/testing"
 import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Stream } from "effect"
 import { SqlClient } from "effect/sql"
@@ -80,6 +80,15 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
     afterAll(async () => {
       await pg?.dispose()
       await schemaSql?.dispose()
+    })
+
+    it("a message's failed parts have their own index, over exactly PartQueue.failedStates (error_count counts them alone)", async () => {
+      if (schemaSql === undefined) throw new Error("no store")
+      const rows = await schemaSql.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ readonly indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE indexname = 'outbox_failed' AND schemaname = current_schema()`))
+      const definition = rows[0]?.indexdef ?? ""
+      expect(definition).toContain("(message_id)")
+      expect([...definition.matchAll(/'([a-z_]+)'/g)].map((match) => match[1]).sort()).toEqual([...PartQueue.failedStates].sort())
     })
 
     it("answers every operation as MemoryStore does, on any sequence of operations", async () => {
@@ -216,8 +225,8 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
         expect(await second.runPromise(Effect.flatMap(ContactStore.ContactStore, (c) => c.get(someone.msisdn))))
           .toEqual(Option.some(someone))
         const applied = await adminSql((sql) => sql`SELECT count(*)::int AS n FROM ${sql(schema)}.smsbook_migrations`)
-        // One row per migration: 1_initial, 2_suppressions, 3_api_keys, 4_part_states, 5_in_doubt_parts.
-        expect(applied).toEqual([{ n: 5 }])
+        // One row per migration: 1_initial, 2_suppressions, 3_api_keys, 4_part_states, 5_in_doubt_parts, 6_failed_parts.
+        expect(applied).toEqual([{ n: 6 }])
       } finally {
         await second.dispose()
       }

@@ -151,6 +151,16 @@ const inDoubtParts = Effect.gen(function*() {
   yield* sql`CREATE INDEX outbox_awaiting_receipt ON outbox (seq) WHERE state = 'submitted'`
 })
 
+/**
+ * 6: a message's failed parts, so that its `error_count` is counted over them alone (over all of its parts, each
+ * failed receipt of a 1M-part broadcast counted a million rows). The states are `PartQueue.failedStates`.
+ */
+const failedParts = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE INDEX outbox_failed ON outbox (message_id)
+    WHERE state IN ('refused', 'undeliverable', 'expired', 'rejected', 'deleted')`
+})
+
 /** The table where the Migrator records applied migrations. */
 export const migrationsTable = "smsbook_migrations"
 
@@ -159,6 +169,6 @@ export const migrationsTable = "smsbook_migrations"
  * rather than `PgMigrator`, which needs Node's process services only to run `pg_dump`.
  */
 export const run = Migrator.make({})({
-  loader: Migrator.fromRecord({ "1_initial": initial, "2_suppressions": suppressions, "3_api_keys": apiKeys, "4_part_states": partStates, "5_in_doubt_parts": inDoubtParts }),
+  loader: Migrator.fromRecord({ "1_initial": initial, "2_suppressions": suppressions, "3_api_keys": apiKeys, "4_part_states": partStates, "5_in_doubt_parts": inDoubtParts, "6_failed_parts": failedParts }),
   table: migrationsTable
 })

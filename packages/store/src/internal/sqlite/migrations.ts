@@ -24,6 +24,13 @@ export const applicationId = 0x534d5342
  */
 export const livePartsPredicate = "state IN ('queued', 'claimed', 'submitting', 'in_doubt')"
 
+/**
+ * The predicate of the partial index `outbox_failed` (migration 6), word for word: the failed states of
+ * `PartQueue.failedStates`. A message's `error_count` is counted through it, in the failed parts only: over all of a
+ * message's parts, each failed receipt of a 1M-part broadcast counted a million rows.
+ */
+export const failedPartsPredicate = "state IN ('refused', 'undeliverable', 'expired', 'rejected', 'deleted')"
+
 export const migrations: ReadonlyArray<Migration> = [
   {
     version: 1,
@@ -163,6 +170,11 @@ export const migrations: ReadonlyArray<Migration> = [
       CREATE INDEX outbox_in_doubt ON outbox (msisdn, written) WHERE state = 'in_doubt';
       CREATE INDEX outbox_awaiting_receipt ON outbox (seq) WHERE state = 'submitted';
     `
+  },
+  {
+    version: 6,
+    name: "failed parts by message",
+    sql: `CREATE INDEX outbox_failed ON outbox (message_id) WHERE ${failedPartsPredicate};`
   }
 ]
 

@@ -11,7 +11,6 @@ import * as Migrations from "./migrations.ts"
 import * as Rows from "./rows.ts"
 
 const inList = (states: ReadonlyArray<string>) => states.map((state) => `'${state}'`).join(", ")
-const failed = inList(PartQueue.failedStates)
 const unsent = inList(PartQueue.unsentStates)
 // Every query over parts still on their way names the outbox_pending index's predicate, so SQLite can use it.
 const live = Migrations.livePartsPredicate
@@ -47,7 +46,7 @@ export const sql = {
   bySmscId: "SELECT seq, message_id, msisdn, part, state FROM outbox WHERE smsc_id = ? ORDER BY seq LIMIT 1",
   oldestInDoubt: "SELECT seq, message_id, msisdn, part, state FROM outbox WHERE state = 'in_doubt' AND msisdn = ? ORDER BY written, seq LIMIT 1",
   setState: "UPDATE outbox SET state = ?, smsc_id = coalesce(smsc_id, ?), lease_until = NULL WHERE seq = ?",
-  errorCount: `UPDATE messages SET error_count = (SELECT count(*) FROM outbox WHERE message_id = ?1 AND state IN (${failed})) WHERE message_id = ?1`,
+  errorCount: `UPDATE messages SET error_count = (SELECT count(*) FROM outbox WHERE message_id = ?1 AND ${Migrations.failedPartsPredicate}) WHERE message_id = ?1`,
   states: "SELECT message_id, msisdn, part, state, smsc_id FROM outbox WHERE message_id = ? ORDER BY part, msisdn, seq",
   awaiting: "SELECT count(*) AS n FROM outbox WHERE state = 'submitted'",
   pending: `SELECT count(*) AS n FROM outbox WHERE ${live} AND (state IN ('queued', 'claimed', 'submitting')
