@@ -6,8 +6,22 @@
 import * as ServeHeap from "@smsbook/http/ServeHeap"
 import * as PhoneRegexCache from "./internal/phoneRegexCache.ts"
 
-// `smsbook serve`: V8's heap sized for serving before the command line loads and grows it.
-if (process.argv[2] === "serve") ServeHeap.limit()
-PhoneRegexCache.register()
-const { main } = await import("./Main.ts")
-main(process.argv.slice(2))
+const serving = process.argv[2] === "serve"
+
+if (serving && !ServeHeap.capped()) {
+  // V8 caps the old generation only when node starts (docs/benchmarks.md, HTTP): `serve` starts itself again with
+  // the cap unless its launcher gave it, and passes signals on, so SIGTERM still drains the requests in flight.
+  const { spawn } = await import("node:child_process")
+  const { constants } = await import("node:os")
+  const child = spawn(process.execPath, [...process.execArgv, ...ServeHeap.flags(), ...process.argv.slice(1)], { stdio: "inherit" })
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void child.kill(signal))
+  child.on("exit", (code, signal) => {
+    process.exitCode = code ?? (signal === null ? 1 : 128 + constants.signals[signal])
+  })
+} else {
+  // `smsbook serve`: V8's young generation sized for serving before the command line loads and grows it.
+  if (serving) ServeHeap.limit()
+  PhoneRegexCache.register()
+  const { main } = await import("./Main.ts")
+  main(process.argv.slice(2))
+}

@@ -3,6 +3,7 @@
  * SQLite file, a server answering with them, `--no-auth` refused off loopback.
  */
 import { spawn, spawnSync } from "node:child_process"
+import { once } from "node:events"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -47,10 +48,16 @@ describe("smsbook keys and smsbook serve", () => {
       expect((await fetch(`${url}/contacts`, as(other.key))).status).toBe(401)
       expect((await fetch(`${url}/contacts`)).status).toBe(401)
       expect((await fetch(`${url}/health`)).status).toBe(200)
+      // The process serving is the one started again with V8's old generation capped (the cap is a start-up flag).
+      const children = fs.readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8").trim().split(" ")
+      expect(children).toHaveLength(1)
+      expect(fs.readFileSync(`/proc/${children[0]}/cmdline`, "utf8").split("\0")).toContain("--max-old-space-size=256")
     } finally {
       server.kill("SIGTERM")
-      await new Promise((resolve) => server.once("exit", resolve))
     }
+    // SIGTERM passed on: the server stopped, and the launching process exits as a stopped command does (128 + 15).
+    const [code] = await once(server, "exit")
+    expect(code).toBe(143)
   }, 300_000)
 
   it("refuses --no-auth on a host other than loopback (exit 2), and serve without a short name", () => {

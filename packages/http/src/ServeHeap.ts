@@ -17,7 +17,7 @@ export const defaultYoungMiB = 16
 /**
  * Node's command-line flags that cap the old generation. Only at start-up: V8 sizes the heap when the
  * process starts, and the same flag set later (`v8.setFlagsFromString`) leaves `heap_size_limit` as it
- * was, so a launcher (service unit, `NODE_OPTIONS`) must pass them.
+ * was, so a launcher must pass them (`smsbook serve` starts itself again with them when it was not).
  */
 export const flags = (oldSpaceMiB: number = defaultOldSpaceMiB): ReadonlyArray<string> => [
   `--max-old-space-size=${Math.max(64, Math.floor(oldSpaceMiB))}`
