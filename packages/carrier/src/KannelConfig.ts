@@ -2,8 +2,9 @@
  * The Kannel HTTP carrier's settings, read from `kannel://username:password@host:port?…`: where
  * smsbox's `sendsms` listens, and where smsbox calls smsbook back with delivery reports (`dlr-url`).
  */
-import { InvalidField } from "@smsbook/core"
+import type { InvalidField } from "@smsbook/core"
 import { Result } from "effect"
+import * as CarrierUrl from "./internal/carrierUrl.ts"
 
 export interface KannelConfig {
   readonly protocol: "kannel"
@@ -46,17 +47,6 @@ export const is = (config: object): config is KannelConfig => "protocol" in conf
 export const mask = (url: string): string =>
   url.replace(/^(kannel:\/\/[^:@/]*:)[^@/]*@/i, "$1***@").replace(/([?&]key=)[^&]*/gi, "$1***")
 
-const invalid = (url: string, reason: string) => new InvalidField({ field: "carrier", value: mask(url), reason })
-
-const integer = (url: string, params: URLSearchParams, name: string, fallback: number, min: number): Result.Result<number, InvalidField> => {
-  const raw = params.get(name)
-  if (raw === null) return Result.succeed(fallback)
-  const value = Number(raw)
-  return /^\d+$/.test(raw) && Number.isSafeInteger(value) && value >= min
-    ? Result.succeed(value)
-    : Result.fail(invalid(url, `parameter ${name}=${raw} must be a whole number ≥ ${min}`))
-}
-
 const known = new Set(["callback", "key", "smsc", "path", "receipts", "window", "tps", "response_timeout_ms"])
 
 /** A key Kannel copies into its callbacks verbatim: characters that need no escaping in a URL. */
@@ -70,31 +60,23 @@ const urlSafe = /^[A-Za-z0-9_.~-]+$/
  */
 export const parse = (url: string, overrides: { readonly tps?: number } = {}): Result.Result<KannelConfig, InvalidField> =>
   Result.gen(function*() {
-    let parsed: URL
-    try {
-      parsed = new URL(url)
-    } catch {
-      return yield* Result.fail(invalid(url, "is not a URL like kannel://user:password@host:13013?callback=http://127.0.0.1:8080"))
-    }
-    if (parsed.protocol !== "kannel:") return yield* Result.fail(invalid(url, `scheme ${parsed.protocol} is not kannel:`))
-    if (parsed.hostname === "") return yield* Result.fail(invalid(url, "names no host"))
+    const read = CarrierUrl.reader(url, mask)
+    const parsed = yield* read.parse("kannel:", "kannel://user:password@host:13013?callback=http://127.0.0.1:8080")
     const username = decodeURIComponent(parsed.username)
-    if (username === "") return yield* Result.fail(invalid(url, "names no sendsms-user (the user part)"))
-    const params = parsed.searchParams
-    for (const name of params.keys()) if (!known.has(name)) return yield* Result.fail(invalid(url, `unknown parameter ${name}`))
-    const receipts = params.get("receipts") ?? "true"
-    if (receipts !== "true" && receipts !== "false") return yield* Result.fail(invalid(url, `parameter receipts=${receipts} must be true or false`))
+    if (username === "") return yield* Result.fail(read.invalid("names no sendsms-user (the user part)"))
+    const params = yield* read.parameters(parsed, known)
+    const receipts = yield* read.flag(params, "receipts")
     const callback = params.get("callback") ?? undefined
     if (callback !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/i.test(callback)) {
-      return yield* Result.fail(invalid(url, `parameter callback=${callback} must be an http(s) URL without a query`))
+      return yield* Result.fail(read.invalid(`parameter callback=${callback} must be an http(s) URL without a query`))
     }
-    if (receipts === "true" && callback === undefined) {
-      return yield* Result.fail(invalid(url, "needs callback=<smsbook's server as smsbox reaches it> for delivery reports (or receipts=false)"))
+    if (receipts && callback === undefined) {
+      return yield* Result.fail(read.invalid("needs callback=<smsbook's server as smsbox reaches it> for delivery reports (or receipts=false)"))
     }
     const key = params.get("key") ?? undefined
-    if (key !== undefined && !urlSafe.test(key)) return yield* Result.fail(invalid(url, "parameter key must be an API key (letters, digits, - _ . ~)"))
+    if (key !== undefined && !urlSafe.test(key)) return yield* Result.fail(read.invalid("parameter key must be an API key (letters, digits, - _ . ~)"))
     const path = params.get("path") ?? "/cgi-bin/sendsms"
-    if (!path.startsWith("/")) return yield* Result.fail(invalid(url, `parameter path=${path} must start with /`))
+    if (!path.startsWith("/")) return yield* Result.fail(read.invalid(`parameter path=${path} must start with /`))
     const smsc = params.get("smsc") ?? undefined
     return {
       ...defaults,
@@ -104,9 +86,9 @@ export const parse = (url: string, overrides: { readonly tps?: number } = {}): R
       ...(smsc === undefined ? {} : { smsc }),
       ...(callback === undefined ? {} : { callback: callback.replace(/\/+$/, "") }),
       ...(key === undefined ? {} : { callbackKey: key }),
-      receipts: receipts === "true",
-      window: yield* integer(url, params, "window", defaults.window, 1),
-      tps: overrides.tps ?? (yield* integer(url, params, "tps", defaults.tps, 0)),
-      responseTimeoutMs: yield* integer(url, params, "response_timeout_ms", defaults.responseTimeoutMs, 10)
+      receipts,
+      window: yield* read.integer(params, "window", defaults.window, 1),
+      tps: overrides.tps ?? (yield* read.integer(params, "tps", defaults.tps, 0)),
+      responseTimeoutMs: yield* read.integer(params, "response_timeout_ms", defaults.responseTimeoutMs, 10)
     }
   })

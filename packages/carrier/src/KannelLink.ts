@@ -3,18 +3,13 @@
  * while smsbox is unreachable or full (HTTP 503), and the journal told before each request is made.
  */
 import type * as Link from "./internal/link.ts"
+import * as Pending from "./internal/pending.ts"
 import type { KannelConfig } from "./KannelConfig.ts"
 
-interface Submission {
+interface Submission extends Pending.Entry {
   readonly url: string
   readonly destination: string
   readonly id: string
-  readonly key: number | undefined
-  readonly settle: (outcome: Link.Outcome) => void
-  /** The journal allowed it (or there is none): it may be requested now. */
-  cleared: boolean
-  /** The journal is being told it was not taken: it is cleared again only after. */
-  forgetting: Promise<void> | undefined
 }
 
 /** What one sendsms answer means for its part. */
@@ -75,32 +70,24 @@ export const open = (
     return response.status
   }
 ): Link.Link => {
-  const queue: Array<Submission> = []
   const inflight = new Map<Submission, AbortController>()
   const busy = new Set<string>()
-  const idleWaiters: Array<() => void> = []
   let reachable = true
   let closed = false
-  let clearing = false
   let failures = 0
   let retryWait = config.retryMs.initial
   let pausedUntil = 0
   let nextSlot = 0
-  let pumpTimer: NodeJS.Timeout | undefined
   const interval = config.tps > 0 ? 1000 / config.tps : 0
-
-  const notifyIdle = () => {
-    if (queue.length > 0 || inflight.size > 0) return
-    for (const waiter of idleWaiters.splice(0)) waiter()
-  }
-
-  const schedule = (delay: number) => {
-    if (pumpTimer !== undefined) return
-    pumpTimer = setTimeout(() => {
-      pumpTimer = undefined
-      pump()
-    }, Math.max(1, Math.ceil(delay)))
-  }
+  const pending = Pending.make<Submission>({
+    journal,
+    window: config.window,
+    tps: config.tps,
+    destinationOf: (submission) => submission.destination,
+    inflight: () => inflight.size,
+    pump: () => pump()
+  })
+  const { queue, notifyIdle } = pending
 
   /** Back to the head of the queue, not taken: the journal hears it and the link waits before the next request. */
   const again = (submission: Submission) => {
@@ -108,10 +95,7 @@ export const open = (
     retryWait = Math.min(retryWait * 2, config.retryMs.max)
     pausedUntil = Math.max(pausedUntil, Date.now() + wait)
     queue.unshift(submission)
-    if (journal !== undefined) {
-      submission.cleared = false
-      submission.forgetting = journal.notTaken([submission.key ?? -1]).catch(() => undefined)
-    }
+    pending.notTaken([submission])
     return wait
   }
 
@@ -163,44 +147,10 @@ export const open = (
     })
   }
 
-  /** Asks the journal about the uncleared submissions that may be requested now (one per number), then pumps again. */
-  const clear = (hook: Link.Journal) => {
-    const room = config.window - inflight.size
-    const most = interval > 0 ? Math.max(1, Math.min(room, Math.floor(config.tps / 20))) : room
-    const batch: Array<Submission> = []
-    const taken = new Set(busy)
-    for (const submission of queue) {
-      if (batch.length >= most) break
-      if (submission.cleared || taken.has(submission.destination)) continue
-      taken.add(submission.destination)
-      batch.push(submission)
-    }
-    clearing = true
-    const settleBatch = (allowed: ReadonlySet<number | undefined>, failure: string | undefined) => {
-      clearing = false
-      for (const submission of batch) {
-        if (failure === undefined && allowed.has(submission.key)) {
-          submission.cleared = true
-          continue
-        }
-        const index = queue.indexOf(submission)
-        if (index >= 0) queue.splice(index, 1)
-        if (index >= 0) submission.settle(failure === undefined ? { _tag: "Withheld" } : { _tag: "LinkFailed", reason: failure, sent: false })
-      }
-      pump()
-      notifyIdle()
-    }
-    Promise.all(batch.map((submission) => submission.forgetting))
-      .then(() => hook.beforeWrite(batch.map((submission) => submission.key ?? -1))).then(
-        (keys) => settleBatch(new Set(keys), undefined),
-        (error: unknown) => settleBatch(new Set(), `the part states could not be stored: ${String(error)}`)
-      )
-  }
-
   const pump = () => {
-    if (closed || clearing) return
+    if (closed || pending.isClearing()) return
     const now = Date.now()
-    if (now < pausedUntil) return schedule(pausedUntil - now)
+    if (now < pausedUntil) return pending.schedule(pausedUntil - now)
     // While smsbox is unreachable, one request at a time finds out whether it is back.
     const window = reachable ? config.window : 1
     // One request per number at a time: a crash leaves at most one part of a number in doubt, which
@@ -209,9 +159,9 @@ export const open = (
       const index = queue.findIndex((candidate) => !busy.has(candidate.destination))
       const head = queue[index]
       if (head === undefined) break
-      if (!head.cleared && journal !== undefined) return clear(journal)
+      if (!head.cleared && journal !== undefined) return pending.clear(journal, busy)
       const slot = Math.max(Date.now(), nextSlot)
-      if (slot > Date.now()) return schedule(slot - Date.now())
+      if (slot > Date.now()) return pending.schedule(slot - Date.now())
       nextSlot = slot + interval
       queue.splice(index, 1)
       send(head)
@@ -233,17 +183,12 @@ export const open = (
         })
         pump()
       }),
-    idle: () =>
-      new Promise<void>((resolve) => {
-        idleWaiters.push(resolve)
-        notifyIdle()
-      }),
+    idle: pending.idle,
     isBound: () => reachable,
     outstanding: () => queue.length + inflight.size,
     close: () => {
       closed = true
-      if (pumpTimer !== undefined) clearTimeout(pumpTimer)
-      for (const submission of queue.splice(0)) submission.settle({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
+      pending.drain("the link is closed")
       // Requests in flight are cut: smsbox may have them, so they stay in doubt.
       for (const controller of inflight.values()) controller.abort(new Error("the link is closed"))
       notifyIdle()

@@ -5,6 +5,7 @@
  * enquire_link when idle, a window of outstanding submit_sm, a tps limit, and retries on throttling.
  */
 import smpp, { type Pdu, type Session } from "smpp"
+import * as Pending from "./pending.ts"
 import * as Raw from "./raw.ts"
 
 export interface Options {
@@ -76,14 +77,8 @@ export interface Journal {
   readonly notTaken: (keys: ReadonlyArray<number>) => Promise<void>
 }
 
-interface Submission {
+interface Submission extends Pending.Entry {
   readonly params: Record<string, unknown>
-  readonly settle: (outcome: Outcome) => void
-  readonly key: number | undefined
-  /** The journal allowed it (or there is none): it may be written now. */
-  cleared: boolean
-  /** The journal is being told it was not taken: it is cleared again only after. */
-  forgetting: Promise<void> | undefined
   throttles: number
 }
 
@@ -109,9 +104,7 @@ export const statusPermanentError = 0x65
 /** Opens the link and keeps it bound until `close`. */
 export const open = (options: Options, onInbound: InboundHandler, onEvent: (event: Event) => void, journal?: Journal): Link => {
   Raw.apply()
-  const queue: Array<Submission> = []
   const inflight = new Map<number, { readonly submission: Submission; readonly sentAt: number }>()
-  const idleWaiters: Array<() => void> = []
   let session: Session | undefined
   let bound = false
   let closed = false
@@ -122,34 +115,18 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   let nextSlot = 0
   let lastTraffic = Date.now()
   let enquirePending: number | undefined
-  let pumpTimer: NodeJS.Timeout | undefined
-  let clearing = false
   const interval = options.tps > 0 ? 1000 / options.tps : 0
 
   const destinationOf = (submission: Submission): string => String(submission.params["destination_addr"] ?? "")
-
-  const notifyIdle = () => {
-    if (queue.length > 0 || inflight.size > 0) return
-    for (const waiter of idleWaiters.splice(0)) waiter()
-  }
-
-  const schedule = (delay: number) => {
-    if (pumpTimer !== undefined) return
-    pumpTimer = setTimeout(() => {
-      pumpTimer = undefined
-      pump()
-    }, Math.max(1, Math.ceil(delay)))
-  }
-
-  /** Written submissions the SMSC did not take: the journal hears it, and they are cleared again before the next write. */
-  const notTaken = (submissions: ReadonlyArray<Submission>) => {
-    if (journal === undefined || submissions.length === 0) return
-    const told = journal.notTaken(submissions.map((submission) => submission.key ?? -1)).catch(() => undefined)
-    for (const submission of submissions) {
-      submission.cleared = false
-      submission.forgetting = told
-    }
-  }
+  const pending = Pending.make<Submission>({
+    journal,
+    window: options.window,
+    tps: options.tps,
+    destinationOf,
+    inflight: () => inflight.size,
+    pump: () => pump()
+  })
+  const { queue, notifyIdle, notTaken } = pending
 
   const dropLink = (reason: string) => {
     const current = session
@@ -220,60 +197,21 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     notifyIdle()
   }
 
-  /**
-   * Asks the journal about the uncleared submissions at the head of the queue (as many as may be
-   * written now: the free window, or about 50 ms of the tps), then pumps again. One ask at a time.
-   */
-  const clear = (hook: Journal, busy: ReadonlySet<string>) => {
-    const room = options.window - inflight.size
-    const most = interval > 0 ? Math.max(1, Math.min(room, Math.floor(options.tps / 20))) : room
-    const batch: Array<Submission> = []
-    const taken = new Set(busy)
-    for (const submission of queue) {
-      if (batch.length >= most) break
-      const destination = destinationOf(submission)
-      if (submission.cleared || taken.has(destination)) continue
-      taken.add(destination)
-      batch.push(submission)
-    }
-    clearing = true
-    const settleBatch = (allowed: ReadonlySet<number | undefined>, failure: string | undefined) => {
-      clearing = false
-      for (const submission of batch) {
-        if (failure === undefined && allowed.has(submission.key)) {
-          submission.cleared = true
-          continue
-        }
-        const index = queue.indexOf(submission)
-        if (index >= 0) queue.splice(index, 1)
-        // Already settled when the link closed meanwhile.
-        if (index >= 0) submission.settle(failure === undefined ? { _tag: "Withheld" } : { _tag: "LinkFailed", reason: failure, sent: false })
-      }
-      pump()
-      notifyIdle()
-    }
-    Promise.all(batch.map((submission) => submission.forgetting))
-      .then(() => hook.beforeWrite(batch.map((submission) => submission.key ?? -1))).then(
-      (keys) => settleBatch(new Set(keys), undefined),
-      (error: unknown) => settleBatch(new Set(), `the part states could not be stored: ${String(error)}`)
-    )
-  }
-
   const pump = () => {
     const current = session
-    if (!bound || current === undefined || closed || clearing) return
+    if (!bound || current === undefined || closed || pending.isClearing()) return
     const now = Date.now()
-    if (now < pausedUntil) return schedule(pausedUntil - now)
+    if (now < pausedUntil) return pending.schedule(pausedUntil - now)
     // With a journal, one submission per destination is unanswered at a time: a crash then leaves at
     // most one part of a number in doubt, and a receipt from that number can only be for it.
     const busy = new Set(journal === undefined ? [] : [...inflight.values()].map((entry) => destinationOf(entry.submission)))
     while (queue.length > 0 && inflight.size < options.window) {
       const slot = Math.max(Date.now(), nextSlot)
-      if (slot > Date.now()) return schedule(slot - Date.now())
+      if (slot > Date.now()) return pending.schedule(slot - Date.now())
       const index = queue.findIndex((candidate) => !busy.has(destinationOf(candidate)))
       const head = queue[index]
       if (head === undefined) break
-      if (!head.cleared && journal !== undefined) return clear(journal, busy)
+      if (!head.cleared && journal !== undefined) return pending.clear(journal, busy)
       nextSlot = slot + interval
       const [submission] = queue.splice(index, 1)
       if (submission === undefined) break
@@ -347,19 +285,14 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
         queue.push({ params, settle: resolve, key, cleared: journal === undefined, forgetting: undefined, throttles: 0 })
         pump()
       }),
-    idle: () =>
-      new Promise<void>((resolve) => {
-        idleWaiters.push(resolve)
-        notifyIdle()
-      }),
+    idle: pending.idle,
     isBound: () => bound,
     outstanding: () => queue.length + inflight.size,
     close: () =>
       new Promise<void>((resolve) => {
         closed = true
         clearInterval(watchdog)
-        if (pumpTimer !== undefined) clearTimeout(pumpTimer)
-        for (const submission of queue.splice(0)) submission.settle({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
+        pending.drain("the link is closed")
         for (const entry of inflight.values()) entry.submission.settle({ _tag: "LinkFailed", reason: "the link is closed", sent: true })
         inflight.clear()
         notifyIdle()

@@ -1,0 +1,95 @@
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import type * as Link from "../src/internal/link.ts"
+import * as Pending from "../src/internal/pending.ts"
+
+interface Item extends Pending.Entry {
+  readonly destination: string
+}
+
+/** A gate over `destinations` (queued in order, keys 0…n-1), whose journal allows `allow` and records what it was asked. */
+const setup = (destinations: ReadonlyArray<string>, options: { readonly window: number; readonly tps: number; readonly inflight: number }, allow: (key: number) => boolean) => {
+  const asked: Array<ReadonlyArray<number>> = []
+  const outcomes = new Map<number, Link.Outcome>()
+  let pumps = 0
+  const journal: Link.Journal = {
+    beforeWrite: async (keys) => {
+      asked.push(keys)
+      return keys.filter(allow)
+    },
+    notTaken: async () => undefined
+  }
+  const pending = Pending.make<Item>({
+    journal,
+    window: options.window,
+    tps: options.tps,
+    destinationOf: (item) => item.destination,
+    inflight: () => options.inflight,
+    pump: () => {
+      pumps++
+    }
+  })
+  destinations.forEach((destination, key) =>
+    pending.queue.push({ destination, key, cleared: false, forgetting: undefined, settle: (outcome) => outcomes.set(key, outcome) })
+  )
+  return { pending, journal, asked, outcomes, pumps: () => pumps }
+}
+
+describe("pending submissions", () => {
+  it("clears a batch of one per number, none busy, no more than may go out now; the refused ones are Withheld", async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.array(fc.constantFrom("a", "b", "c", "d"), { maxLength: 12 }),
+      fc.subarray(["a", "b", "c", "d"]),
+      fc.integer({ min: 1, max: 6 }),
+      fc.constantFrom(0, 20, 60, 1000),
+      fc.func(fc.boolean()),
+      async (destinations, busy, window, tps, allow) => {
+        const { pending, journal, asked, outcomes, pumps } = setup(destinations, { window, tps, inflight: 0 }, (key) => allow(key))
+        pending.clear(journal, new Set(busy))
+        expect(pending.isClearing()).toBe(true)
+        await new Promise((resolve) => setTimeout(resolve, 0))
+        expect(pending.isClearing()).toBe(false)
+        expect(pumps()).toBe(1)
+        const batch = asked[0] ?? []
+        // The first submission of each free number, in queue order, up to the batch size.
+        const most = tps > 0 ? Math.max(1, Math.min(window, Math.floor(tps / 20))) : window
+        const firsts = destinations.flatMap((destination, key) => destinations.indexOf(destination) === key && !busy.includes(destination) ? [key] : [])
+        expect(batch).toEqual(firsts.slice(0, most))
+        for (const key of batch) {
+          const item = pending.queue.find((entry) => entry.key === key)
+          if (allow(key)) expect(item?.cleared).toBe(true)
+          else expect([item, outcomes.get(key)]).toEqual([undefined, { _tag: "Withheld" }])
+        }
+        expect(pending.queue.length).toBe(destinations.length - batch.filter((key) => !allow(key)).length)
+      }
+    ))
+  })
+
+  it("fails the batch LinkFailed (not sent) when the journal cannot be written", async () => {
+    const { pending, outcomes } = setup(["a", "b"], { window: 10, tps: 0, inflight: 0 }, () => true)
+    pending.clear({ beforeWrite: () => Promise.reject(new Error("disk full")), notTaken: async () => undefined }, new Set())
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(pending.queue).toEqual([])
+    expect(outcomes.get(1)).toEqual({ _tag: "LinkFailed", reason: "the part states could not be stored: Error: disk full", sent: false })
+  })
+
+  it("unclears what was not taken until the journal heard it, and drains the queue on close", async () => {
+    const { pending, outcomes } = setup(["a"], { window: 10, tps: 0, inflight: 0 }, () => true)
+    const [item] = pending.queue
+    if (item === undefined) throw new Error("queued")
+    item.cleared = true
+    pending.notTaken([item])
+    expect(item.cleared).toBe(false)
+    await expect(item.forgetting).resolves.toBeUndefined()
+    let idle = false
+    const waiting = pending.idle().then(() => {
+      idle = true
+    })
+    await Promise.resolve()
+    expect(idle).toBe(false)
+    pending.drain("the link is closed")
+    pending.notifyIdle()
+    await waiting
+    expect(outcomes.get(0)).toEqual({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
+  })
+})
