@@ -91,7 +91,7 @@ describe("PartQueue on SQLite", () => {
         // By id: messages sent within one millisecond list in the order of their ids' random part, not of sending.
         const startedIds = new Set(first.map((part) => part.message_id))
         expect(startedIds.size).toBe(started)
-        expect(listed.map((message) => message.sent_count)).toEqual(listed.map((message) => startedIds.has(message.message_id) ? 1 : 0))
+        expect(listed.map((message) => message.sent_count)).toEqual(listed.map((message) => startedIds.has(message.message_id ?? "") ? 1 : 0))
       } finally {
         await done()
       }
