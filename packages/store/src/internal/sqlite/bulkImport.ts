@@ -36,6 +36,9 @@ const createStaging = `CREATE TEMP TABLE IF NOT EXISTS smsbook_import_rows (
 const indexStaged = "CREATE INDEX temp.smsbook_import_rows_by_msisdn ON smsbook_import_rows (msisdn)"
 const dropIndex = "DROP INDEX IF EXISTS temp.smsbook_import_rows_by_msisdn"
 
+/** A staged row's tag keys: its `tag_keys`, or its tags where those are their own keys (stored as NULL). */
+const stagedKeys = "coalesce(s.tag_keys, s.tags)"
+
 const stagedFullName = `CASE WHEN s.first_name = '' THEN s.last_name WHEN s.last_name = '' THEN s.first_name
   ELSE s.first_name || ' ' || s.last_name END`
 
@@ -49,7 +52,7 @@ const rule = (blankErases: boolean) => {
   const first = blankErases ? "s.first_name" : "CASE WHEN s.first_name <> '' THEN s.first_name ELSE c.first_name END"
   const last = blankErases ? "s.last_name" : "CASE WHEN s.last_name <> '' THEN s.last_name ELSE c.last_name END"
   const full = `CASE WHEN (${first}) = '' THEN (${last}) WHEN (${last}) = '' THEN (${first}) ELSE (${first}) || ' ' || (${last}) END`
-  const newTag = `EXISTS (SELECT 1 FROM json_each(coalesce(s.tag_keys, s.tags)) k
+  const newTag = `EXISTS (SELECT 1 FROM json_each(${stagedKeys}) k
     WHERE NOT EXISTS (SELECT 1 FROM contact_tags t WHERE t.tag = k.value AND t.msisdn = s.msisdn))`
   // Equal tag texts add nothing: the common case of a re-import skips the per-tag probes.
   const changed = `(c.first_name IS NOT (${first}) OR c.last_name IS NOT (${last}) OR c.full_name IS NOT (${full}) OR
@@ -67,7 +70,7 @@ const update = (blankErases: boolean) => {
   const tags = `(SELECT json_group_array(value) FROM (
       SELECT j.value AS value, 0 AS part, j.key AS position FROM json_each(c.tags) j
       UNION ALL
-      SELECT t.value, 1, t.key FROM json_each(s.tags) t, json_each(coalesce(s.tag_keys, s.tags)) k
+      SELECT t.value, 1, t.key FROM json_each(s.tags) t, json_each(${stagedKeys}) k
       WHERE k.key = t.key AND NOT EXISTS (SELECT 1 FROM contact_tags ct WHERE ct.tag = k.value AND ct.msisdn = s.msisdn)
       ORDER BY part, position))`
   return `UPDATE contacts AS c SET first_name = ${first}, last_name = ${last}, full_name = ${full}, tags = ${tags}
@@ -103,7 +106,7 @@ const suppressedNew = `SELECT count(*) AS n FROM temp.smsbook_import_rows s
 
 /** The rows' tag keys, in key order (each tag's run of numbers lands together, not all over the index). */
 const insertTags = `INSERT INTO contact_tags (tag, msisdn)
-  SELECT k.value, s.msisdn FROM temp.smsbook_import_rows s, json_each(coalesce(s.tag_keys, s.tags)) k WHERE true
+  SELECT k.value, s.msisdn FROM temp.smsbook_import_rows s, json_each(${stagedKeys}) k WHERE true
   ORDER BY 1, 2
   ON CONFLICT DO NOTHING`
 
