@@ -98,6 +98,7 @@ export const command = Command.make("import", flags, (input) =>
       }),
       {
         create: true,
+        cacheKiB: Import.cacheKiB,
         check: (store) =>
           OutputPath.ensureDistinct("--rejects", rejectsPath, [{ role: "the input FILE", path: input.file }, ...OutputPath.storeFiles(store)])
       }

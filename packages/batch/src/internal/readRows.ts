@@ -75,9 +75,6 @@ const inThread = async (source: AsyncIterable<Uint8Array>, options: Options): Pr
 const field = (value: unknown, key: string): unknown =>
   typeof value === "object" && value !== null && key in value ? Reflect.get(value, key) : undefined
 
-const isPacked = (value: unknown): value is RowBatches.Packed =>
-  Array.isArray(value) && value.every((item) => typeof item === "string" || typeof item === "number")
-
 // The worker module beside this one: a `.ts` source in a clone (workspace packages resolved to their sources, as the
 // bin and the tests resolve them), the build's `.js` once installed.
 const fromSource = import.meta.url.endsWith(".ts")
@@ -95,7 +92,7 @@ const onWorker = (source: AsyncIterable<Uint8Array>, options: Options): Promise<
     phoneRegexCache: PhoneRegexCache.isRegistered()
   }
   const worker = new Worker(workerUrl, { workerData: start, execArgv, resourceLimits, stdout: false, stderr: false })
-  const batches: Array<RowBatches.Packed> = []
+  const batches: Array<Uint8Array> = []
   let ended = false
   let closed = false
   let failure: unknown = undefined
@@ -135,10 +132,10 @@ const onWorker = (source: AsyncIterable<Uint8Array>, options: Options): Promise<
   }
   const next = async (): Promise<ReadonlyArray<RowBatches.Row>> => {
     for (;;) {
-      const packed = batches.shift()
-      if (packed !== undefined) {
+      const bytes = batches.shift()
+      if (bytes !== undefined) {
         worker.postMessage({ t: "more" })
-        return RowBatches.unpack(packed)
+        return RowBatches.decode(bytes)
       }
       if (failure !== undefined) throw failure
       if (ended) return []
@@ -151,9 +148,9 @@ const onWorker = (source: AsyncIterable<Uint8Array>, options: Options): Promise<
     const said = field(message, "encoding")
     if (typeof said === "string") encoding = said
     if (kind === "rows") {
-      const packed = field(message, "packed")
-      if (isPacked(packed)) batches.push(packed)
-      else fail(new RowBatches.Corrupt("the import's worker sent rows that are not packed rows"))
+      const bytes = field(message, "bytes")
+      if (bytes instanceof Uint8Array) batches.push(bytes)
+      else fail(new RowBatches.Corrupt("the import's worker sent rows that are not bytes"))
     } else if (kind === "end") ended = true
     else if (kind === "malformed") {
       const [code, line, reason] = [field(message, "code"), field(message, "line"), field(message, "reason")]

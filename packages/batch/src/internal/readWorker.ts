@@ -10,11 +10,18 @@ import * as PhoneRegexCache from "./phoneRegexCache.ts"
 import type * as RowBatchesTypes from "./rowBatches.ts"
 
 /**
- * Batches sent and not yet taken by the main thread, at most: bounds the memory of a fast reader, slow writer (64
- * batches of 1000 rows, ~25 MB). Wide enough for this thread to keep reading through one of the writer's merges;
- * with 4, both threads waited on each other a third of the time (the profiles in docs/benchmarks.md).
+ * Batches sent and not yet taken by the main thread, at most: bounds the memory of a fast reader, slow writer (128
+ * batches of 1000 rows, ~15 MB as bytes). Wide enough for this thread to keep reading through one of the writer's
+ * merges (~2 s each at 1M rows); with 4, both threads waited on each other a third of the time, and with 64 this one
+ * still stopped in every merge (the profiles in docs/benchmarks.md).
  */
-const window = 64
+const window = 128
+
+/**
+ * Input chunks asked for ahead (64 KiB each from a file: 8 MiB). The main thread reads them only between its own
+ * writes; with one asked for at a time, this thread parsed a chunk, then waited for the next.
+ */
+const chunksAhead = 128
 
 const port = parentPort
 if (port === null) throw new Error("readWorker.ts runs as a worker thread only")
@@ -79,9 +86,9 @@ function readContext(value: unknown): ContactRowsTypes.Context {
   return { columns: { index: columnIndex, header, fallbacks, unknown }, defaultCountry, tags }
 }
 
-// One chunk asked for ahead: the main thread reads the next while this one is parsed.
+// Each chunk taken is asked for again, so {@link chunksAhead} stay on their way.
 async function* input(): AsyncGenerator<Uint8Array> {
-  port?.postMessage({ t: "pull" })
+  for (let i = 0; i < chunksAhead; i++) port?.postMessage({ t: "pull" })
   for (;;) {
     await until(() => chunks.length > 0)
     const chunk = chunks.shift()
@@ -114,7 +121,8 @@ const run = async (start: RowBatchesTypes.Start): Promise<void> => {
     if (rows.length > 0) {
       await until(() => credit > 0)
       credit--
-      port.postMessage({ t: "rows", packed: RowBatches.pack(rows) })
+      const bytes = RowBatches.encode(rows)
+      port.postMessage({ t: "rows", bytes }, [bytes.buffer])
     }
     records = await reader.next()
     if (records.length === 0) break

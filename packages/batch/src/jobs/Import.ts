@@ -90,6 +90,13 @@ export const defaultBatchSize = 250
  */
 export const defaultMergeEvery = 200_000
 
+/**
+ * SQLite's page cache for an import, in KiB: 16 MiB. Its merges touch leaves all over the contacts B-tree, which
+ * outgrows any cache, and the system's file cache serves what it misses; at 1M rows, 64 MiB held ~110 MB more of the
+ * import's peak for no measurable gain in time (docs/benchmarks.md).
+ */
+export const cacheKiB = 16384
+
 /** The first opted-out numbers listed in a summary; the count covers them all. */
 export const optedOutListLimit = 100
 

@@ -28,12 +28,14 @@ const createStaging = `CREATE TEMP TABLE IF NOT EXISTS smsbook_import_rows (
 )`
 
 /**
- * The staged rows' index by msisdn, built at each merge (one sort of the keys, cheaper than keeping it through the
- * staging's random inserts): the merge reads the staging in key order through it, so it probes and extends the
- * contacts B-tree leaf after leaf. In file order, a merge of 200k rows into a million contacts missed the page cache
- * on most rows (measured 2× slower in all, first import and re-import alike).
+ * The staged rows' index by msisdn, built at each merge (one sort, cheaper than keeping it through the staging's
+ * random inserts): the merge reads the staging in key order through it, so it probes and extends the contacts B-tree
+ * leaf after leaf. In file order, a merge of 200k rows into a million contacts missed the page cache on most rows
+ * (2× slower in all). The index covers every staged column, so the merge never goes back to the staging table: read
+ * by rowid in key order, that table's pages (in a temporary file) were fetched once per row. At 1M rows, its merges'
+ * inserts and updates took 7.6 s, now 4.3 (re-import: updates 4.1 s, now 1.9), for 0.3–1 s more building the index.
  */
-const indexStaged = "CREATE INDEX temp.smsbook_import_rows_by_msisdn ON smsbook_import_rows (msisdn)"
+const indexStaged = `CREATE INDEX temp.smsbook_import_rows_by_msisdn ON smsbook_import_rows (${stagingColumns.join(", ")})`
 const dropIndex = "DROP INDEX IF EXISTS temp.smsbook_import_rows_by_msisdn"
 
 /** A staged row's tag keys: its `tag_keys`, or its tags where those are their own keys (stored as NULL). */
