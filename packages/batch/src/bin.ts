@@ -19,9 +19,8 @@ if (serving && !ServeHeap.capped()) {
     process.exitCode = code ?? (signal === null ? 1 : 128 + constants.signals[signal])
   })
 } else {
-  // V8's young generation sized before the command line loads and grows it: for serving, and for an import, whose
-  // main thread makes rows that die young at a high rate (unpinned, it grew by ~80 MB of the import's peak).
-  if (serving || process.argv[2] === "import") ServeHeap.limit()
+  // `smsbook serve`: V8's young generation sized for serving before the command line loads and grows it.
+  if (serving) ServeHeap.limit()
   PhoneRegexCache.register()
   const { main } = await import("./Main.ts")
   main(process.argv.slice(2))

@@ -37,8 +37,6 @@ const youngBytes = (): number => V8.getHeapSpaceStatistics().find((space) => spa
  * running (it reads the semi-space growth factor at each collection, and has no runtime cap on the
  * semi-space size). Call it first thing. Not part of `Server.serve` or `Server.layer`: it changes the
  * whole process, which a service embedding the server may not want. The old generation's cap is `flags`.
- * `smsbook import` pins it too: its main thread makes rows that die young, and the young generation grew to
- * take ~80 MB of the 1M-row import's peak.
  */
 export const limit = (youngMiB: number = defaultYoungMiB): void => {
   const pin = (): boolean => {
