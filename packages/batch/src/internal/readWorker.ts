@@ -122,7 +122,9 @@ const run = async (start: RowBatchesTypes.Start): Promise<void> => {
       await until(() => credit > 0)
       credit--
       const bytes = RowBatches.encode(rows)
-      port.postMessage({ t: "rows", bytes }, [bytes.buffer])
+      // Handed over when the bytes own their buffer (V8's serialiser gives them one), copied otherwise.
+      const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+      port.postMessage({ t: "rows", bytes }, owned && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [])
     }
     records = await reader.next()
     if (records.length === 0) break

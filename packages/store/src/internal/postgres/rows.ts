@@ -137,6 +137,20 @@ export const decodeCount = rowsDecoder(CountRow)
 export const countOf = (operation: string) => <E, R>(statement: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
   statement.pipe(Effect.flatMap(decodeCount(operation)), Effect.map((rows) => rows[0]?.n ?? 0), attempt(operation))
 
+/**
+ * The rows a statement wrote, from the server's command tag (`UPDATE 5`): what `RETURNING` would list, without the
+ * server sending each row and the client decoding it (200k rows of a merge, ~1 s of the client's time).
+ */
+export const rowCount = (operation: string) => <E, R>(statement: { readonly raw: Effect.Effect<unknown, E, R> }) =>
+  statement.raw.pipe(
+    Effect.flatMap((result) => {
+      const count = typeof result === "object" && result !== null ? Reflect.get(result, "rowCount") : undefined
+      return typeof count === "number"
+        ? Effect.succeed(count)
+        : Effect.die(new Error(`${operation}: the driver answered no row count`))
+    })
+  )
+
 /** A column of text keys (`RETURNING msisdn`). */
 export const MsisdnRow = Schema.Struct({ msisdn: Schema.String })
 export const decodeMsisdns = rowsDecoder(MsisdnRow)
