@@ -11,7 +11,7 @@ import type * as RowBatchesTypes from "./rowBatches.ts"
 
 /**
  * Batches sent and not yet taken by the main thread, at most: bounds the memory of a fast reader, slow writer (128
- * batches of 1000 rows, ~15 MB as bytes). Wide enough for this thread to keep reading through one of the writer's
+ * batches of 1000 rows, ~9 MB as bytes). Wide enough for this thread to keep reading through one of the writer's
  * merges (~2 s each at 1M rows); with 4, both threads waited on each other a third of the time, and with 64 this one
  * still stopped in every merge (the profiles in docs/benchmarks.md).
  */
