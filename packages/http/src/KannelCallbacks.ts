@@ -13,6 +13,9 @@ import * as ErrorBody from "./ErrorBody.ts"
 /** The paths smsbox calls (the carrier's `KannelRequest.dlrPath` names the first). */
 export const paths = { dlr: "/kannel/dlr", mo: "/kannel/mo" } as const
 
+const encoder = new TextEncoder()
+const decoder = new TextDecoder("utf-8")
+
 /** Query parameters as octets, names as text: the first of each name wins, `+` is a space. */
 export const queryOctets = (url: string): ReadonlyMap<string, Uint8Array> => {
   const out = new Map<string, Uint8Array>()
@@ -20,7 +23,7 @@ export const queryOctets = (url: string): ReadonlyMap<string, Uint8Array> => {
   for (const pair of query.split("&")) {
     if (pair === "") continue
     const equals = pair.indexOf("=")
-    const name = new TextDecoder().decode(percentDecode(equals < 0 ? pair : pair.slice(0, equals)))
+    const name = decoder.decode(percentDecode(equals < 0 ? pair : pair.slice(0, equals)))
     if (!out.has(name)) out.set(name, percentDecode(equals < 0 ? "" : pair.slice(equals + 1)))
   }
   return out
@@ -29,20 +32,25 @@ export const queryOctets = (url: string): ReadonlyMap<string, Uint8Array> => {
 /** The octets of a percent-encoded value; a `%` not followed by two hex digits stands for itself. */
 export const percentDecode = (value: string): Uint8Array => {
   const out: Array<number> = []
-  for (let i = 0; i < value.length; i++) {
-    const char = value[i] ?? ""
+  for (let i = 0; i < value.length;) {
     const hex = value.slice(i + 1, i + 3)
-    if (char === "%" && /^[0-9a-fA-F]{2}$/.test(hex)) {
+    if (value[i] === "%" && /^[0-9a-fA-F]{2}$/.test(hex)) {
       out.push(Number.parseInt(hex, 16))
-      i += 2
-    } else if (char === "+") out.push(0x20)
-    else out.push(...new TextEncoder().encode(char))
+      i += 3
+    } else if (value[i] === "+") {
+      out.push(0x20)
+      i += 1
+    } else {
+      // A whole code point: the two halves of an astral character are one character's UTF-8, not two replacements.
+      const char = String.fromCodePoint(value.codePointAt(i) ?? 0xfffd)
+      out.push(...encoder.encode(char))
+      i += char.length
+    }
   }
   return Uint8Array.from(out)
 }
 
-const utf8 = (octets: Uint8Array | undefined): string | undefined =>
-  octets === undefined ? undefined : new TextDecoder("utf-8").decode(octets)
+const utf8 = (octets: Uint8Array | undefined): string | undefined => octets === undefined ? undefined : decoder.decode(octets)
 
 /** The charsets smsbox writes texts in (its `%C`), by the names TextDecoder knows them. */
 const charsets: ReadonlyMap<string, string> = new Map([

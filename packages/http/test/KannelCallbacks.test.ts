@@ -26,6 +26,14 @@ describe("KannelCallbacks reading", () => {
     expect(new TextDecoder().decode(KannelCallbacks.percentDecode("a+b%20c%zz%4"))).toBe("a b c%zz%4")
   })
 
+  it("reads characters a client left unescaped as their UTF-8, astral ones whole", () => {
+    const unescaped = fc.string({ unit: "grapheme", maxLength: 50 }).filter((text) => !/[%+]/.test(text))
+    fc.assert(fc.property(unescaped, (text) => {
+      expect([...KannelCallbacks.percentDecode(text)]).toEqual([...new TextEncoder().encode(text)])
+    }))
+    expect(new TextDecoder().decode(KannelCallbacks.percentDecode("👍%20ok"))).toBe("👍 ok")
+  })
+
   it("decodes an inbound text by smsbox's charset, else by its coding", () => {
     const wellFormed = fc.string({ unit: "grapheme", maxLength: 100 })
     fc.assert(fc.property(wellFormed, (text) => {
