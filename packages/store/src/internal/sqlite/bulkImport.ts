@@ -80,13 +80,17 @@ const update = (blankErases: boolean) => {
     WHERE c.msisdn = s.msisdn AND ${changed}`
 }
 
-/** New contacts, in key order (through the staging's index); a suppressed number CANCELLED. */
-const insert = `INSERT INTO contacts (${Rows.contactColumns.join(", ")})
+/**
+ * New contacts, in key order (through the staging's index); a suppressed number CANCELLED. `intoEmptyBook`: the book
+ * held no contact when the import began, and each number is staged once, so every staged number is new and needs no
+ * probe (at 1M rows, the first import's inserts took 3.2 s with it, 2.3 without, and no update need run).
+ */
+const insert = (intoEmptyBook: boolean) => `INSERT INTO contacts (${Rows.contactColumns.join(", ")})
   SELECT s.msisdn, s.phone_number, s.first_name, s.last_name, ${stagedFullName}, s.country_code, 'FILE_UPLOAD',
     CASE WHEN EXISTS (SELECT 1 FROM suppressions sp WHERE sp.msisdn = s.msisdn) THEN 'CANCELLED' ELSE 'SUBSCRIBED' END,
     s.tags, s.profile_uid, 0
   FROM temp.smsbook_import_rows s INDEXED BY smsbook_import_rows_by_msisdn
-  WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.msisdn = s.msisdn)
+  ${intoEmptyBook ? "" : "WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.msisdn = s.msisdn)"}
   ORDER BY s.msisdn`
 
 /**
@@ -99,6 +103,8 @@ const optedOutCount = `SELECT count(*) AS n FROM temp.smsbook_import_rows s
 const optedOut = `SELECT s.msisdn AS msisdn FROM temp.smsbook_import_rows s
   WHERE EXISTS (SELECT 1 FROM suppressions sp WHERE sp.msisdn = s.msisdn) ORDER BY s.seq LIMIT ?`
 
+const isEmpty = "SELECT NOT EXISTS (SELECT 1 FROM contacts) AS empty"
+
 const stagedCount = "SELECT count(*) AS n FROM temp.smsbook_import_rows"
 
 /** Staged numbers on the list without a contact: the merge creates them CANCELLED. */
@@ -106,10 +112,15 @@ const suppressedNew = `SELECT count(*) AS n FROM temp.smsbook_import_rows s
   WHERE EXISTS (SELECT 1 FROM suppressions sp WHERE sp.msisdn = s.msisdn)
     AND NOT EXISTS (SELECT 1 FROM contacts c WHERE c.msisdn = s.msisdn)`
 
-/** The rows' tag keys, in key order (each tag's run of numbers lands together, not all over the index). */
+/**
+ * The rows' tag keys, read in the staging's key order: each tag's keys then land in its own run of the index, one
+ * after the other, and a file's few tags keep their few current leaves in the cache. Sorting them by tag first cost
+ * more than it saved (at 1M rows: 2.3 s, now 1.4).
+ */
 const insertTags = `INSERT INTO contact_tags (tag, msisdn)
-  SELECT k.value, s.msisdn FROM temp.smsbook_import_rows s, json_each(${stagedKeys}) k WHERE true
-  ORDER BY 1, 2
+  SELECT k.value, s.msisdn FROM temp.smsbook_import_rows s INDEXED BY smsbook_import_rows_by_msisdn, json_each(${stagedKeys}) k
+  WHERE true
+  ORDER BY s.msisdn
   ON CONFLICT DO NOTHING`
 
 /** Pushes a contact's staging values onto `params` (no array per row: this runs for every row of a file). */
@@ -134,6 +145,7 @@ export const make = (db: Database): NonNullable<ContactStore.ContactStore["Servi
     const { statement } = db
     statement(createStaging).run()
     statement("DELETE FROM temp.smsbook_import_rows").run()
+    const intoEmptyBook = Rows.number(statement(isEmpty).get() ?? {}, "empty") === 1
     const bulk: ContactStore.BulkImport = {
       stage: (contacts) =>
         db.write("contacts.bulkImport.stage", () => {
@@ -166,8 +178,8 @@ export const make = (db: Database): NonNullable<ContactStore.ContactStore["Servi
           statement(dropIndex).run()
           statement(indexStaged).run()
           // The update first: it reads the stored tag keys, which the insert of the row's keys then extends.
-          const updated = Number(statement(update(blankErases)).run().changes)
-          const created = Number(statement(insert).run().changes)
+          const updated = intoEmptyBook ? 0 : Number(statement(update(blankErases)).run().changes)
+          const created = Number(statement(insert(intoEmptyBook)).run().changes)
           if (created + updated > 0) statement(insertTags).run()
           statement(dropIndex).run()
           statement("DELETE FROM temp.smsbook_import_rows").run()

@@ -27,11 +27,21 @@ export interface Connection {
 export const defaultCacheKiB = 65536
 
 /**
- * Tuning of every connection: WAL so readers never block the writer, a page cache (64 MiB by default) for bulk work,
- * and TEMP tables and large sorts in a temporary file (the OS caches it): in memory, an import's staging and the
- * sorts of its merges took the 1M-row import's peak from 387 to 567 MB, for 3 % less time.
+ * The page size of a new book, in bytes (an existing one keeps its own: it is fixed once the file has a table, and in
+ * WAL mode for good). A merge of an import writes leaves all over the contacts and tag indexes: with 16 KiB pages
+ * rather than SQLite's 4, it splits and writes a quarter as many, and the cache holds the same bytes. At 1M rows,
+ * the SQLite side of a first import took 8.4 s instead of 10.0, a re-import's 4.9 instead of 5.5.
+ */
+export const pageSize = 16384
+
+/**
+ * Tuning of every connection: new books' {@link pageSize} (before WAL mode, which fixes it), WAL so readers never
+ * block the writer, a page cache (64 MiB by default) for bulk work, and TEMP tables and large sorts in a temporary
+ * file (the OS caches it): in memory, an import's staging and the sorts of its merges took the 1M-row import's peak
+ * from 387 to 567 MB, for 3 % less time.
  */
 export const pragmas = (busyTimeout: number, cacheKiB: number = defaultCacheKiB): ReadonlyArray<string> => [
+  `PRAGMA page_size = ${pageSize}`,
   "PRAGMA journal_mode = WAL",
   "PRAGMA synchronous = NORMAL",
   "PRAGMA foreign_keys = ON",
