@@ -13,7 +13,10 @@ if (serving && !ServeHeap.capped()) {
   // the cap unless its launcher gave it, and passes signals on, so SIGTERM still drains the requests in flight.
   const { spawn } = await import("node:child_process")
   const { constants } = await import("node:os")
-  const child = spawn(process.execPath, [...process.execArgv, ...ServeHeap.flags(), ...process.argv.slice(1)], { stdio: "inherit" })
+  // The IPC channel tells the server when this process is gone, even killed by a signal it cannot pass on.
+  const child = spawn(process.execPath, [...process.execArgv, ...ServeHeap.flags(), ...process.argv.slice(1)], {
+    stdio: ["inherit", "inherit", "inherit", "ipc"]
+  })
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void child.kill(signal))
   child.on("exit", (code, signal) => {
     process.exitCode = code ?? (signal === null ? 1 : 128 + constants.signals[signal])
@@ -21,6 +24,11 @@ if (serving && !ServeHeap.capped()) {
 } else {
   // `smsbook serve`: V8's young generation sized for serving before the command line loads and grows it.
   if (serving) ServeHeap.limit()
+  // Started again by the launcher above: when it is gone (`kill -9` too), the server stops as on SIGTERM.
+  if (serving && process.channel !== undefined) {
+    process.channel.unref()
+    process.once("disconnect", () => process.kill(process.pid, "SIGTERM"))
+  }
   PhoneRegexCache.register()
   const { main } = await import("./Main.ts")
   main(process.argv.slice(2))

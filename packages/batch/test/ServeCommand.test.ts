@@ -60,6 +60,21 @@ describe("smsbook keys and smsbook serve", () => {
     expect(code).toBe(143)
   }, 300_000)
 
+  it("a launcher killed with a signal it cannot pass on (kill -9) takes its server with it", async () => {
+    const server = spawn(process.execPath, [bin, "serve", "--port", "0", "--no-auth", "--json"], { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] })
+    const url: string = await new Promise((resolve, reject) => {
+      server.stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).url))
+      server.once("exit", (code) => reject(new Error(`serve exited ${code}`)))
+    })
+    const [child] = fs.readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8").trim().split(" ")
+    expect((await fetch(`${url}/health`)).status).toBe(200)
+    server.kill("SIGKILL")
+    await once(server, "exit")
+    const end = Date.now() + 30_000
+    while (fs.existsSync(`/proc/${child}`) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(fs.existsSync(`/proc/${child}`)).toBe(false)
+  }, 120_000)
+
   it("refuses --no-auth on a host other than loopback (exit 2), and serve without a short name", () => {
     const open = smsbook("serve", "--no-auth", "--host", "0.0.0.0")
     expect(open.code).toBe(2)
