@@ -2,6 +2,7 @@
  * The records of a contact file read into candidates and rejects, in file order: on this thread for a small file, on
  * a worker thread for a large one (parsing and number checks then run beside the store's writes, on another core).
  */
+import * as V8 from "node:v8"
 import { Worker } from "node:worker_threads"
 import * as ContactRows from "./contactRows.ts"
 import * as CsvRecords from "./csv/records.ts"
@@ -15,6 +16,8 @@ export interface Options {
   readonly batchSize: number
   /** Parse and check on a worker thread. */
   readonly worker: boolean
+  /** The worker's {@link RowBatches.Start.shareBelow} (default {@link shareBelow}). */
+  readonly shareBelow?: number | undefined
 }
 
 export interface Opened {
@@ -34,6 +37,13 @@ export interface Opened {
 
 /** Bytes of input past which a file is read on a worker: starting one loads the modules again (~0.5 s of CPU), worth it past ~100k rows. */
 export const workerThreshold = 4 << 20
+
+/**
+ * Batches waiting for this thread under which the worker sends the next one's records unread, for this thread to
+ * read: when the writer is about to wait for rows, it reads them itself, and the worker parses on. The writer waits
+ * less, and the two threads share the reading as their loads allow.
+ */
+export const shareBelow = 2
 
 /** Records per batch on the worker: fewer, larger messages (the import's own batches stay its own size). */
 export const workerBatchSize = 1000
@@ -58,11 +68,7 @@ const inThread = async (source: AsyncIterable<Uint8Array>, options: Options): Pr
         const records = pending.length > 0 ? pending : await reader.next()
         pending = []
         if (records.length === 0 || context === undefined) return []
-        const rows: Array<RowBatches.Row> = []
-        for (const record of records) {
-          const read = ContactRows.read(record.fields, context)
-          if (read._tag !== "Blank") rows.push({ line: record.line, read, fields: read._tag === "Reject" ? record.fields : [] })
-        }
+        const rows = RowBatches.read(records, context)
         if (rows.length > 0) return rows
       }
     },
@@ -84,15 +90,29 @@ const execArgv = fromSource
   ? [...process.execArgv.filter((arg) => arg.startsWith("--cpu-prof")), "--conditions=@smsbook/source"]
   : undefined
 
+/**
+ * V8's pretenuring off for a large import (the flag is the process's, so the worker's too). A batch that outlives a
+ * young-generation collection (one waiting through a merge) teaches V8 that objects from where it was built live
+ * long, and it then builds every later one in the old generation: the main thread's heap grew to ~150 MB between
+ * full collections for ~35 MB alive. At 1M rows, without it: peak RSS 375–384 MB instead of 425–475, and 3–4 CPU s
+ * less (docs/benchmarks.md). Set when the import starts: V8 reads it at each collection.
+ */
+const noPretenuring = "--no-allocation-site-pretenuring"
+
 const onWorker = (source: AsyncIterable<Uint8Array>, options: Options): Promise<Opened> => {
+  V8.setFlagsFromString(noPretenuring)
   const input = source[Symbol.asyncIterator]()
   const start: RowBatches.Start = {
     encoding: options.encoding,
     batchSize: workerBatchSize,
-    phoneRegexCache: PhoneRegexCache.isRegistered()
+    phoneRegexCache: PhoneRegexCache.isRegistered(),
+    shareBelow: options.shareBelow ?? shareBelow,
+    taken: new Int32Array(new SharedArrayBuffer(4))
   }
   const worker = new Worker(workerUrl, { workerData: start, execArgv, resourceLimits, stdout: false, stderr: false })
-  const batches: Array<Uint8Array> = []
+  // Batches as they came: read rows, or records this thread reads itself.
+  const batches: Array<{ readonly bytes: Uint8Array; readonly unread: boolean }> = []
+  let context: ContactRows.Context | undefined
   let ended = false
   let closed = false
   let failure: unknown = undefined
@@ -132,10 +152,15 @@ const onWorker = (source: AsyncIterable<Uint8Array>, options: Options): Promise<
   }
   const next = async (): Promise<ReadonlyArray<RowBatches.Row>> => {
     for (;;) {
-      const bytes = batches.shift()
-      if (bytes !== undefined) {
-        worker.postMessage({ t: "more" })
-        return RowBatches.decode(bytes)
+      const batch = batches.shift()
+      if (batch !== undefined) {
+        Atomics.add(start.taken, 0, 1)
+        Atomics.notify(start.taken, 0)
+        if (!batch.unread) return RowBatches.decode(batch.bytes)
+        if (context === undefined) throw new RowBatches.Corrupt("the import's worker sent records before it was started")
+        const rows = RowBatches.read(RowBatches.decodeRecords(batch.bytes), context)
+        if (rows.length > 0) return rows
+        continue
       }
       if (failure !== undefined) throw failure
       if (ended) return []
@@ -147,9 +172,9 @@ const onWorker = (source: AsyncIterable<Uint8Array>, options: Options): Promise<
     if (kind === "pull") return pull()
     const said = field(message, "encoding")
     if (typeof said === "string") encoding = said
-    if (kind === "rows") {
+    if (kind === "rows" || kind === "records") {
       const bytes = field(message, "bytes")
-      if (bytes instanceof Uint8Array) batches.push(bytes)
+      if (bytes instanceof Uint8Array) batches.push({ bytes, unread: kind === "records" })
       else fail(new RowBatches.Corrupt("the import's worker sent rows that are not bytes"))
     } else if (kind === "end") ended = true
     else if (kind === "malformed") {
@@ -162,7 +187,10 @@ const onWorker = (source: AsyncIterable<Uint8Array>, options: Options): Promise<
       opened = {
         header: Array.isArray(fields) ? fields.map(String) : undefined,
         delimiter: delimiter === ";" || delimiter === "\t" || delimiter === "|" ? delimiter : ",",
-        start: (context) => worker.postMessage({ t: "context", context }),
+        start: (given) => {
+          context = given
+          worker.postMessage({ t: "context", context: given })
+        },
         next,
         encoding: () => encoding,
         inWorker: true,

@@ -1,11 +1,12 @@
 /**
  * The worker thread of a large import: it parses the bytes the main thread reads for it and reads every record into
  * a candidate or a reject, then sends the rows back packed, in file order, while the main thread writes the last ones.
+ * When the main thread is about to run out of rows, a batch goes back unread instead, for it to read while this
+ * thread parses on: the reading is shared as the two threads' loads allow.
  */
 import { parentPort, workerData } from "node:worker_threads"
 import type * as ContactRowsTypes from "./contactRows.ts"
 import type * as ColumnsTypes from "./csv/columns.ts"
-import type * as CsvRecordsTypes from "./csv/records.ts"
 import * as PhoneRegexCache from "./phoneRegexCache.ts"
 import type * as RowBatchesTypes from "./rowBatches.ts"
 
@@ -31,18 +32,16 @@ const field = (value: unknown, key: string): unknown =>
 
 // The main thread's swap of libphonenumber-js's regex helper, installed here too before the library loads.
 if (field(workerData, "phoneRegexCache") === true) PhoneRegexCache.register()
-const [ContactRows, Columns, CsvRecords, RowBatches] = await Promise.all([
-  import("./contactRows.ts"),
+const [Columns, CsvRecords, RowBatches] = await Promise.all([
   import("./csv/columns.ts"),
   import("./csv/records.ts"),
   import("./rowBatches.ts")
 ])
 
-// Messages from the main thread, waited for one kind at a time: input chunks, the columns, credit for more batches.
+// Messages from the main thread, waited for one kind at a time: input chunks, then the columns.
 const chunks: Array<Uint8Array | null> = []
 let context: ContactRowsTypes.Context | undefined
-let credit = window
-// Two waits can be open at once (the parser's for input, the loop's for credit): every message wakes them all.
+// Two waits can be open at once (the parser's for input, the loop's for the columns): every message wakes them all.
 let waiting: Array<() => void> = []
 port.on("message", (message: unknown) => {
   const kind = field(message, "t")
@@ -50,7 +49,6 @@ port.on("message", (message: unknown) => {
   if (kind === "chunk" && bytes instanceof Uint8Array) chunks.push(bytes)
   else if (kind === "end") chunks.push(null)
   else if (kind === "context") context = readContext(field(message, "context"))
-  else if (kind === "more") credit++
   const woken = waiting
   waiting = []
   for (const resolve of woken) resolve()
@@ -98,14 +96,21 @@ async function* input(): AsyncGenerator<Uint8Array> {
   }
 }
 
-const toRows = (records: ReadonlyArray<CsvRecordsTypes.Row>, readContext: ContactRowsTypes.Context): Array<RowBatchesTypes.Row> => {
-  const rows: Array<RowBatchesTypes.Row> = []
-  for (const record of records) {
-    const read = ContactRows.read(record.fields, readContext)
-    if (read._tag === "Blank") continue
-    rows.push({ line: record.line, read, fields: read._tag === "Reject" ? record.fields : [] })
+/**
+ * Batches sent, and how many of them the main thread has taken (a counter in shared memory: read here as it is, where
+ * a message would wait for this thread to look at its messages, which it does only when it waits for input).
+ */
+let sent = 0
+const waitingBatches = (taken: Int32Array): number => sent - Atomics.load(taken, 0)
+
+/** Resolves once fewer than {@link window} batches wait for the main thread. */
+const room = async (taken: Int32Array): Promise<void> => {
+  for (;;) {
+    const seen = Atomics.load(taken, 0)
+    if (sent - seen < window) return
+    const wait = Atomics.waitAsync(taken, 0, seen)
+    if (wait.async) await wait.value
   }
-  return rows
 }
 
 const run = async (start: RowBatchesTypes.Start): Promise<void> => {
@@ -117,14 +122,16 @@ const run = async (start: RowBatchesTypes.Start): Promise<void> => {
   records = records.slice(1)
   for (;;) {
     if (context === undefined) return
-    const rows = toRows(records, context)
-    if (rows.length > 0) {
-      await until(() => credit > 0)
-      credit--
-      const bytes = RowBatches.encode(rows)
+    await room(start.taken)
+    // The main thread is about to wait for rows: it reads these records itself, and this thread parses on.
+    const share = waitingBatches(start.taken) < start.shareBelow
+    const rows = share ? [] : RowBatches.read(records, context)
+    if (share || rows.length > 0) {
+      sent++
+      const bytes = share ? RowBatches.encodeRecords(records) : RowBatches.encode(rows)
       // Handed over when the bytes own their buffer (V8's serialiser gives them one), copied otherwise.
       const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-      port.postMessage({ t: "rows", bytes }, owned && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [])
+      port.postMessage({ t: share ? "records" : "rows", bytes }, owned && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [])
     }
     records = await reader.next()
     if (records.length === 0) break
@@ -132,10 +139,17 @@ const run = async (start: RowBatchesTypes.Start): Promise<void> => {
   port.postMessage({ t: "end", encoding: reader.encoding() })
 }
 
+function readTaken(value: unknown): Int32Array {
+  if (value instanceof Int32Array && value.buffer instanceof SharedArrayBuffer && value.length === 1) return value
+  throw new Error("the import's worker was given no shared counter of the batches taken")
+}
+
 const start: RowBatchesTypes.Start = {
   encoding: typeof field(workerData, "encoding") === "string" ? String(field(workerData, "encoding")) : undefined,
   batchSize: typeof field(workerData, "batchSize") === "number" ? Number(field(workerData, "batchSize")) : 1000,
-  phoneRegexCache: field(workerData, "phoneRegexCache") === true
+  phoneRegexCache: field(workerData, "phoneRegexCache") === true,
+  shareBelow: typeof field(workerData, "shareBelow") === "number" ? Number(field(workerData, "shareBelow")) : 0,
+  taken: readTaken(field(workerData, "taken"))
 }
 
 // The main thread ends the worker when it is done with it: the last message is `end`, `malformed` or `error`.

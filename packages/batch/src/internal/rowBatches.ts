@@ -3,11 +3,13 @@
  * line) packed into one flat array per batch, serialised by V8 (structured clone's own format: 3× faster than JSON
  * and UTF-8) into bytes handed over without a copy. Bytes are what a batch weighs while it waits for the main thread:
  * a fifth of the heap its cloned array took, so the worker can read far ahead through the main thread's merges.
+ * A batch can also travel as its records, unread, for the main thread to read when it would otherwise wait.
  */
 import * as V8 from "node:v8"
 import * as Errors from "@smsbook/core/Errors"
 import * as Msisdn from "@smsbook/core/Msisdn"
 import * as ContactRows from "./contactRows.ts"
+import type * as CsvRecords from "./csv/records.ts"
 
 /** A record read, blank records left out; `fields` (the record as parsed) only for a reject, else empty. */
 export interface Row {
@@ -22,6 +24,20 @@ export interface Start {
   readonly batchSize: number
   /** Whether the main thread swapped libphonenumber-js's regex helper (`phoneRegexCache.ts`): the worker does too. */
   readonly phoneRegexCache: boolean
+  /** Batches waiting for the main thread under which the worker sends the next one's records unread (0: never). */
+  readonly shareBelow: number
+  /** How many batches the main thread has taken: one counter in shared memory, which it adds to. */
+  readonly taken: Int32Array
+}
+
+/** The rows of records, blank records left out: each read into a candidate or a reject. */
+export const read = (records: ReadonlyArray<CsvRecords.Row>, context: ContactRows.Context): Array<Row> => {
+  const rows: Array<Row> = []
+  for (const record of records) {
+    const read = ContactRows.read(record.fields, context)
+    if (read._tag !== "Blank") rows.push({ line: record.line, read, fields: read._tag === "Reject" ? record.fields : [] })
+  }
+  return rows
 }
 
 /** A batch of rows, packed. */
@@ -131,4 +147,33 @@ export const decode = (bytes: Uint8Array): Array<Row> => {
   const packed: unknown = V8.deserialize(bytes)
   if (!Array.isArray(packed)) throw new Corrupt("the import's worker sent rows that are not packed rows")
   return unpack(packed)
+}
+
+/** Records, unread, as the bytes of a batch: `line, field count, fields…` each. */
+export const encodeRecords = (records: ReadonlyArray<CsvRecords.Row>): Uint8Array => {
+  const packed: Packed = []
+  for (const { fields, line } of records) {
+    packed.push(line, fields.length)
+    for (const field of fields) packed.push(field)
+  }
+  return V8.serialize(packed)
+}
+
+/** The records of a batch's bytes, as {@link encodeRecords} was given them. */
+export const decodeRecords = (bytes: Uint8Array): Array<CsvRecords.Row> => {
+  const packed: unknown = V8.deserialize(bytes)
+  if (!Array.isArray(packed)) throw new Corrupt("the import's worker sent records that are not packed records")
+  const records: Array<CsvRecords.Row> = []
+  let at = 0
+  while (at < packed.length) {
+    const [line, count] = [packed[at], packed[at + 1]]
+    if (typeof line !== "number" || typeof count !== "number") throw new Corrupt(`packed records hold no line and count at ${at}`)
+    const fields = packed.slice(at + 2, at + 2 + count)
+    if (fields.length !== count || !fields.every((field) => typeof field === "string")) {
+      throw new Corrupt(`packed records hold fewer than ${count} fields at ${at}`)
+    }
+    records.push({ line, fields })
+    at += 2 + count
+  }
+  return records
 }
