@@ -76,6 +76,28 @@ const letterValue = (code: number): string | undefined => {
 }
 
 /**
+ * {@link read} of the way most numbers are written: ASCII digits, spaces, `-`, `(`, `)`, `/`, `.` and one leading
+ * `+`; `undefined` for any other text, which {@link readAny} reads. Such text can hold no extension, letters
+ * or `tel:`, and only a `.` can make it a decimal, so it skips their patterns: a fifth of the cost of a row.
+ */
+export const readPlain = (text: string): Written | MsisdnProblem | undefined => {
+  let plus = false
+  let dot = false
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code >= 48 && code <= 57) continue
+    if (code === 43 && !plus && i === 0) plus = true
+    else if (code === 46) dot = true
+    else if (code !== 32 && code !== 45 && code !== 40 && code !== 41 && code !== 47) return undefined
+  }
+  if (dot && decimal.test(text)) return "not-a-number"
+  const digits = text.replace(/[^0-9]/g, "")
+  if (digits === "") return plus ? "too-short" : "empty"
+  if (digits.length > maxDigits) return "too-long"
+  return { digits, plus, extensionDropped: false, lettersConverted: false }
+}
+
+/**
  * Reads the digits of a written number. A `tel:` prefix, one `+` before the first digit and separators (spaces,
  * `.`, `-`, `/`, brackets, their full-width and Unicode forms) are allowed anywhere. Letters are converted by the
  * keypad only when there are three or more of them after at least three digits (`1-800-FLOWERS`), as Google's
@@ -83,8 +105,13 @@ const letterValue = (code: number): string | undefined => {
  * without a number are `not-a-number`.
  */
 export const read = (input: string): Written | MsisdnProblem => {
-  let text = input.trim()
-  if (text === "") return "empty"
+  const text = input.trim()
+  return text === "" ? "empty" : readPlain(text) ?? readAny(text)
+}
+
+/** {@link read} of trimmed text that is not empty, whatever its form. */
+export const readAny = (trimmed: string): Written | MsisdnProblem => {
+  let text = trimmed
   if (/^tel:/i.test(text)) text = text.slice(4).trim()
   if (scientific.test(text)) return "scientific-notation"
   if (decimal.test(text)) return "not-a-number"

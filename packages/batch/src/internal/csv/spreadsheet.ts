@@ -19,7 +19,8 @@ export const neutralize = (cell: string): string => formulaAfterQuotes.test(cell
 export const neutralizeRaw = (cell: string): string => /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell
 
 /** The inverse of {@link neutralize}: a cell written `'=…` (or `''=…`, `'+`, `'-`, `'@`, tab, CR) loses one `'`. */
-export const restore = (cell: string): string => /^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell
+export const restore = (cell: string): string =>
+  cell.charCodeAt(0) === 39 && /^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell
 
 /** csv-stringify casts: strings neutralised, booleans as `true`/`false` (not `1`/empty), numbers as plain text. */
 export const casts = {

@@ -1,0 +1,46 @@
+/**
+ * The common written forms (digits, simple separators, a leading `+`) take a short path past the patterns of
+ * extensions, letters and spreadsheet damage: it must read every such text exactly as the full reading does.
+ */
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as Written from "../src/internal/written.ts"
+
+const plainText = fc.stringMatching(/^\+?[0-9 ()\-/.]{1,24}$/)
+const nearlyPlain = fc.string({ unit: fc.constantFrom(..."0123456789 ()-/.+#xX;e,\t٣０"), minLength: 1, maxLength: 24 })
+
+describe("reading a written number", () => {
+  it("reads digits and simple separators on the short path, as the full reading does", () => {
+    fc.assert(
+      fc.property(plainText, (text) => {
+        const trimmed = text.trim()
+        fc.pre(trimmed !== "")
+        const plain = Written.readPlain(trimmed)
+        expect(plain).not.toBeUndefined()
+        expect(plain).toEqual(Written.readAny(trimmed))
+      })
+    )
+  })
+
+  it("leaves every other text to the full reading, and never answers it differently", () => {
+    fc.assert(
+      fc.property(fc.oneof(nearlyPlain, fc.string({ minLength: 1 })), (text) => {
+        const trimmed = text.trim()
+        fc.pre(trimmed !== "")
+        const plain = Written.readPlain(trimmed)
+        if (plain !== undefined) expect(plain).toEqual(Written.readAny(trimmed))
+        expect(Written.read(text)).toEqual(plain ?? Written.readAny(trimmed))
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
+  it("examples: spreadsheet damage on the short path, extensions and letters on the full one", () => {
+    expect(Written.read(" 447400123456.0 ")).toBe("not-a-number")
+    expect(Written.read("+44 (0) 7400-123.456")).toEqual({ digits: "4407400123456", plus: true, extensionDropped: false, lettersConverted: false })
+    expect(Written.readPlain("07400 123456 x12")).toBeUndefined()
+    expect(Written.read("07400 123456 x12")).toMatchObject({ digits: "07400123456", extensionDropped: true })
+    expect(Written.read("+")).toBe("too-short")
+    expect(Written.read("4.47E+11")).toBe("scientific-notation")
+  })
+})
