@@ -57,8 +57,11 @@ export const toShort = ({ first_name, last_name, msisdn, status }: Contact): Sho
 })
 
 /** First and last name joined by one space, skipping blanks: never leading or trailing spaces. */
-export const fullName = (firstName: string, lastName: string): string =>
-  [firstName.trim(), lastName.trim()].filter((part) => part !== "").join(" ")
+export const fullName = (firstName: string, lastName: string): string => {
+  const first = firstName.trim()
+  const last = lastName.trim()
+  return first === "" ? last : last === "" ? first : `${first} ${last}`
+}
 
 /** Body of `POST /contacts/:msisdn`. `status` is managed by the platform and refused. */
 export const CreateBody = Schema.toStandardSchemaV1(Schema.Struct({

@@ -123,10 +123,17 @@ const insertTags = `INSERT INTO contact_tags (tag, msisdn)
   ORDER BY s.msisdn
   ON CONFLICT DO NOTHING`
 
+/** Whether every tag is its own key (lower case): the common case, staged without keys of their own. */
+const ownKeys = (tags: ReadonlyArray<string>): boolean => {
+  for (const tag of tags) if (tag !== tag.toLowerCase()) return false
+  return true
+}
+
 /** Pushes a contact's staging values onto `params` (no array per row: this runs for every row of a file). */
 const pushStaged = (params: Array<SQLInputValue>, contact: Contact.Contact): void => {
   const tags = JSON.stringify(contact.tags)
-  const keys = JSON.stringify([...Rows.tagKeys(contact.tags)])
+  // Normalised tags are distinct by key, so tags that are their own keys are exactly the keys.
+  const keys = ownKeys(contact.tags) ? null : JSON.stringify([...Rows.tagKeys(contact.tags)])
   params.push(
     contact.msisdn,
     contact.phone_number,
@@ -134,7 +141,7 @@ const pushStaged = (params: Array<SQLInputValue>, contact: Contact.Contact): voi
     contact.last_name,
     contact.country_code,
     tags,
-    keys === tags ? null : keys,
+    keys,
     contact.profile_uid
   )
 }
