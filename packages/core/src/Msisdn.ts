@@ -431,6 +431,26 @@ const readNational = (digits: string, region: Region, explain = true): Reading =
   return problemOf(number, digits, options)
 }
 
+/** Whether a valid MSISDN can be a mobile: its type is `MOBILE`, or `FIXED_LINE_OR_MOBILE` where the plan cannot tell. */
+const mayBeMobile = (msisdn: string): boolean => {
+  const text = "+" + msisdn
+  const answer = PlanSwitch.settings.compiled ? NumberingPlans.read(text) : undefined
+  const type = answer?._tag === "Valid" ? answer.type : parsePhoneNumber(text, internationalOptions)?.getType()
+  return type === "MOBILE" || type === "FIXED_LINE_OR_MOBILE"
+}
+
+/**
+ * Of two valid readings of different numbers: the one that can be a mobile when only one can (a contact list is
+ * for text messages: `491779486853` + DE is the mobile +49 177…, not the landline 0491…; `390 300 5679` + IT the
+ * mobile +39 390…, not the landline 0300…); otherwise the international one for digits that start with the calling
+ * code, the national one for the rest.
+ */
+const preferred = (international: Normalized, national: Normalized, codeFirst: boolean): Normalized => {
+  const mobile = mayBeMobile(international.msisdn)
+  if (mobile !== mayBeMobile(national.msisdn)) return mobile ? international : national
+  return codeFirst ? international : national
+}
+
 const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized =>
   added.length === 0 ? reading : { ...reading, notes: [...reading.notes, ...added] }
 
@@ -448,9 +468,11 @@ const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized 
  * 4. `00` or the country's own international prefix → international; only if that is no number, national
  *    (Tajik numbers start `00`).
  * 5. Bare digits → both readings, international and national. One valid reading is kept. Two valid readings of one
- *    number are one number. Two valid readings of different numbers are `ambiguous`: digits starting with the
- *    country's calling code are read as international (`calling-code-digits`: `491779486853` + DE is the mobile
- *    +49 177 9486853, not the landline 0491 779486853, DESIGN known traps), other digits as national.
+ *    number are one number. Two valid readings of different numbers are `ambiguous`: the one that can be a mobile
+ *    is kept when only one can (`491779486853` + DE is the mobile +49 177 9486853, not the landline 0491 779486853,
+ *    DESIGN known traps; `390 300 5679` + IT the mobile +39 390 300 5679, not the landline 0300 5679); otherwise
+ *    digits starting with the country's calling code are read as international (`calling-code-digits`), other
+ *    digits as national.
  * 6. National: with the country's trunk prefix (`07400 123456`, `8 912 …`, `06 20 …`, `1 212 …`) or without it
  *    (`7400 123456` + GB: `trunk-prefix-added`). A `0` that belongs to the number (Italian landlines) is never
  *    added: `612345678` + IT is `lost-leading-zero`.
@@ -498,7 +520,7 @@ const readDigits = (digits: string, region: Region | undefined): Reading => {
   const international = readInternational(digits, rule, false)
   if (isNumber(international) && isNumber(national)) {
     if (international.msisdn === national.msisdn) return codeFirst ? international : national
-    return withNotes(codeFirst ? international : national, ["ambiguous"])
+    return withNotes(preferred(international, national, codeFirst), ["ambiguous"])
   }
   if (isNumber(international)) return international
   if (isNumber(national)) return national

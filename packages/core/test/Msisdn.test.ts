@@ -305,10 +305,42 @@ describe("Msisdn examples", () => {
     expect(outcome(Msisdn.parse("00 650 0792"))).toMatch(/^problem:/)
   })
 
-  it("pays the documented price of the calling-code-first rule for Italian mobiles 390…", () => {
-    expect(parsePhoneNumber("+393907434457", { extract: false })?.isValid()).toBe(true)
-    expect(outcome(Msisdn.parse("390 743 4457", { defaultCountry: "IT" }))).toBe("3907434457")
+  it("reads an Italian mobile 390… written nationally as the mobile, not as the landline its digits also spell", () => {
+    // Both readings are valid numbers: +39 390 743 4457 (a mobile) and +39 0743 4457 (a landline in Spoleto).
+    expect(parsePhoneNumber("+393907434457", { extract: false })?.getType()).toBe("MOBILE")
+    expect(parsePhoneNumber("+3907434457", { extract: false })?.getType()).toBe("FIXED_LINE")
+    expect(Result.getOrThrow(Msisdn.normalize("390 743 4457", { defaultCountry: "IT" }))).toMatchObject({
+      msisdn: "393907434457",
+      rule: "national",
+      notes: ["ambiguous"]
+    })
     expect(outcome(Msisdn.parse("+39 390 743 4457", { defaultCountry: "IT" }))).toBe("393907434457")
+    // Written with its calling code, the landline is still reachable.
+    expect(outcome(Msisdn.parse("+39 0743 4457", { defaultCountry: "IT" }))).toBe("3907434457")
+  })
+
+  it("of two readings of different numbers, keeps the one that can be a mobile, else the calling-code-first one", () => {
+    let ambiguous = 0
+    fc.assert(
+      fc.property(fc.constantFrom("DE", "IT", "GB", "US", "FR", "IN", "RU"), fc.boolean(), fc.stringMatching(/^[1-9][0-9]{5,10}$/), (country, withCode, rest) => {
+        const digits = (withCode ? Result.getOrThrow(Msisdn.callingCode(country)) : "") + rest
+        const result = Msisdn.normalize(digits, { defaultCountry: country })
+        if (!Result.isSuccess(result) || !result.success.notes.includes("ambiguous")) return
+        ambiguous++
+        const international = Msisdn.normalize(`+${digits}`)
+        const national = parsePhoneNumber(digits, { extract: false, defaultCountry: country })
+        const mobile = (type: string | undefined) => type === "MOBILE" || type === "FIXED_LINE_OR_MOBILE"
+        const internationalMobile = Result.isSuccess(international) &&
+          mobile(parsePhoneNumber(`+${international.success.msisdn}`, { extract: false })?.getType())
+        const nationalMobile = mobile(national?.getType())
+        const codeFirst = digits.startsWith(Result.getOrThrow(Msisdn.callingCode(country)))
+        const wantInternational = internationalMobile !== nationalMobile ? internationalMobile : codeFirst
+        expect(result.success.msisdn === (Result.isSuccess(international) ? international.success.msisdn : "")).toBe(wantInternational)
+      }),
+      { numRuns: 3000 }
+    )
+    // Enough of the generated digits have two readings for the rule to be exercised, not skipped.
+    expect(ambiguous).toBeGreaterThan(100)
   })
 
   it("reads national numbers of countries that write no trunk prefix", () => {
