@@ -10,6 +10,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
+import * as Agreement from "./bench/Agreement.ts"
 import * as Child from "./bench/Child.ts"
 import * as ContactsFile from "./bench/ContactsFile.ts"
 import * as Jobs from "./bench/Jobs.ts"
@@ -268,6 +269,13 @@ const contactsJobs = async (config: Config, runs: Runs, dir: string, rows: numbe
           // The valid rows are those the number-reading policy (libphonenumber's one valid reading) must keep.
           runs.checks.push(`import: created = distinct valid numbers (${Results.count(stats.valid)}): ${parts[0] === stats.valid ? "yes" : "**NO**"} ` +
             `(created ${Results.count(parts[0] ?? 0)}, ${(100 * (parts[0] ?? 0) / stats.valid).toFixed(2)} % of them)`)
+          const agreed = Agreement.check(db, stats.intended)
+          runs.checks.push(
+            `import: every valid row stored as the number written: kept ${Results.count(agreed.kept)} of ${Results.count(agreed.intended)} ` +
+              `(${(100 * agreed.kept / agreed.intended).toFixed(3)} %), stored numbers nobody wrote ${Results.count(agreed.unwritten)}` +
+              `${agreed.examples.length > 0 ? ` (${agreed.examples.join(", ")}…)` : ""}: ` +
+              `${agreed.kept === agreed.intended && agreed.unwritten === 0 ? "yes" : "**NO**"}`
+          )
         } else {
           runs.checks.push(`re-import: nothing created or updated: ${parts[0] === 0 && parts[1] === 0 ? "yes" : "**NO**"}`)
         }
