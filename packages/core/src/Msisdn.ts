@@ -431,24 +431,14 @@ const readNational = (digits: string, region: Region, explain = true): Reading =
   return problemOf(number, digits, options)
 }
 
-/** Whether a valid MSISDN can be a mobile: its type is `MOBILE`, or `FIXED_LINE_OR_MOBILE` where the plan cannot tell. */
-const mayBeMobile = (msisdn: string): boolean => {
-  const text = "+" + msisdn
-  const answer = PlanSwitch.settings.compiled ? NumberingPlans.read(text) : undefined
-  const type = answer?._tag === "Valid" ? answer.type : parsePhoneNumber(text, internationalOptions)?.getType()
-  return type === "MOBILE" || type === "FIXED_LINE_OR_MOBILE"
-}
-
 /**
- * Of two valid readings of different numbers: the one that can be a mobile when only one can (a contact list is
- * for text messages: `491779486853` + DE is the mobile +49 177…, not the landline 0491…; `390 300 5679` + IT the
- * mobile +39 390…, not the landline 0300…); otherwise the international one for digits that start with the calling
- * code, the national one for the rest.
+ * Whether a valid MSISDN can be a mobile: its type in the compiled plans is `MOBILE`, or `FIXED_LINE_OR_MOBILE` where
+ * the plan cannot tell (non-geographic codes, which the plans leave to the library, are not). Asked of the plans with
+ * or without `PlanSwitch`, so a reading is the same either way.
  */
-const preferred = (international: Normalized, national: Normalized, codeFirst: boolean): Normalized => {
-  const mobile = mayBeMobile(international.msisdn)
-  if (mobile !== mayBeMobile(national.msisdn)) return mobile ? international : national
-  return codeFirst ? international : national
+const mayBeMobile = (msisdn: string): boolean => {
+  const answer = NumberingPlans.read("+" + msisdn)
+  return answer?._tag === "Valid" && (answer.type === "MOBILE" || answer.type === "FIXED_LINE_OR_MOBILE")
 }
 
 const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized =>
@@ -520,7 +510,11 @@ const readDigits = (digits: string, region: Region | undefined): Reading => {
   const international = readInternational(digits, rule, false)
   if (isNumber(international) && isNumber(national)) {
     if (international.msisdn === national.msisdn) return codeFirst ? international : national
-    return withNotes(preferred(international, national, codeFirst), ["ambiguous"])
+    // Two numbers: the one that can be a mobile when only one can (a contact list is for text messages:
+    // `390 300 5679` + IT is the mobile +39 390…, not the landline 0300…), else the calling-code-first preference.
+    const mobile = mayBeMobile(international.msisdn)
+    const pick = mobile === mayBeMobile(national.msisdn) ? codeFirst : mobile
+    return withNotes(pick ? international : national, ["ambiguous"])
   }
   if (isNumber(international)) return international
   if (isNumber(national)) return national

@@ -22,6 +22,9 @@ export const maxDigits = 20
 /** `4.47E+11`, `4,47E+11`, `4.47e11`: a spreadsheet showed the number in scientific notation and lost digits. */
 const scientific = /^[+-]?[0-9]+(?:[.,][0-9]+)?[eE][+-]?[0-9]+$/
 
+/** The common written form: ASCII digits, spaces, `-`, `(`, `)`, `/`, `.`, one leading `+`. */
+const plain = /^\+?[0-9 ()\-/.]*$/
+
 /** `447400123456.0`: a spreadsheet or a script stored the number as a decimal. */
 const decimal = /^[0-9]{6,}\.0+$/
 
@@ -81,17 +84,10 @@ const letterValue = (code: number): string | undefined => {
  * or `tel:`, and only a `.` can make it a decimal, so it skips their patterns: a fifth of the cost of a row.
  */
 export const readPlain = (text: string): Written | MsisdnProblem | undefined => {
-  let plus = false
-  let dot = false
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code >= 48 && code <= 57) continue
-    if (code === 43 && !plus && i === 0) plus = true
-    else if (code === 46) dot = true
-    else if (code !== 32 && code !== 45 && code !== 40 && code !== 41 && code !== 47) return undefined
-  }
-  if (dot && decimal.test(text)) return "not-a-number"
-  const digits = text.replace(/[^0-9]/g, "")
+  if (!plain.test(text)) return undefined
+  if (decimal.test(text)) return "not-a-number"
+  const digits = text.replace(/\D/g, "")
+  const plus = text.charCodeAt(0) === 43
   if (digits === "") return plus ? "too-short" : "empty"
   if (digits.length > maxDigits) return "too-long"
   return { digits, plus, extensionDropped: false, lettersConverted: false }
