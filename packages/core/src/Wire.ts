@@ -2,7 +2,15 @@
  * Wire primitives that read tolerantly and write strictly.
  * The interface's samples disagree with its tables (DESIGN.md); these schemas absorb the differences once.
  */
-import { Effect, Predicate, Result, Schema, SchemaGetter, SchemaIssue, SchemaTransformation } from "effect"
+// By module, not from the barrel: `Msisdn` loads this module, and the import's worker loads `Msisdn` (the barrel
+// alone is ~60 MB of a process's memory).
+import * as Effect from "effect/Effect"
+import * as Predicate from "effect/Predicate"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import * as SchemaGetter from "effect/SchemaGetter"
+import * as SchemaIssue from "effect/SchemaIssue"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 import { InvalidField } from "./Errors.ts"
 
 const truthy = new Set<unknown>([true, 1, "1", "true", "TRUE", "True"])

@@ -3,7 +3,7 @@
  * spacing, punctuation or accents, `--map "Column=field"` overrides, and the columns left unused.
  */
 import { InvalidField, InvalidParameter } from "@smsbook/core/Errors"
-import { Result } from "effect"
+import * as Result from "effect/Result"
 
 /**
  * The fields an import reads. `name` is a whole name: it becomes the first name when the file has no first- or

@@ -3,7 +3,7 @@
  * Excel's `sep=` line and the delimiter of the header line; the bytes come out as UTF-8, streamed.
  */
 import { isUtf8 } from "node:buffer"
-import { Data } from "effect"
+import * as Data from "effect/Data"
 import iconv from "iconv-lite"
 
 /** The delimiters a contact file may use, in the order that breaks a tie on the header line. */

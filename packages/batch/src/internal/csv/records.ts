@@ -5,7 +5,7 @@
 import { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
 import { CsvError, parse } from "csv-parse"
-import { Data } from "effect"
+import * as Data from "effect/Data"
 import * as Dialect from "./dialect.ts"
 
 /** One record: its fields as parsed and the physical line (1-based) where it starts. */
