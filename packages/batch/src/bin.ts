@@ -8,6 +8,9 @@ import * as PhoneRegexCache from "./internal/phoneRegexCache.ts"
 
 const serving = process.argv[2] === "serve"
 
+/** Set by the launcher in the environment of the server it starts again. */
+const launchedMark = "SMSBOOK_SERVE_LAUNCHED"
+
 if (serving && !ServeHeap.capped()) {
   // V8 caps the old generation only when node starts (docs/benchmarks.md, HTTP): `serve` starts itself again with
   // the cap unless its launcher gave it, and passes signals on, so SIGTERM still drains the requests in flight.
@@ -15,7 +18,8 @@ if (serving && !ServeHeap.capped()) {
   const { constants } = await import("node:os")
   // The IPC channel tells the server when this process is gone, even killed by a signal it cannot pass on.
   const child = spawn(process.execPath, [...process.execArgv, ...ServeHeap.flags(), ...process.argv.slice(1)], {
-    stdio: ["inherit", "inherit", "inherit", "ipc"]
+    stdio: ["inherit", "inherit", "inherit", "ipc"],
+    env: { ...process.env, [launchedMark]: "1" }
   })
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void child.kill(signal))
   child.on("exit", (code, signal) => {
@@ -24,8 +28,9 @@ if (serving && !ServeHeap.capped()) {
 } else {
   // `smsbook serve`: V8's young generation sized for serving before the command line loads and grows it.
   if (serving) ServeHeap.limit()
-  // Started again by the launcher above: when it is gone (`kill -9` too), the server stops as on SIGTERM.
-  if (serving && process.channel !== undefined) {
+  // Started again by the launcher above (not by another parent with a channel of its own): when it is gone
+  // (`kill -9` too), the server stops as on SIGTERM.
+  if (serving && process.channel !== undefined && process.env[launchedMark] === "1") {
     process.channel.unref()
     process.once("disconnect", () => process.kill(process.pid, "SIGTERM"))
   }

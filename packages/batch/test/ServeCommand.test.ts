@@ -70,9 +70,17 @@ describe("smsbook keys and smsbook serve", () => {
     expect((await fetch(`${url}/health`)).status).toBe(200)
     server.kill("SIGKILL")
     await once(server, "exit")
+    // Gone, or a zombie its new parent has not reaped yet: either way it no longer runs.
+    const running = () => {
+      try {
+        return !/^\d+ \(.*\) Z /.test(fs.readFileSync(`/proc/${child}/stat`, "utf8"))
+      } catch {
+        return false
+      }
+    }
     const end = Date.now() + 30_000
-    while (fs.existsSync(`/proc/${child}`) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(fs.existsSync(`/proc/${child}`)).toBe(false)
+    while (running() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(running()).toBe(false)
   }, 120_000)
 
   it("refuses --no-auth on a host other than loopback (exit 2), and serve without a short name", () => {

@@ -319,6 +319,17 @@ describe("Msisdn examples", () => {
     expect(outcome(Msisdn.parse("+39 0743 4457", { defaultCountry: "IT" }))).toBe("3907434457")
   })
 
+  it("reads bare digits that are another country's mobile with its calling code as that mobile, and says so", () => {
+    // `447912345678` beside DE: a UK mobile whose `+` a spreadsheet dropped, or a German landline 0447 912345678.
+    expect(parsePhoneNumber("447912345678", { extract: false, defaultCountry: "DE" })?.getType()).toBe("FIXED_LINE")
+    expect(Result.getOrThrow(Msisdn.normalize("447912345678", { country: "DE" }))).toMatchObject({
+      msisdn: "447912345678",
+      notes: ["ambiguous", "country-ignored"]
+    })
+    // With its trunk prefix it is the German number.
+    expect(outcome(Msisdn.parse("0447 912345678", { defaultCountry: "DE" }))).toBe("49447912345678")
+  })
+
   it("of two readings of different numbers, keeps the one that can be a mobile, else the calling-code-first one", () => {
     let ambiguous = 0
     fc.assert(

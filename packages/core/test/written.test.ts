@@ -29,7 +29,8 @@ describe("reading a written number", () => {
         fc.pre(trimmed !== "")
         const plain = Written.readPlain(trimmed)
         if (plain !== undefined) expect(plain).toEqual(Written.readAny(trimmed))
-        expect(Written.read(text)).toEqual(plain ?? Written.readAny(trimmed))
+        // So `read`, short path or not, answers every text as the full reading does.
+        expect(Written.read(text)).toEqual(Written.readAny(trimmed))
       }),
       { numRuns: 2000 }
     )

@@ -6,6 +6,7 @@ import { InvalidParameter } from "@smsbook/core"
 import { Console, Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as fs from "node:fs"
+import * as V8 from "node:v8"
 import * as CliErrors from "../CliErrors.ts"
 import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
@@ -81,6 +82,9 @@ export const command = Command.make("import", flags, (input) =>
     const progress = Progress.line((p: Import.Progress) =>
       Progress.describe({ rows: p.read, rejected: p.rejected, bytes: counted.bytes(), totalBytes, elapsedMs: p.elapsed_ms })
     )
+    const worker = Import.worthAWorker(totalBytes)
+    // The flag is the process's, which this command owns (a library caller of `Import.run` keeps V8's default).
+    if (worker) V8.setFlagsFromString(Import.noPretenuring)
     const summary = yield* GlobalFlags.withStore(
       input,
       Import.run(counted.source, {
@@ -93,7 +97,7 @@ export const command = Command.make("import", flags, (input) =>
         maxRejects: Option.getOrUndefined(maxRejects),
         encoding,
         rejectsPath,
-        worker: Import.worthAWorker(totalBytes),
+        worker,
         onProgress: progress.report
       }),
       {

@@ -2,7 +2,6 @@
  * The records of a contact file read into candidates and rejects, in file order: on this thread for a small file, on
  * a worker thread for a large one (parsing and number checks then run beside the store's writes, on another core).
  */
-import * as V8 from "node:v8"
 import { Worker } from "node:worker_threads"
 import * as ContactRows from "./contactRows.ts"
 import * as CsvRecords from "./csv/records.ts"
@@ -18,6 +17,8 @@ export interface Options {
   readonly worker: boolean
   /** The worker's {@link RowBatches.Start.shareBelow} (default {@link shareBelow}). */
   readonly shareBelow?: number | undefined
+  /** The worker's {@link RowBatches.Start.window} (default {@link window}). */
+  readonly window?: number | undefined
 }
 
 export interface Opened {
@@ -49,7 +50,15 @@ export const shareBelow = 2
 export const workerBatchSize = 1000
 
 /**
- * Caps of the worker's heap (MB): its batches in flight are bounded (a few batches), so it needs little;
+ * Batches sent and not yet taken by this thread, at most: bounds the memory of a fast reader, slow writer (128
+ * batches of 1000 rows, ~9 MB as bytes). Wide enough for the worker to keep reading through one of the writer's
+ * merges (~1 s each at 1M rows); with 4, both threads waited on each other a third of the time, and with 64 the worker
+ * still stopped in every merge (the profiles in docs/benchmarks.md).
+ */
+export const window = 128
+
+/**
+ * Caps of the worker's heap (MB): its batches in flight are bounded ({@link window}, as bytes), so it needs little;
  * a small young generation keeps its share of the process's memory small too.
  */
 const resourceLimits = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 32 }
@@ -90,23 +99,14 @@ const execArgv = fromSource
   ? [...process.execArgv.filter((arg) => arg.startsWith("--cpu-prof")), "--conditions=@smsbook/source"]
   : undefined
 
-/**
- * V8's pretenuring off for a large import (the flag is the process's, so the worker's too). A batch that outlives a
- * young-generation collection (one waiting through a merge) teaches V8 that objects from where it was built live
- * long, and it then builds every later one in the old generation: the main thread's heap grew to ~150 MB between
- * full collections for ~35 MB alive. At 1M rows, without it: peak RSS 375–384 MB instead of 425–475, and 3–4 CPU s
- * less (docs/benchmarks.md). Set when the import starts: V8 reads it at each collection.
- */
-const noPretenuring = "--no-allocation-site-pretenuring"
-
 const onWorker = (source: AsyncIterable<Uint8Array>, options: Options): Promise<Opened> => {
-  V8.setFlagsFromString(noPretenuring)
   const input = source[Symbol.asyncIterator]()
   const start: RowBatches.Start = {
     encoding: options.encoding,
     batchSize: workerBatchSize,
     phoneRegexCache: PhoneRegexCache.isRegistered(),
     shareBelow: options.shareBelow ?? shareBelow,
+    window: options.window ?? window,
     taken: new Int32Array(new SharedArrayBuffer(4))
   }
   const worker = new Worker(workerUrl, { workerData: start, execArgv, resourceLimits, stdout: false, stderr: false })

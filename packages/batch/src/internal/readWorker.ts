@@ -11,14 +11,6 @@ import * as PhoneRegexCache from "./phoneRegexCache.ts"
 import type * as RowBatchesTypes from "./rowBatches.ts"
 
 /**
- * Batches sent and not yet taken by the main thread, at most: bounds the memory of a fast reader, slow writer (128
- * batches of 1000 rows, ~9 MB as bytes). Wide enough for this thread to keep reading through one of the writer's
- * merges (~2 s each at 1M rows); with 4, both threads waited on each other a third of the time, and with 64 this one
- * still stopped in every merge (the profiles in docs/benchmarks.md).
- */
-const window = 128
-
-/**
  * Input chunks asked for ahead (64 KiB each from a file: 8 MiB). The main thread reads them only between its own
  * writes; with one asked for at a time, this thread parsed a chunk, then waited for the next.
  */
@@ -103,8 +95,8 @@ async function* input(): AsyncGenerator<Uint8Array> {
 let sent = 0
 const waitingBatches = (taken: Int32Array): number => sent - Atomics.load(taken, 0)
 
-/** Resolves once fewer than {@link window} batches wait for the main thread. */
-const room = async (taken: Int32Array): Promise<void> => {
+/** Resolves once fewer than `window` batches wait for the main thread. */
+const room = async (taken: Int32Array, window: number): Promise<void> => {
   for (;;) {
     const seen = Atomics.load(taken, 0)
     if (sent - seen < window) return
@@ -122,8 +114,9 @@ const run = async (start: RowBatchesTypes.Start): Promise<void> => {
   records = records.slice(1)
   for (;;) {
     if (context === undefined) return
-    await room(start.taken)
-    // The main thread is about to wait for rows: it reads these records itself, and this thread parses on.
+    await room(start.taken, start.window)
+    // Under `shareBelow`, the main thread is about to wait for rows: it reads these records itself, and this thread
+    // parses on.
     const share = waitingBatches(start.taken) < start.shareBelow
     const rows = share ? [] : RowBatches.read(records, context)
     if (share || rows.length > 0) {
@@ -144,11 +137,17 @@ function readTaken(value: unknown): Int32Array {
   throw new Error("the import's worker was given no shared counter of the batches taken")
 }
 
+function readWindow(value: unknown): number {
+  if (typeof value === "number" && value >= 1) return value
+  throw new Error("the import's worker was given no window of batches in flight")
+}
+
 const start: RowBatchesTypes.Start = {
   encoding: typeof field(workerData, "encoding") === "string" ? String(field(workerData, "encoding")) : undefined,
   batchSize: typeof field(workerData, "batchSize") === "number" ? Number(field(workerData, "batchSize")) : 1000,
   phoneRegexCache: field(workerData, "phoneRegexCache") === true,
   shareBelow: typeof field(workerData, "shareBelow") === "number" ? Number(field(workerData, "shareBelow")) : 0,
+  window: readWindow(field(workerData, "window")),
   taken: readTaken(field(workerData, "taken"))
 }
 

@@ -26,6 +26,8 @@ export interface Start {
   readonly phoneRegexCache: boolean
   /** Batches waiting for the main thread under which the worker sends the next one's records unread (0: never). */
   readonly shareBelow: number
+  /** Batches waiting for the main thread, at most: the worker waits for the main thread beyond. */
+  readonly window: number
   /** How many batches the main thread has taken: one counter in shared memory, which it adds to. */
   readonly taken: Int32Array
 }

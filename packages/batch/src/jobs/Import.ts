@@ -80,6 +80,15 @@ export interface Progress {
 /** Whether an input of `bytes` (`undefined`: unknown, as a pipe's) is read on a worker thread: large files only. */
 export const worthAWorker = ReadRows.worthAWorker
 
+/**
+ * V8's flag that turns pretenuring off, for a process that runs a large import (its command sets it: the flag is the
+ * process's, the worker's too). A batch that outlives a young-generation collection (one waiting through a merge)
+ * taught V8 that objects built where it was built live long, and it then built every later one in the old
+ * generation: the main thread's heap grew to ~150 MB between full collections for ~35 MB alive. At 1M rows, without
+ * it: peak RSS 375–384 MB instead of 425–475, and 3–4 CPU s less (docs/decisions.md). V8 reads it at each collection.
+ */
+export const noPretenuring = "--no-allocation-site-pretenuring"
+
 /** Rows per store round trip unless `Options.batchSize` says otherwise. */
 export const defaultBatchSize = 250
 

@@ -19,15 +19,17 @@ const numbers = fc.oneof(
   fc.string({ maxLength: 12 })
 )
 
+// Up to a few of the worker's 1000-row batches (`size: "max"`: fast-check would otherwise keep arrays short).
 const records = fc.array(
   fc.tuple(numbers, fc.string({ maxLength: 8 }), fc.constantFrom("", "GB", "United States", "49"), fc.string({ maxLength: 10 })),
-  { maxLength: 2600 }
+  { maxLength: 3500, size: "max" }
 )
 
 const fileOf = (rows: ReadonlyArray<ReadonlyArray<string>>): Uint8Array =>
   Buffer.from(stringify([["phone", "first_name", "country", "tags"], ...rows]), "utf8")
 
-const rowsOf = async (bytes: Uint8Array, options: ReadRows.Options): Promise<Array<RowBatches.Row>> => {
+/** The rows as a reader taking `pauseMs` between batches sees them (a slow writer: the worker then waits for room). */
+const rowsOf = async (bytes: Uint8Array, options: ReadRows.Options, pauseMs = 0): Promise<Array<RowBatches.Row>> => {
   async function* source() {
     // Cut where the bytes fall, as a file's chunks do.
     for (let at = 0; at < bytes.length; at += 4096) yield bytes.subarray(at, at + 4096)
@@ -38,7 +40,10 @@ const rowsOf = async (bytes: Uint8Array, options: ReadRows.Options): Promise<Arr
     if (columns._tag !== "Success") throw new Error("the header does not match")
     opened.start({ columns: columns.success, defaultCountry: "GB", tags: ["all"] })
     const rows: Array<RowBatches.Row> = []
-    for (let batch = await opened.next(); batch.length > 0; batch = await opened.next()) rows.push(...batch)
+    for (let batch = await opened.next(); batch.length > 0; batch = await opened.next()) {
+      rows.push(...batch)
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs))
+    }
     return rows
   } finally {
     opened.close()
@@ -79,6 +84,7 @@ const row: fc.Arbitrary<RowBatches.Row> = fc.oneof(
 
 describe("reading rows", () => {
   it("on the worker, sharing batches or not, gives the rows read on this thread", async () => {
+    let batches = 0
     await fc.assert(
       fc.asyncProperty(records, async (generated) => {
         const bytes = fileOf(generated)
@@ -86,10 +92,17 @@ describe("reading rows", () => {
         const options = { encoding: undefined, batchSize: 250, worker: true }
         expect(await rowsOf(bytes, { ...options, shareBelow: 0 })).toEqual(here)
         expect(await rowsOf(bytes, { ...options, shareBelow: Number.MAX_SAFE_INTEGER })).toEqual(here)
+        // As the import runs it: batches read on the worker and batches read here, mixed, in file order.
+        expect(await rowsOf(bytes, options)).toEqual(here)
+        // A window of one batch and a slow reader: the worker waits for room before each batch.
+        expect(await rowsOf(bytes, { ...options, shareBelow: 0, window: 1 }, 5)).toEqual(here)
+        batches += Math.ceil(generated.length / ReadRows.workerBatchSize)
       }),
-      // Each run starts two workers, which load the modules again.
+      // Each run starts four workers, which load the modules again.
       { numRuns: 6 }
     )
+    // The files spanned several of the worker's batches, not one each.
+    expect(batches).toBeGreaterThan(6)
   }, 300_000)
 
   it("a batch travels between the threads unchanged, as rows or as records", () => {
