@@ -510,8 +510,7 @@ const readDigits = (digits: string, region: Region | undefined): Reading => {
   const international = readInternational(digits, rule, false)
   if (isNumber(international) && isNumber(national)) {
     if (international.msisdn === national.msisdn) return codeFirst ? international : national
-    // Two numbers: the one that can be a mobile when only one can (a contact list is for text messages:
-    // `390 300 5679` + IT is the mobile +39 390…, not the landline 0300…), else the calling-code-first preference.
+    // Two numbers: rule 5 of `normalize` (the mobile one, else the calling-code-first preference).
     const mobile = mayBeMobile(international.msisdn)
     const pick = mobile === mayBeMobile(national.msisdn) ? codeFirst : mobile
     return withNotes(pick ? international : national, ["ambiguous"])

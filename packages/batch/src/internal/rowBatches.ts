@@ -168,11 +168,16 @@ export const decodeRecords = (bytes: Uint8Array): Array<CsvRecords.Row> => {
   const records: Array<CsvRecords.Row> = []
   let at = 0
   while (at < packed.length) {
-    const [line, count] = [packed[at], packed[at + 1]]
-    if (typeof line !== "number" || typeof count !== "number") throw new Corrupt(`packed records hold no line and count at ${at}`)
-    const fields = packed.slice(at + 2, at + 2 + count)
-    if (fields.length !== count || !fields.every((field) => typeof field === "string")) {
-      throw new Corrupt(`packed records hold fewer than ${count} fields at ${at}`)
+    const line: unknown = packed[at]
+    const count: unknown = packed[at + 1]
+    if (typeof line !== "number" || typeof count !== "number" || !Number.isInteger(count) || count < 0) {
+      throw new Corrupt(`packed records hold no line and count at ${at}`)
+    }
+    const fields: Array<string> = []
+    for (let i = at + 2; i < at + 2 + count; i++) {
+      const field: unknown = packed[i]
+      if (typeof field !== "string") throw new Corrupt(`packed records hold fewer than ${count} fields at ${at}`)
+      fields.push(field)
     }
     records.push({ line, fields })
     at += 2 + count

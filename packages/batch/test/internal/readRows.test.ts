@@ -119,7 +119,7 @@ describe("reading rows", () => {
   })
 
   it("bytes that are not a batch of records are refused as corrupt, never read as records", () => {
-    for (const packed of [{ line: 2 }, [2, 3, "a", "b"], ["2", 1, "a"], [2, 1, 7], [2]]) {
+    for (const packed of [{ line: 2 }, [2, 3, "a", "b"], ["2", 1, "a"], [2, 1, 7], [2], [2, -2], [2, 0.5, "a"], [2, Number.NaN]]) {
       expect(() => RowBatches.decodeRecords(V8.serialize(packed))).toThrow(RowBatches.Corrupt)
     }
   })

@@ -28,9 +28,10 @@ export const defaultCacheKiB = 65536
 
 /**
  * The page size of a new book, in bytes (an existing one keeps its own: it is fixed when the file is first written,
- * which entering WAL mode does, and a book in WAL mode keeps it for good). A merge of an import writes leaves all over the contacts and tag indexes: with 16 KiB pages
- * rather than SQLite's 4, it splits and writes a quarter as many, and the cache holds the same bytes. At 1M rows,
- * the SQLite side of a first import took 8.4 s instead of 10.0, a re-import's 4.9 instead of 5.5.
+ * which entering WAL mode does, and a book in WAL mode keeps it for good). A merge of an import writes leaves all
+ * over the contacts and tag indexes: with 16 KiB pages rather than SQLite's 4, it splits and writes a quarter as
+ * many, and the cache holds the same bytes. At 1M rows, the SQLite side of a first import took 8.4 s instead of
+ * 10.0, a re-import's 4.9 instead of 5.5.
  */
 export const pageSize = 16384
 
