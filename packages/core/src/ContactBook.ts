@@ -7,6 +7,7 @@ import * as Contact from "./Contact.ts"
 import { type BulkImport, ContactStore } from "./ContactStore.ts"
 import { ContactNotFound, InvalidField } from "./Errors.ts"
 import * as ids from "./internal/ids.ts"
+import { useCaseSpan } from "./internal/useCaseSpan.ts"
 import * as Msisdn from "./Msisdn.ts"
 import * as Query from "./Query.ts"
 
@@ -27,17 +28,17 @@ const findForUpdate = Effect.fnUntraced(function*(msisdn: string) {
 })
 
 /** `GET /contacts`: a page, in full or reduced (`shortResults`) form. */
-export const listContacts = Effect.fn("ContactBook.listContacts")(function*(params: Query.Params) {
+export const listContacts = Effect.fnUntraced(function*(params: Query.Params) {
   const query = yield* Effect.fromResult(Query.contacts(params))
   const store = yield* ContactStore
   const contacts = yield* store.list(query)
   return query.short ? contacts.map(Contact.toShort) : contacts
-})
+}, useCaseSpan("ContactBook.listContacts"))
 
 /** `GET /contacts/:msisdn`. */
-export const getContact = Effect.fn("ContactBook.getContact")(function*(msisdn: string | number) {
+export const getContact = Effect.fnUntraced(function*(msisdn: string | number) {
   return yield* find(yield* keyOf(msisdn))
-})
+}, useCaseSpan("ContactBook.getContact"))
 
 /** A new contact as the platform makes it: SUBSCRIBED, no tags, not monitoring, a fresh profile_uid. */
 const newContact = Effect.fnUntraced(function*(
@@ -67,7 +68,7 @@ const newContact = Effect.fnUntraced(function*(
  * with it, a body `status` is refused. Created with `added_from` API, CANCELLED when the number is
  * on the suppression list (an opt-out outlives its contact).
  */
-export const createContact = Effect.fn("ContactBook.createContact")(function*(path: string | number, body: unknown) {
+export const createContact = Effect.fnUntraced(function*(path: string | number, body: unknown) {
   const msisdn = yield* keyOf(path)
   const request = yield* Effect.fromResult(Contact.decodeCreateBody(body))
   // The body's msisdn is read as tolerantly as the path's: `+44 7400 123456` names 447400123456.
@@ -91,10 +92,10 @@ export const createContact = Effect.fn("ContactBook.createContact")(function*(pa
     yield* store.insert(contact)
     return contact
   }))
-})
+}, useCaseSpan("ContactBook.createContact"))
 
 /** `PUT /contacts/:msisdn`: changes first_name, last_name, tags, monitoring; returns the full contact. */
-export const editContact = Effect.fn("ContactBook.editContact")(function*(path: string | number, body: unknown) {
+export const editContact = Effect.fnUntraced(function*(path: string | number, body: unknown) {
   const msisdn = yield* keyOf(path)
   const edit = yield* Effect.fromResult(Contact.decodeEditBody(body))
   const store = yield* ContactStore
@@ -103,26 +104,26 @@ export const editContact = Effect.fn("ContactBook.editContact")(function*(path: 
     yield* store.update(edited)
     return edited
   }))
-})
+}, useCaseSpan("ContactBook.editContact"))
 
 /** `DELETE /contacts/:msisdn`. An opt-out stays on the suppression list: deleting is not resubscribing. */
-export const deleteContact = Effect.fn("ContactBook.deleteContact")(function*(path: string | number) {
+export const deleteContact = Effect.fnUntraced(function*(path: string | number) {
   const msisdn = yield* keyOf(path)
   const store = yield* ContactStore
   yield* store.remove(msisdn)
   return { msisdn, deleted: true } as const
-})
+}, useCaseSpan("ContactBook.deleteContact"))
 
 /**
  * Erases every trace of a number from the book, its contact and its suppression entry, for a
  * data-erasure request: after it, an import of the number creates it SUBSCRIBED again.
  */
-export const forget = Effect.fn("ContactBook.forget")(function*(path: string | number) {
+export const forget = Effect.fnUntraced(function*(path: string | number) {
   const msisdn = yield* keyOf(path)
   const store = yield* ContactStore
   if (!(yield* store.forget(msisdn))) return yield* new ContactNotFound({ msisdn })
   return { msisdn, forgotten: true } as const
-})
+}, useCaseSpan("ContactBook.forget"))
 
 /**
  * A status move, decided on the contact as it stands (held until the transaction ends), with the
@@ -140,11 +141,11 @@ const applyMove = Effect.fnUntraced(function*(contact: Contact.Contact, move: Co
 })
 
 const move = (move: Contact.Move) =>
-  Effect.fn(`ContactBook.${move}`)(function*(path: string | number) {
+  Effect.fnUntraced(function*(path: string | number) {
     const msisdn = yield* keyOf(path)
     const store = yield* ContactStore
     return yield* store.transaction(Effect.flatMap(findForUpdate(msisdn), (contact) => applyMove(contact, move)))
-  })
+  }, useCaseSpan(`ContactBook.${move}`))
 
 /** Opt-out: the contact becomes CANCELLED and receives nothing more. */
 export const optOut = move("opt-out")

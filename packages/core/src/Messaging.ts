@@ -13,6 +13,7 @@ import * as CreatedOn from "./CreatedOn.ts"
 import { IllegalTransition, InvalidField, MessageNotFound, MissingTags, NoRecipients, RecipientOptedOut } from "./Errors.ts"
 import * as ExternalId from "./ExternalId.ts"
 import * as ids from "./internal/ids.ts"
+import { useCaseSpan } from "./internal/useCaseSpan.ts"
 import * as Message from "./Message.ts"
 import { MessageStore } from "./MessageStore.ts"
 import * as Msisdn from "./Msisdn.ts"
@@ -44,12 +45,12 @@ export const toWire = (stored: Message.Stored, timeZone: CreatedOn.Zone): Messag
 const accountZone = Effect.flatMap(Effect.service(Account), (account) => Effect.fromResult(CreatedOn.zone(account.time_zone)))
 
 /** `GET /messages`. */
-export const listMessages = Effect.fn("Messaging.listMessages")(function*(params: Query.Params) {
+export const listMessages = Effect.fnUntraced(function*(params: Query.Params) {
   const page = yield* Effect.fromResult(Query.messages(params))
   const zone = yield* accountZone
   const store = yield* MessageStore
   return (yield* store.list(page)).map((stored) => toWire(stored, zone))
-})
+}, useCaseSpan("Messaging.listMessages"))
 
 /** The checks every outgoing send makes (a text that says something and fits the budget, the id 40 characters) and the message they start. */
 const outgoing = Effect.fnUntraced(function*(text: string, rawId: string | undefined) {
@@ -82,7 +83,7 @@ const outgoing = Effect.fnUntraced(function*(text: string, rawId: string | undef
  * `POST /messages/send_to_contact`: records an individual message, READY, to one number. An
  * opted-out contact is refused; the same `id` within the spam period is refused and nothing is created.
  */
-export const sendToContact = Effect.fn("Messaging.sendToContact")(function*(body: unknown) {
+export const sendToContact = Effect.fnUntraced(function*(body: unknown) {
   const request = yield* Effect.fromResult(Message.decodeSendToContactBody(body))
   const msisdn = yield* Effect.fromResult(Msisdn.parse(request.msisdn))
   const { antiSpam, base, zone } = yield* outgoing(request.message, request.id)
@@ -104,18 +105,18 @@ export const sendToContact = Effect.fn("Messaging.sendToContact")(function*(body
   const store = yield* MessageStore
   yield* store.insert(stored, antiSpam)
   return toWire(stored, zone)
-})
+}, useCaseSpan("Messaging.sendToContact"))
 
 /**
  * An individual send carried through to SENT in one transaction: `sendToContact` then
  * `deliverMessage`, so a failed hand-over leaves no READY message behind and its `id` unused.
  */
-export const sendNow = Effect.fn("Messaging.sendNow")(function*(body: unknown) {
+export const sendNow = Effect.fnUntraced(function*(body: unknown) {
   const store = yield* MessageStore
   return yield* store.transaction(
     Effect.flatMap(sendToContact(body), (accepted) => deliverMessage(accepted.message_id ?? ""))
   )
-})
+}, useCaseSpan("Messaging.sendNow"))
 
 /** What a group send answers (interface 4.3), and the id the platform processes it under. */
 export interface Accepted {
@@ -127,7 +128,7 @@ export interface Accepted {
  * `POST /messages/send`: records a group message, PENDING, for the contacts of the tags. Without
  * tags it is refused (`MissingTags`): a send never silently goes to everybody.
  */
-export const sendToGroups = Effect.fn("Messaging.sendToGroups")(function*(body: unknown) {
+export const sendToGroups = Effect.fnUntraced(function*(body: unknown) {
   const request = yield* Effect.fromResult(Message.decodeSendToGroupsBody(body))
   const tags = Contact.normalizeTags(request.tags ?? [])
   if (tags.length === 0) return yield* new MissingTags()
@@ -145,7 +146,7 @@ export const sendToGroups = Effect.fn("Messaging.sendToGroups")(function*(body: 
   // The interface's group-send answer omits message_id, msisdn, country and created_by.
   const { created_by: _, message_id: __, ...response } = toWire(stored, zone)
   return { response, message_id: stored.message_id } satisfies Accepted
-})
+}, useCaseSpan("Messaging.sendToGroups"))
 
 /** Who a group message reaches: each contact once, as a recipient or as a monitor. */
 export type Role = "recipient" | "monitor"
@@ -274,7 +275,7 @@ export const processGroupMessage = Effect.fn("Messaging.processGroupMessage")(fu
 })
 
 /** Hands an individual READY message to the carrier: SENT, with `sent_count` its parts. */
-export const deliverMessage = Effect.fn("Messaging.deliverMessage")(function*(messageId: string) {
+export const deliverMessage = Effect.fnUntraced(function*(messageId: string) {
   const store = yield* MessageStore
   const carrier = yield* Carrier
   const account = yield* Account
@@ -293,7 +294,7 @@ export const deliverMessage = Effect.fn("Messaging.deliverMessage")(function*(me
     yield* store.update(delivered)
     return toWire(delivered, zone)
   }))
-})
+}, useCaseSpan("Messaging.deliverMessage"))
 
 const optOutKeywords = new Set(["STOP", "STOPALL", "UNSUBSCRIBE", "END", "QUIT", "CANCEL", "OPTOUT"])
 const resubscribeKeywords = new Set(["START", "UNSTOP"])
@@ -311,7 +312,7 @@ export const keywordAction = (text: string): "opt-out" | "resubscribe" | undefin
  * from a number not in the book creates the contact (`added_from` SMS). Never lost to a race: no
  * `ContactExists`, and the transaction is retried while the database reports contention.
  */
-export const receiveMessage = Effect.fn("Messaging.receiveMessage")(function*(from: string, text: string) {
+export const receiveMessage = Effect.fnUntraced(function*(from: string, text: string) {
   const msisdn = yield* Effect.fromResult(Msisdn.parse(from))
   const account = yield* Account
   const zone = yield* accountZone
@@ -346,7 +347,7 @@ export const receiveMessage = Effect.fn("Messaging.receiveMessage")(function*(fr
     const contact = yield* ContactBook.applyKeyword(msisdn, action)
     return { message: toWire(stored, zone), action, contact }
   }))
-})
+}, useCaseSpan("Messaging.receiveMessage"))
 
 /** Whether any contact would receive a group message to these tags (monitors alone do not count). */
 export const hasRecipients = (tags: ReadonlyArray<string>) =>
