@@ -266,7 +266,8 @@ export const upsertContacts = Effect.fn("ContactBook.upsertContacts")(function*(
 /**
  * Stages the first rows of numbers into a set-based import (see `ContactStore.BulkImport`), as contacts an import
  * creates: FILE_UPLOAD, SUBSCRIBED (the store makes a suppressed number CANCELLED), trimmed names, normalised tags.
- * Each number at most once per import: later rows of a number go through {@link upsertContacts} after a merge.
+ * Each number at most once between two merges: later rows of a number go through {@link upsertContacts} after the
+ * merge, as do the staged rows of numbers an earlier merge took (the merge hands them back).
  */
 export const stageContacts = Effect.fnUntraced(function*(bulk: BulkImport, rows: ReadonlyArray<Candidate>) {
   const random = yield* Effect.service(Random.Random)

@@ -26,7 +26,7 @@ export interface Writes {
   readonly update: ReadonlyArray<Contact.Contact>
 }
 
-/** The outcomes of the rows a {@link BulkImport} merged, counted as `ContactBook.upsertContacts` counts them. */
+/** What a {@link BulkImport} merge did: its rows' outcomes, counted as `ContactBook.upsertContacts` counts them. */
 export interface MergeCounts {
   readonly created: number
   readonly updated: number
@@ -37,20 +37,32 @@ export interface MergeCounts {
   readonly suppressed: number
   /** The first of those numbers, in the order staged (at most the limit `merge` was given). */
   readonly optedOutMsisdns: ReadonlyArray<string>
+  /**
+   * Staged rows whose number an earlier merge of this import took: not merged, not counted above, handed back in
+   * the order staged for the rule of a file's later rows (they only add tags).
+   */
+  readonly repeats: ReadonlyArray<Repeat>
 }
+
+/** A staged row a merge handed back: its number, the number's parts, and the row's tags. */
+export type Repeat = Pick<Contact.Contact, "msisdn" | "country_code" | "phone_number" | "tags">
 
 /**
  * A set-based import inside the caller's transaction: new-contact rows are staged, then merged with what is stored
- * in one statement, which writes only what changes. Each number is staged at most once per import (its first row);
- * the merge applies the import rule of `ContactBook.merge` (names replace stored ones, a blank keeps the stored name
- * unless `blankErases`, tags are added, the status never changes) and keeps the opt-out law: a suppressed number is
- * created CANCELLED.
+ * in one statement, which writes only what changes. A number is staged at most once between two merges (its first
+ * row there); the store remembers which numbers its merges took, not the caller, so the caller's memory stays flat
+ * however long the file. The merge applies the import rule of `ContactBook.merge` (names replace stored ones, a
+ * blank keeps the stored name unless `blankErases`, tags are added, the status never changes) and keeps the opt-out
+ * law: a suppressed number is created CANCELLED.
  */
 export interface BulkImport {
   /** Stages contacts as an import would create them (FILE_UPLOAD, SUBSCRIBED, normalised tags). */
   readonly stage: (contacts: ReadonlyArray<Contact.Contact>) => Effect.Effect<void, StoreFailure>
-  /** Merges everything staged since the last merge, and empties the staging. */
-  readonly merge: (optedOutLimit: number) => Effect.Effect<MergeCounts, StoreFailure>
+  /**
+   * Merges everything staged since the last merge, and empties the staging. `last`: no merge follows, so the
+   * numbers it takes need not be remembered.
+   */
+  readonly merge: (optedOutLimit: number, last: boolean) => Effect.Effect<MergeCounts, StoreFailure>
 }
 
 /** What `getOrInsert` found: the stored contact, and whether this call created it. */

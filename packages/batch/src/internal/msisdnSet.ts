@@ -19,6 +19,8 @@ export interface MsisdnSet {
   /** Adds the number; `true` when it was already there. */
   readonly addSeen: (msisdn: string) => boolean
   readonly size: () => number
+  /** Empties the set, keeping its tables for the numbers that come next. */
+  readonly clear: () => void
 }
 
 /** Tables per set: each grows on its own, so a growth copies 1/64 of the set, not all of it at once. */
@@ -69,6 +71,13 @@ export const make = (initialCapacity = 1 << 10): MsisdnSet => {
       }
       return false
     },
-    size: () => total
+    size: () => total,
+    clear: () => {
+      for (const shard of shards) {
+        shard.slots.fill(0)
+        shard.count = 0
+      }
+      total = 0
+    }
   }
 }

@@ -153,6 +153,16 @@ export interface Summary {
 /** Ends the transaction without its writes: a dry run, or too many rejects. Never leaves this module. */
 class Rollback extends Data.TaggedError("Rollback")<{ readonly exceeded: boolean; readonly placed: string | undefined }> {}
 
+/** A later row of a number: its names blanked, so that it only adds tags (a blank never erases what is stored). */
+const asRepeat = (row: Omit<ContactBook.Candidate, "first_name" | "last_name">): ContactBook.Candidate => ({
+  msisdn: row.msisdn,
+  country_code: row.country_code,
+  phone_number: row.phone_number,
+  first_name: "",
+  last_name: "",
+  tags: row.tags
+})
+
 const checkCountry = (country: string): Result.Result<string, InvalidParameter> => {
   // Read as the rows' country cells are (contactRows), so `--default-country "United Kingdom"` works too.
   const code = Msisdn.callingCode(country, Country.lookup)
@@ -179,8 +189,9 @@ const inputError = (source: string) => (cause: unknown): InvalidParameter | File
  * a run over `maxRejects`, roll back and report exactly what a real run would have done; the rejects file is
  * written either way, so problems can be previewed. The rejects file is created before anything is read (a path
  * that cannot be written is an `InvalidParameter` naming `--rejects`) and put in place inside the transaction,
- * before the commit, so an import is never committed without its rejects file. Memory stays flat but for the
- * duplicate check: 13–22 bytes per distinct number.
+ * before the commit, so an import is never committed without its rejects file. Memory stays flat where the store
+ * imports set-based: the numbers seen since the last merge are checked here, the earlier ones by the store's merge
+ * (elsewhere the duplicate check keeps 13–22 bytes per distinct number of the file).
  */
 export const run = Effect.fn("Import.run")(
   function*(input: AsyncIterable<Uint8Array>, options: Options): Effect.fn.Return<
@@ -240,6 +251,7 @@ export const run = Effect.fn("Import.run")(
       "control-characters-replaced": 0
     }
     const reasons: { [R in ContactRows.Reason]?: number } = {}
+    // The numbers of the file so far; with a set-based import, only those since its last merge.
     const seen = MsisdnSet.make()
     const blankErases = options.blankErases ?? false
 
@@ -253,8 +265,9 @@ export const run = Effect.fn("Import.run")(
       }
     }
 
-    // Set-based where the store can: first rows of numbers are staged and merged every `mergeEvery` rows; later rows
-    // of a number wait for the merge of their first one, then go through the row-by-row rule (they only add tags).
+    // Set-based where the store can: the first row of a number since the last merge is staged, and the staging merged
+    // every `mergeEvery` rows; later rows wait for that merge, then go through the row-by-row rule (they only add
+    // tags), as do the staged rows whose number an earlier merge took (the merge hands them back).
     // Opened inside the file's transaction (below), which the staging lives and dies with.
     let bulk: ContactStore.BulkImport | undefined
     const mergeEvery = options.mergeEvery ?? defaultMergeEvery
@@ -267,8 +280,8 @@ export const run = Effect.fn("Import.run")(
       }
     })
 
-    const mergeStaged = Effect.fnUntraced(function*(importer: ContactStore.BulkImport) {
-      const merged = yield* importer.merge(optedOutListLimit - optedOut.length)
+    const mergeStaged = Effect.fnUntraced(function*(importer: ContactStore.BulkImport, last: boolean) {
+      const merged = yield* importer.merge(optedOutListLimit - optedOut.length, last)
       tally.created += merged.created
       tally.updated += merged.updated
       tally.unchanged += merged.unchanged
@@ -276,7 +289,16 @@ export const run = Effect.fn("Import.run")(
       tally.suppressed += merged.suppressed
       for (const msisdn of merged.optedOutMsisdns) if (!optedOut.includes(msisdn)) optedOut.push(msisdn)
       staged = 0
-      const repeats = waiting
+      seen.clear()
+      tally.duplicates += merged.repeats.length
+      // Each handed-back row was its number's first since the last merge: before that number's waiting rows. Its
+      // number comes back as stored text, read again: it was read once already, so failing now is a defect.
+      const repeats: Array<ContactBook.Candidate> = []
+      for (const repeat of merged.repeats) {
+        const msisdn = yield* Effect.orDie(Effect.fromResult(Msisdn.parse(repeat.msisdn)))
+        repeats.push(asRepeat({ ...repeat, msisdn }))
+      }
+      for (const repeat of waiting) repeats.push(repeat)
       waiting = []
       yield* upsertRepeats(repeats)
     })
@@ -295,7 +317,7 @@ export const run = Effect.fn("Import.run")(
         rules[read.rule]++
         for (const note of read.notes) notes[note]++
         const candidate = read.candidate
-        if (seen.addSeen(candidate.msisdn)) repeats.push({ ...candidate, first_name: "", last_name: "" })
+        if (seen.addSeen(candidate.msisdn)) repeats.push(asRepeat(candidate))
         else firsts.push(candidate)
       }
       tally.read += firsts.length + repeats.length + rejected.length
@@ -306,7 +328,7 @@ export const run = Effect.fn("Import.run")(
         if (firsts.length > 0) yield* ContactBook.stageContacts(bulk, firsts)
         staged += firsts.length
         for (const repeat of repeats) waiting.push(repeat)
-        if (staged >= mergeEvery) yield* mergeStaged(bulk)
+        if (staged >= mergeEvery) yield* mergeStaged(bulk, false)
       } else {
         if (firsts.length > 0) count(yield* ContactBook.upsertContacts(firsts, { blankErases }))
         // Later rows of a number only add tags: a blank name never erases what its first row set.
@@ -325,7 +347,7 @@ export const run = Effect.fn("Import.run")(
         if (rows.length === 0) break
         yield* importBatch(rows)
       }
-      if (bulk !== undefined) yield* mergeStaged(bulk)
+      if (bulk !== undefined) yield* mergeStaged(bulk, true)
       const exceeded = options.maxRejects !== undefined && exceeds(options.maxRejects, tally.rejected, tally.read)
       // In place before the commit: a rejects file that cannot be written rolls the import back.
       const placed = rejects === undefined ? undefined : yield* rejects.finish

@@ -1,13 +1,15 @@
 /**
  * The set-based import on PostgreSQL: rows staged by `unnest` of one array per column into a TEMP table that lives as
  * long as the import's transaction, then merged by one `UPDATE … FROM staging WHERE <changed>` and one
- * `INSERT … SELECT … ORDER BY msisdn`; the statements' own change counts are the summary's.
+ * `INSERT … SELECT … ORDER BY msisdn`; the statements' own change counts are the summary's. The numbers the merges
+ * took are remembered in a second TEMP table, so that a number staged again after its merge is handed back rather than
+ * merged twice.
  */
 import { Effect, Fiber } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
 import type { Contact, ContactStore, StoreFailure } from "@smsbook/core"
 import { attempt } from "./connection.ts"
-import { decodeCount, decodeMsisdns, lower, rowCount } from "./rows.ts"
+import { decodeCount, decodeMsisdns, decodeRepeats, lower, rowCount } from "./rows.ts"
 
 export interface Hooks {
   /** Queues this import behind other batch writers of the book (their advisory lock), before its first read. */
@@ -43,6 +45,9 @@ export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<Contac
       last_name_lower text NOT NULL
     ) ON COMMIT DROP`
     yield* sql`TRUNCATE smsbook_import_rows`
+    yield* sql`CREATE TEMP TABLE IF NOT EXISTS smsbook_import_seen (msisdn text COLLATE "C" PRIMARY KEY) ON COMMIT DROP`
+    yield* sql`TRUNCATE smsbook_import_seen`
+    let merges = 0
 
     // The import rule over `s` (staged) and `c` (stored), as SQLite's adapter states it.
     const first = blankErases ? sql`s.first_name` : sql`CASE WHEN s.first_name <> '' THEN s.first_name ELSE c.first_name END`
@@ -95,10 +100,16 @@ export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<Contac
           for (const contact of contacts) gathered.push(contact)
           return gathered.length >= rowsPerStatement ? send : Effect.void
         }),
-      merge: (limit) =>
+      merge: (limit, final) =>
         Effect.gen(function*() {
           yield* send
           yield* settle
+          // Rows whose number an earlier merge took: out of the staging, handed back in the order staged.
+          const repeats = merges === 0 ? [] : (yield* sql`DELETE FROM smsbook_import_rows AS s USING smsbook_import_seen AS n
+            WHERE n.msisdn = s.msisdn RETURNING s.seq, s.msisdn, s.phone_number, s.country_code, s.tags`.pipe(
+            Effect.flatMap(decodeRepeats("bulkImport"))
+          )).toSorted((a, b) => a.seq - b.seq).map(({ seq: _, ...repeat }) => repeat)
+          merges++
           const staged = (yield* sql`SELECT count(*) AS n FROM smsbook_import_rows`.pipe(Effect.flatMap(decodeCount("bulkImport"))))[0]?.n ?? 0
           const optedOut = (yield* sql`SELECT count(*) AS n FROM smsbook_import_rows AS s
             WHERE EXISTS (SELECT 1 FROM suppressions AS sp WHERE sp.msisdn = s.msisdn)`.pipe(
@@ -138,8 +149,9 @@ export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<Contac
               ORDER BY 1, 2 ON CONFLICT DO NOTHING`
             yield* hooks.written(created + updated)
           }
+          if (!final) yield* sql`INSERT INTO smsbook_import_seen (msisdn) SELECT msisdn FROM smsbook_import_rows ORDER BY msisdn`
           yield* sql`TRUNCATE smsbook_import_rows`
-          return { created, updated, unchanged: staged - created - updated, optedOut, suppressed, optedOutMsisdns }
+          return { created, updated, unchanged: staged - created - updated, optedOut, suppressed, optedOutMsisdns, repeats }
         }).pipe(attempt("ContactStore.bulkImport.merge"))
     }
     return bulk

@@ -152,6 +152,16 @@ export const rowCount = (operation: string) => <E, R>(statement: { readonly raw:
   )
 
 /** A column of text keys (`RETURNING msisdn`). */
+/** A staged row an import's merge hands back (`ContactStore.Repeat`), with its place in the staging. */
+export const RepeatRow = Schema.Struct({
+  seq: NumberFromInt8,
+  msisdn: Schema.String,
+  phone_number: Schema.String,
+  country_code: Schema.String,
+  tags: Schema.Array(Schema.String)
+})
+export const decodeRepeats = rowsDecoder(RepeatRow)
+
 export const MsisdnRow = Schema.Struct({ msisdn: Schema.String })
 export const decodeMsisdns = rowsDecoder(MsisdnRow)
 
