@@ -868,12 +868,21 @@ describe("header matching", () => {
 })
 
 describe("seen numbers", () => {
-  it("behaves as a Set of MSISDNs, across growth", () => {
+  it("behaves as a Set of MSISDNs, across growth and clearing", () => {
+    const step = fc.oneof(
+      { weight: 40, arbitrary: fc.stringMatching(/^[1-9][0-9]{5,14}$/) },
+      { weight: 1, arbitrary: fc.constant("clear" as const) }
+    )
     fc.assert(
-      fc.property(fc.array(fc.stringMatching(/^[1-9][0-9]{5,14}$/), { maxLength: 400 }), (numbers) => {
+      fc.property(fc.array(step, { maxLength: 400 }), (steps) => {
         const set = MsisdnSet.make(4)
         const reference = new Set<string>()
-        for (const number of numbers) {
+        for (const number of steps) {
+          if (number === "clear") {
+            set.clear()
+            reference.clear()
+            continue
+          }
           expect(set.addSeen(number)).toBe(reference.has(number))
           reference.add(number)
         }
