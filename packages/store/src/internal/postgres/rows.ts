@@ -151,7 +151,6 @@ export const rowCount = (operation: string) => <E, R>(statement: { readonly raw:
     })
   )
 
-/** A column of text keys (`RETURNING msisdn`). */
 /** A staged row an import's merge hands back (`ContactStore.Repeat`), with its place in the staging. */
 export const RepeatRow = Schema.Struct({
   seq: NumberFromInt8,
@@ -162,6 +161,7 @@ export const RepeatRow = Schema.Struct({
 })
 export const decodeRepeats = rowsDecoder(RepeatRow)
 
+/** A column of text keys (`RETURNING msisdn`). */
 export const MsisdnRow = Schema.Struct({ msisdn: Schema.String })
 export const decodeMsisdns = rowsDecoder(MsisdnRow)
 

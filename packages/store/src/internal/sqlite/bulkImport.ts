@@ -102,8 +102,8 @@ const update = (blankErases: boolean) => {
 /**
  * New contacts, in key order (through the staging's index); a suppressed number CANCELLED. `intoEmptyBook`: the book
  * held no contact when the import began, and the numbers earlier merges took have left the staging, so every staged
- * number is new and needs no probe: no update need run, and the insert checks only its own key (at 1M rows, in one process on 4 KiB pages,
- * the first import's inserts took 3.2 s with the probe, 2.3 with the key's check alone).
+ * number is new and needs no probe: no update need run, and the insert checks only its own key (at 1M rows, in one
+ * process on 4 KiB pages, the first import's inserts took 3.2 s with the probe, 2.3 with the key's check alone).
  */
 const insert = (intoEmptyBook: boolean) => `INSERT INTO contacts (${Rows.contactColumns.join(", ")})
   SELECT s.msisdn, s.phone_number, s.first_name, s.last_name, ${stagedFullName}, s.country_code, 'FILE_UPLOAD',
@@ -178,6 +178,22 @@ export const make = (db: Database): NonNullable<ContactStore.ContactStore["Servi
       statement("DELETE FROM temp.smsbook_import_seen").run()
     }
     let merges = 0
+
+    /** Takes out of the staging the rows whose number an earlier merge took, and hands them back in file order. */
+    const takeRepeats = (): Array<ContactStore.Repeat> => {
+      const found = statement(repeatsIn(intoEmptyBook ? "contacts" : "temp.smsbook_import_seen")).all()
+      if (found.length === 0) return []
+      statement(unstage).run(JSON.stringify(found.map((row) => Rows.number(row, "seq"))))
+      return found
+        .sort((a, b) => Rows.number(a, "seq") - Rows.number(b, "seq"))
+        .map((row) => ({
+          msisdn: Rows.text(row, "msisdn"),
+          phone_number: Rows.text(row, "phone_number"),
+          country_code: Rows.text(row, "country_code"),
+          tags: Rows.tags(row)
+        }))
+    }
+
     const bulk: ContactStore.BulkImport = {
       stage: (contacts) =>
         db.write("contacts.bulkImport.stage", () => {
@@ -205,17 +221,8 @@ export const make = (db: Database): NonNullable<ContactStore.ContactStore["Servi
         db.write("contacts.bulkImport.merge", () => {
           statement(dropIndex).run()
           statement(indexStaged).run()
-          const found = merges === 0 ? [] : statement(repeatsIn(intoEmptyBook ? "contacts" : "temp.smsbook_import_seen")).all()
+          const repeats = merges === 0 ? [] : takeRepeats()
           merges++
-          if (found.length > 0) statement(unstage).run(JSON.stringify(found.map((row) => Rows.number(row, "seq"))))
-          const repeats = found
-            .sort((a, b) => Rows.number(a, "seq") - Rows.number(b, "seq"))
-            .map((row) => ({
-              msisdn: Rows.text(row, "msisdn"),
-              phone_number: Rows.text(row, "phone_number"),
-              country_code: Rows.text(row, "country_code"),
-              tags: Rows.tags(row)
-            }))
           const staged = Rows.number(statement(stagedCount).get() ?? {}, "n")
           const opted = Rows.number(statement(optedOutCount).get() ?? {}, "n")
           const optedOutMsisdns = opted === 0 || limit <= 0 ? [] : statement(optedOut).all(limit).map((r) => Rows.text(r, "msisdn"))
