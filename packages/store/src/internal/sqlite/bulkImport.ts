@@ -27,8 +27,12 @@ const createStaging = `CREATE TEMP TABLE IF NOT EXISTS smsbook_import_rows (
   profile_uid TEXT NOT NULL
 )`
 
-/** The numbers earlier merges of this import took (into a book that held contacts before it). */
-const createSeen = "CREATE TEMP TABLE IF NOT EXISTS smsbook_import_seen (msisdn TEXT PRIMARY KEY) WITHOUT ROWID"
+/**
+ * The numbers earlier merges of this import took (into a book that held contacts before it). Dropped by the last merge:
+ * after a long file it holds millions of numbers, which a connection that stays open would otherwise keep.
+ */
+const createSeen = "CREATE TEMP TABLE smsbook_import_seen (msisdn TEXT PRIMARY KEY) WITHOUT ROWID"
+const dropSeen = "DROP TABLE IF EXISTS temp.smsbook_import_seen"
 
 /**
  * The staged rows whose number is in `taken` (`temp.smsbook_import_seen`, or `contacts` for a book empty at the start:
@@ -174,8 +178,8 @@ export const make = (db: Database): NonNullable<ContactStore.ContactStore["Servi
     statement("DELETE FROM temp.smsbook_import_rows").run()
     const intoEmptyBook = Rows.number(statement(isEmpty).get() ?? {}, "empty") === 1
     if (!intoEmptyBook) {
+      statement(dropSeen).run()
       statement(createSeen).run()
-      statement("DELETE FROM temp.smsbook_import_seen").run()
     }
     let merges = 0
 
@@ -231,7 +235,7 @@ export const make = (db: Database): NonNullable<ContactStore.ContactStore["Servi
           const updated = intoEmptyBook ? 0 : Number(statement(update(blankErases)).run().changes)
           const created = Number(statement(insert(intoEmptyBook)).run().changes)
           if (created + updated > 0) statement(insertTags).run()
-          if (!intoEmptyBook && !last) statement(remember).run()
+          if (!intoEmptyBook) statement(last ? dropSeen : remember).run()
           statement(dropIndex).run()
           statement("DELETE FROM temp.smsbook_import_rows").run()
           return { created, updated, unchanged: staged - created - updated, optedOut: opted, suppressed, optedOutMsisdns, repeats }
