@@ -1,6 +1,7 @@
 /**
  * A set of MSISDNs kept as numbers in open-addressing tables: 13 to 22 bytes per number (a `Set<string>` takes
- * about 60), so an import can tell a number it has already seen in a file of millions of rows (5M numbers: 64 MB).
+ * about 60), so an import can tell a number it has already seen: since its last merge with a set-based store, in the
+ * whole file otherwise (5M numbers: 64 MB).
  */
 
 /** An MSISDN has at most 15 digits: every one is an integer a double holds exactly (< 2^53). */

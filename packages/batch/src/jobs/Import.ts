@@ -266,7 +266,7 @@ export const run = Effect.fn("Import.run")(
     }
 
     // Set-based where the store can: the first row of a number since the last merge is staged, and the staging merged
-    // every `mergeEvery` rows; later rows wait for that merge, then go through the row-by-row rule (they only add
+    // every `mergeEvery` rows staged or waiting; later rows wait for that merge, then go through the row-by-row rule (they only add
     // tags), as do the staged rows whose number an earlier merge took (the merge hands them back).
     // Opened inside the file's transaction (below), which the staging lives and dies with.
     let bulk: ContactStore.BulkImport | undefined
@@ -328,7 +328,8 @@ export const run = Effect.fn("Import.run")(
         if (firsts.length > 0) yield* ContactBook.stageContacts(bulk, firsts)
         staged += firsts.length
         for (const repeat of repeats) waiting.push(repeat)
-        if (staged >= mergeEvery) yield* mergeStaged(bulk, false)
+        // Waiting rows count too: a file of few numbers written many times would otherwise hold them all until the end.
+        if (staged + waiting.length >= mergeEvery) yield* mergeStaged(bulk, false)
       } else {
         if (firsts.length > 0) count(yield* ContactBook.upsertContacts(firsts, { blankErases }))
         // Later rows of a number only add tags: a blank name never erases what its first row set.

@@ -94,6 +94,32 @@ const runIn = (layer: Layer.Layer<ContactStore.ContactStore, unknown>, s: Scenar
   ))
 }
 
+/**
+ * A number merged, then staged again in a later window with a later row of it waiting behind: the merge hands the
+ * staged row back, and it must take its tags before the waiting row's (file order), as row by row.
+ */
+const handedBack: Scenario = {
+  rows: [
+    { number: pool[0] ?? "", first: "Ann", last: "", tags: ["news"] },
+    { number: pool[1] ?? "", first: "", last: "", tags: [] },
+    { number: pool[0] ?? "", first: "", last: "", tags: ["VIP"] },
+    { number: pool[0] ?? "", first: "Bea", last: "", tags: ["all"] },
+    { number: pool[2] ?? "", first: "", last: "", tags: [] }
+  ],
+  book: [],
+  blankErases: false,
+  mergeEvery: 2,
+  batchSize: 1
+}
+
+/** The import's handed-back row and waiting row of `handedBack`'s first number, in the order they took effect. */
+const expectHandedBackOrder = (run: Awaited<ReturnType<typeof runIn>>) => {
+  const first = run.afterFirst.find((contact) => contact.msisdn === e164(0))
+  expect(first?.first_name).toBe("Ann")
+  expect(first?.tags).toEqual(["news", "VIP", "all"])
+  expect(run.first.duplicates).toBe(2)
+}
+
 const postgresUrl = process.env["SMSBOOK_TEST_POSTGRES_URL"] ?? ""
 
 /** A PostgreSQL store in a schema of its own, dropped after the run. */
@@ -117,6 +143,12 @@ describe.skipIf(postgresUrl === "")("set-based import (PostgreSQL) against row b
       { numRuns: 40 }
     )
   })
+
+  it("a row the merge hands back takes effect before its number's waiting rows", async () => {
+    const bulk = await withPostgres((layer) => runIn(layer, handedBack))
+    expectHandedBackOrder(bulk)
+    expect(bulk).toEqual(await runIn(MemoryStore.layer, handedBack))
+  })
 })
 
 describe("set-based import (SQLite) against row by row (memory)", () => {
@@ -131,5 +163,35 @@ describe("set-based import (SQLite) against row by row (memory)", () => {
       }),
       { numRuns: 150 }
     )
+  })
+
+  it("merges once mergeEvery rows are staged or waiting, however few numbers the file has", async () => {
+    // Two numbers, each written ten times: only two rows are ever staged, the other eighteen wait for merges.
+    const tags = ["news", "VIP", "all"] as const
+    const rows: Scenario["rows"] = Array.from({ length: 20 }, (_, i) => ({ number: pool[i % 2] ?? "", first: "", last: "", tags: [tags[i % 3] ?? "all"] }))
+    const s: Scenario = { rows, book: [], blankErases: false, mergeEvery: 4, batchSize: 1 }
+    let merges = 0
+    const counting = Layer.effect(
+      ContactStore.ContactStore,
+      Effect.map(Effect.service(ContactStore.ContactStore), (store) =>
+        ContactStore.ContactStore.of({
+          ...store,
+          bulkImport: (options) =>
+            Effect.map(store.bulkImport?.(options) ?? Effect.die("no bulk import"), (bulk) => ({
+              ...bulk,
+              merge: (limit, last) => Effect.suspend(() => (merges++, bulk.merge(limit, last)))
+            }))
+        }))
+    ).pipe(Layer.provide(SqliteStore.layer(path.join(temporary, `${++files}.db`))))
+    const bulk = await runIn(counting, s)
+    expect(bulk).toEqual(await runIn(MemoryStore.layer, s))
+    // Three imports (first run, re-run, dry run) of 20 rows, a merge at least every 4 rows staged or waiting.
+    expect(merges).toBeGreaterThanOrEqual(3 * 5)
+  })
+
+  it("a row the merge hands back takes effect before its number's waiting rows", async () => {
+    const bulk = await runIn(SqliteStore.layer(path.join(temporary, `${++files}.db`)), handedBack)
+    expectHandedBackOrder(bulk)
+    expect(bulk).toEqual(await runIn(MemoryStore.layer, handedBack))
   })
 })

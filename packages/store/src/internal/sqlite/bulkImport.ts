@@ -2,6 +2,8 @@
  * The set-based import on SQLite: rows staged 100 per statement into a TEMP table, indexed by msisdn at each merge,
  * then merged into `contacts` by one `UPDATE … FROM staged WHERE <changed>` (nothing is written for a row that
  * changes nothing) and one `INSERT … SELECT` of the new numbers; the statements' own change counts are the summary's.
+ * A staged row whose number an earlier merge of the import took is handed back, not merged twice: those numbers are
+ * found in `contacts` for a book empty at the start, else in a TEMP table of the merged numbers.
  */
 import type { SQLInputValue } from "node:sqlite"
 import type { Contact, ContactStore } from "@smsbook/core"
