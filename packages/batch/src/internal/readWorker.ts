@@ -137,17 +137,18 @@ function readTaken(value: unknown): Int32Array {
   throw new Error("the import's worker was given no shared counter of the batches taken")
 }
 
-function readWindow(value: unknown): number {
-  if (typeof value === "number" && value >= 1) return value
-  throw new Error("the import's worker was given no window of batches in flight")
+/** A whole number of batches, at least `least`, given by the main thread as `what`. */
+function readBatches(value: unknown, least: number, what: string): number {
+  if (typeof value === "number" && Number.isInteger(value) && value >= least) return value
+  throw new Error(`the import's worker was given no ${what}`)
 }
 
 const start: RowBatchesTypes.Start = {
   encoding: typeof field(workerData, "encoding") === "string" ? String(field(workerData, "encoding")) : undefined,
   batchSize: typeof field(workerData, "batchSize") === "number" ? Number(field(workerData, "batchSize")) : 1000,
   phoneRegexCache: field(workerData, "phoneRegexCache") === true,
-  shareBelow: typeof field(workerData, "shareBelow") === "number" ? Number(field(workerData, "shareBelow")) : 0,
-  window: readWindow(field(workerData, "window")),
+  shareBelow: readBatches(field(workerData, "shareBelow"), 0, "number of batches under which to share the reading"),
+  window: readBatches(field(workerData, "window"), 1, "window of batches in flight"),
   taken: readTaken(field(workerData, "taken"))
 }
 

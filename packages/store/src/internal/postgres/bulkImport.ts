@@ -47,7 +47,8 @@ export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<Contac
     yield* sql`TRUNCATE smsbook_import_rows`
     yield* sql`CREATE TEMP TABLE IF NOT EXISTS smsbook_import_seen (msisdn text COLLATE "C" PRIMARY KEY) ON COMMIT DROP`
     yield* sql`TRUNCATE smsbook_import_seen`
-    let merges = 0
+    // Whether a merge ran: before the first, no staged number can be one a merge took.
+    let merged = false
 
     // The import rule over `s` (staged) and `c` (stored), as SQLite's adapter states it.
     const first = blankErases ? sql`s.first_name` : sql`CASE WHEN s.first_name <> '' THEN s.first_name ELSE c.first_name END`
@@ -105,11 +106,13 @@ export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<Contac
           yield* send
           yield* settle
           // Rows whose number an earlier merge took: out of the staging, handed back in the order staged.
-          const repeats = merges === 0 ? [] : (yield* sql`DELETE FROM smsbook_import_rows AS s USING smsbook_import_seen AS n
-            WHERE n.msisdn = s.msisdn RETURNING s.seq, s.msisdn, s.phone_number, s.country_code, s.tags`.pipe(
-            Effect.flatMap(decodeRepeats("bulkImport"))
-          )).toSorted((a, b) => a.seq - b.seq).map(({ seq: _, ...repeat }) => repeat)
-          merges++
+          const repeats = merged
+            ? (yield* sql`DELETE FROM smsbook_import_rows AS s USING smsbook_import_seen AS n
+                WHERE n.msisdn = s.msisdn RETURNING s.seq, s.msisdn, s.phone_number, s.country_code, s.tags`.pipe(
+                Effect.flatMap(decodeRepeats("bulkImport"))
+              )).toSorted((a, b) => a.seq - b.seq).map(({ seq: _, ...repeat }) => repeat)
+            : []
+          merged = true
           const staged = (yield* sql`SELECT count(*) AS n FROM smsbook_import_rows`.pipe(Effect.flatMap(decodeCount("bulkImport"))))[0]?.n ?? 0
           const optedOut = (yield* sql`SELECT count(*) AS n FROM smsbook_import_rows AS s
             WHERE EXISTS (SELECT 1 FROM suppressions AS sp WHERE sp.msisdn = s.msisdn)`.pipe(

@@ -183,7 +183,8 @@ export const make = (db: Database): NonNullable<ContactStore.ContactStore["Servi
       statement(dropSeen).run()
       statement(createSeen).run()
     }
-    let merges = 0
+    // Whether a merge ran: before the first, no staged number can be one a merge took.
+    let merged = false
 
     /** Takes out of the staging the rows whose number an earlier merge took, and hands them back in file order. */
     const takeRepeats = (): Array<ContactStore.Repeat> => {
@@ -227,8 +228,8 @@ export const make = (db: Database): NonNullable<ContactStore.ContactStore["Servi
         db.write("contacts.bulkImport.merge", () => {
           statement(dropIndex).run()
           statement(indexStaged).run()
-          const repeats = merges === 0 ? [] : takeRepeats()
-          merges++
+          const repeats = merged ? takeRepeats() : []
+          merged = true
           const staged = Rows.number(statement(stagedCount).get() ?? {}, "n")
           const opted = Rows.number(statement(optedOutCount).get() ?? {}, "n")
           const optedOutMsisdns = opted === 0 || limit <= 0 ? [] : statement(optedOut).all(limit).map((r) => Rows.text(r, "msisdn"))
