@@ -124,10 +124,8 @@ const scenario = async (store: string, trials: number) => {
     }
     expect(smsc.accepted.length, log.join("\n")).toBeLessThan(parts)
 
-    // Not spawnSync: the test SMSC runs in this process and must keep answering. The default doubt wait (10 s), as
-    // in the three-dispatcher test: with 2 s, a receipt held up by a loaded machine (the whole suite on two cores)
-    // once came after it, and the part in doubt was sent again, the duplicate the doubt wait exists to bound.
-    const last = spawn(process.execPath, [bin, "dispatch", "--once", "--json", "--receipt-wait", "15"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
+    // Not spawnSync: the test SMSC runs in this process and must keep answering.
+    const last = spawn(process.execPath, [bin, "dispatch", "--once", "--json", "--doubt-wait", "2", "--receipt-wait", "15"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
     children.push(last)
     let stdout = ""
     let stderr = ""
