@@ -4,7 +4,7 @@
  * before and after its PDU, turns receipts into part states and `error_count`, and records inbound SMS.
  */
 import { Account, type Carrier, ContactStore, Message, MessageStore, Messaging, PartQueue, Sms } from "@smsbook/core"
-import { Effect, Fiber, Option, Stream } from "effect"
+import { Effect, Fiber, Option, Semaphore, Stream } from "effect"
 import * as Inbound from "./internal/inbound.ts"
 import * as Link from "./internal/link.ts"
 import * as Submit from "./internal/submit.ts"
@@ -153,10 +153,15 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
         }
       }))
 
-    const flush = Effect.gen(function*() {
+    // Answers are stored before any later part is written (`beforeWrite` below, under the same lock):
+    // a number's next part is written only once the answer to the one before it is stored, so a
+    // crash leaves at most one of its parts in doubt, and a receipt from it names that one.
+    const storing = yield* Semaphore.make(1)
+    const storeAnswers = Effect.gen(function*() {
       if (answers.length > 0) yield* queue.answer(answers.splice(0))
       if (released.length > 0) yield* queue.release(released.splice(0))
     })
+    const flush = storing.withPermits(1)(storeAnswers)
 
     const receive = (from: string, text: string) =>
       runPromise(Messaging.receiveMessage(from, text).pipe(
@@ -196,7 +201,7 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
     // queued again. What the SMSC answered with a throttle or lost with the link is claimed again,
     // so the parts in doubt after a crash are exactly those of the last writes, in order.
     const journal: Link.Journal = {
-      beforeWrite: (seqs) => runPromise(queue.sending(seqs)),
+      beforeWrite: (seqs) => runPromise(storing.withPermits(1)(Effect.andThen(storeAnswers, queue.sending(seqs)))),
       notTaken: (seqs) => runPromise(queue.notTaken(seqs))
     }
     const link = yield* Effect.acquireRelease(

@@ -80,6 +80,30 @@ describe("Dispatcher (SQLite)", () => {
     })
   })
 
+  it("writes a number's next part only once the answer to the one before is stored: a crash would leave at most one of its parts in doubt", async () => {
+    await withSmsc({ throttleEvery: 5, dropAtSubmit: [40, 90], respondDelayMs: 3, ...delivered }, async (smsc, runtime) => {
+      await book(runtime, 40)
+      const broadcast = await runtime.runPromise(Messaging.broadcast({ tags: ["news"], message: text }, { allowEmpty: false }))
+      const messageId = broadcast.message.message_id ?? ""
+      // After each write to the journal, the numbers with two parts stored as on the wire unanswered.
+      const twice: Array<string> = []
+      const watched = Layer.effect(PartQueue.PartQueue, Effect.gen(function*() {
+        const queue = yield* PartQueue.PartQueue
+        return PartQueue.PartQueue.of({
+          ...queue,
+          sending: (seqs) => Effect.tap(queue.sending(seqs), () => Effect.map(queue.states(messageId), (states) => {
+            const writing = states.filter((part) => part.state === "submitting").map((part) => part.msisdn)
+            twice.push(...writing.filter((msisdn, index) => writing.indexOf(msisdn) !== index))
+          }))
+        })
+      })).pipe(Layer.provide(Layer.succeedContext(await runtime.context())))
+      const summary = await runtime.runPromise(Effect.provide(Dispatcher.run(TestSmsc.clientConfig(smsc.port, { window: 10, tps: 400 }), once()), watched))
+      expect(summary.submitted).toBe(80)
+      expect(smsc.unanswered.length).toBeGreaterThan(0)
+      expect(twice).toEqual([])
+    })
+  })
+
   it("a number that opted out gets no message not yet started: its parts are cancelled and leave sent_count; a started one is finished", async () => {
     await withSmsc(delivered, async (smsc, runtime) => {
       await book(runtime, 3)

@@ -7,8 +7,16 @@ interface Item extends Pending.Entry {
   readonly destination: string
 }
 
-/** A gate over `destinations` (queued in order, keys 0…n-1), whose journal allows `allow` and records what it was asked. */
-const setup = (destinations: ReadonlyArray<string>, options: { readonly window: number; readonly tps: number; readonly inflight: number }, allow: (key: number) => boolean) => {
+/**
+ * A gate over `destinations` (queued in order, keys 0…n-1; those in `cleared` cleared already), whose
+ * journal allows `allow` and records what it was asked.
+ */
+const setup = (
+  destinations: ReadonlyArray<string>,
+  options: { readonly window: number; readonly tps: number; readonly inflight: number },
+  allow: (key: number) => boolean,
+  cleared: ReadonlySet<number> = new Set()
+) => {
   const asked: Array<ReadonlyArray<number>> = []
   const outcomes = new Map<number, Link.Outcome>()
   let pumps = 0
@@ -30,30 +38,33 @@ const setup = (destinations: ReadonlyArray<string>, options: { readonly window: 
     }
   })
   destinations.forEach((destination, key) =>
-    pending.queue.push({ destination, key, cleared: false, forgetting: undefined, settle: (outcome) => outcomes.set(key, outcome) })
+    pending.queue.push({ destination, key, cleared: cleared.has(key), forgetting: undefined, settle: (outcome) => outcomes.set(key, outcome) })
   )
   return { pending, journal, asked, outcomes, pumps: () => pumps }
 }
 
 describe("pending submissions", () => {
-  it("clears a batch of one per number, none busy, no more than may go out now; the refused ones are Withheld", async () => {
+  it("clears a batch of one per number, none busy or with one cleared already, no more than may go out now; the refused ones are Withheld", async () => {
     await fc.assert(fc.asyncProperty(
-      fc.array(fc.constantFrom("a", "b", "c", "d"), { maxLength: 12 }),
+      fc.array(fc.record({ destination: fc.constantFrom("a", "b", "c", "d"), cleared: fc.boolean() }), { maxLength: 12 }),
       fc.subarray(["a", "b", "c", "d"]),
       fc.integer({ min: 1, max: 6 }),
       fc.constantFrom(0, 20, 60, 1000),
       fc.func(fc.boolean()),
-      async (destinations, busy, window, tps, allow) => {
-        const { pending, journal, asked, outcomes, pumps } = setup(destinations, { window, tps, inflight: 0 }, (key) => allow(key))
+      async (queued, busy, window, tps, allow) => {
+        const destinations = queued.map((entry) => entry.destination)
+        const cleared = new Set(queued.flatMap((entry, key) => entry.cleared ? [key] : []))
+        const { pending, journal, asked, outcomes, pumps } = setup(destinations, { window, tps, inflight: 0 }, (key) => allow(key), cleared)
         pending.clear(journal, new Set(busy))
         expect(pending.isClearing()).toBe(true)
         await new Promise((resolve) => setTimeout(resolve, 0))
         expect(pending.isClearing()).toBe(false)
         expect(pumps()).toBe(1)
         const batch = asked[0] ?? []
-        // The first submission of each free number, in queue order, up to the batch size.
+        // The first submission of each free number (none out, none cleared), in queue order, up to the batch size.
         const most = tps > 0 ? Math.max(1, Math.min(window, Math.floor(tps / 20))) : window
-        const firsts = destinations.flatMap((destination, key) => destinations.indexOf(destination) === key && !busy.includes(destination) ? [key] : [])
+        const free = (destination: string) => !busy.includes(destination) && queued.every((entry) => !entry.cleared || entry.destination !== destination)
+        const firsts = destinations.flatMap((destination, key) => destinations.indexOf(destination) === key && free(destination) ? [key] : [])
         expect(batch).toEqual(firsts.slice(0, most))
         for (const key of batch) {
           const item = pending.queue.find((entry) => entry.key === key)

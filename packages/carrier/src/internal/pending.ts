@@ -33,7 +33,8 @@ export interface Pending<S extends Entry> {
   readonly isClearing: () => boolean
   /**
    * Asks the journal about the uncleared submissions at the head of the queue (as many as may go
-   * out now: the free window, or about 50 ms of the tps; one per number, none for those in `busy`),
+   * out now: the free window, or about 50 ms of the tps; one per number, none for a number in `busy`
+   * or with a submission cleared already),
    * then pumps again. One ask at a time.
    */
   readonly clear: (journal: Link.Journal, busy: ReadonlySet<string>) => void
@@ -64,7 +65,10 @@ export const make = <S extends Entry>(options: Options<S>): Pending<S> => {
     const room = options.window - options.inflight()
     const most = interval > 0 ? Math.max(1, Math.min(room, Math.floor(options.tps / 20))) : room
     const batch: Array<S> = []
+    // A number with a submission cleared (stored as written) or out gets no other until that one is
+    // answered: a crash then leaves at most one part of a number in doubt.
     const taken = new Set(busy)
+    for (const submission of queue) if (submission.cleared) taken.add(options.destinationOf(submission))
     for (const submission of queue) {
       if (batch.length >= most) break
       const destination = options.destinationOf(submission)
