@@ -2,6 +2,7 @@
  * The records of a contact file read into candidates and rejects, in file order: on this thread for a small file, on
  * a worker thread for a large one (parsing and number checks then run beside the store's writes, on another core).
  */
+import { getCompileCacheDir } from "node:module"
 import { Worker } from "node:worker_threads"
 import * as ContactRows from "./contactRows.ts"
 import * as CsvRecords from "./csv/records.ts"
@@ -93,7 +94,20 @@ const field = (value: unknown, key: string): unknown =>
 // The worker module beside this one: a `.ts` source in a clone (workspace packages resolved to their sources, as the
 // bin and the tests resolve them), the build's `.js` once installed.
 const fromSource = import.meta.url.endsWith(".ts")
-const workerUrl = new URL(fromSource ? "./readWorker.ts" : "./readWorker.js", import.meta.url)
+/**
+ * From source, when this thread runs under the compile cache (the bin turns it on, where users' `NODE_COMPILE_CACHE`
+ * leads), the worker starts from a two-line module that turns it on in its own thread as the bin does, then imports
+ * the source: Node serves stripped TypeScript from the cache only to a thread that turned it on, and never for the
+ * thread's entry module. Otherwise each import's worker loads the type stripper again (~17 MB resident, measured).
+ */
+const workerUrl = (): URL => {
+  const source = new URL(fromSource ? "./readWorker.ts" : "./readWorker.js", import.meta.url)
+  if (!fromSource || getCompileCacheDir() === undefined) return source
+  const entry = `import { enableCompileCache } from "node:module"
+enableCompileCache()
+await import(${JSON.stringify(source.href)})`
+  return new URL(`data:text/javascript,${encodeURIComponent(entry)}`)
+}
 // Given options replace the inherited ones, and V8's (heap sizes) are refused there: only the per-thread ones kept.
 const execArgv = fromSource
   ? [...process.execArgv.filter((arg) => arg.startsWith("--cpu-prof")), "--conditions=@smsbook/source"]
@@ -109,7 +123,7 @@ const onWorker = (source: AsyncIterable<Uint8Array>, options: Options): Promise<
     window: options.window ?? window,
     taken: new Int32Array(new SharedArrayBuffer(4))
   }
-  const worker = new Worker(workerUrl, { workerData: start, execArgv, resourceLimits, stdout: false, stderr: false })
+  const worker = new Worker(workerUrl(), { workerData: start, execArgv, resourceLimits, stdout: false, stderr: false })
   // Batches as they came: read rows, or records this thread reads itself.
   const batches: Array<{ readonly bytes: Uint8Array; readonly unread: boolean }> = []
   let context: ContactRows.Context | undefined

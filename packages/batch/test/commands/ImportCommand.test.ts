@@ -249,6 +249,25 @@ describe("smsbook import (process)", () => {
     expect(noPhone.stderr).toContain("no column of the header is a phone number")
   })
 
+  it("the launcher reads a file over the worker threshold on a worker started from the sources under its compile cache", async () => {
+    const rows = 120_000
+    const input = bigFile(rows)
+    expect(fs.statSync(input).size).toBeGreaterThan(4 << 20)
+    const launcher = path.join(repo, "packages/batch/bin/smsbook.js")
+    const child = spawn(node, [launcher, "import", input, "--default-country", "GB", "--store", `sqlite:${tempPath("launched.db")}`, "--json"], {
+      cwd: temporary,
+      env: { ...process.env, NODE_COMPILE_CACHE: tempPath("compile-cache") },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve))
+    expect(code, stderr).toBe(0)
+    expect(JSON.parse(stdout)).toMatchObject({ read: rows, rejected: rows / 500 })
+  }, 120_000)
+
   it("killed with SIGKILL mid-import, the store is as before; a re-run ends as one clean run", async () => {
     const rows = 20_000
     const input = bigFile(rows)
