@@ -228,6 +228,9 @@ export const run = async (options: Options): Promise<Result> => {
   clearInterval(sampler)
   const seconds = since()
   const smscSummary = await smsc.stop()
+  // The SMSC prints its count every 250 ms: a dispatcher that ends sooner after its last part leaves that count
+  // unprinted (stopped first), and the rate unknown. By the dispatcher's exit the SMSC had every part it took.
+  if ((progress[progress.length - 1]?.parts ?? 0) < smscSummary.accepted) progress.push({ seconds, parts: smscSummary.accepted })
   const usage: unknown = JSON.parse(fs.existsSync(rssFile) ? fs.readFileSync(rssFile, "utf8") : "{}")
   fs.rmSync(rssFile, { force: true })
   const usageOf = (key: string) => typeof usage === "object" && usage !== null ? num(Object.fromEntries(Object.entries(usage)), key) : 0
