@@ -3,7 +3,7 @@
  * It processes messages left PENDING or READY, claims parts under a lease, stores each part's state
  * before and after its PDU, turns receipts into part states and `error_count`, and records inbound SMS.
  */
-import { Account, type Carrier, ContactStore, Message, MessageStore, Messaging, PartQueue, Sms } from "@smsbook/core"
+import { Account, type Carrier, ContactStore, Message, MessageStore, Messaging, PartQueue, Sms, type StoreFailure } from "@smsbook/core"
 import { Effect, Fiber, Option, Semaphore, Stream } from "effect"
 import * as Inbound from "./internal/inbound.ts"
 import * as Link from "./internal/link.ts"
@@ -155,12 +155,16 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
 
     // Answers are stored before any later part is written (`beforeWrite` below, under the same lock):
     // a number's next part is written only once the answer to the one before it is stored, so a
-    // crash leaves at most one of its parts in doubt, and a receipt from it names that one.
+    // crash leaves at most one of its parts in doubt, and a receipt from it names that one. What a
+    // failed write did not store is kept for the next one.
     const storing = yield* Semaphore.make(1)
-    const storeAnswers = Effect.gen(function*() {
-      if (answers.length > 0) yield* queue.answer(answers.splice(0))
-      if (released.length > 0) yield* queue.release(released.splice(0))
-    })
+    const storeFrom = <A>(pending: Array<A>, store: (taken: ReadonlyArray<A>) => Effect.Effect<void, StoreFailure>) =>
+      Effect.suspend(() => {
+        if (pending.length === 0) return Effect.void
+        const taken = pending.splice(0)
+        return Effect.onError(store(taken), () => Effect.sync(() => void pending.unshift(...taken)))
+      })
+    const storeAnswers = Effect.andThen(storeFrom(answers, queue.answer), storeFrom(released, queue.release))
     const flush = storing.withPermits(1)(storeAnswers)
 
     const receive = (from: string, text: string) =>

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Account, ContactBook, Messaging, PartQueue, Sms } from "@smsbook/core"
+import { Account, ContactBook, Messaging, PartQueue, Sms, StoreFailure } from "@smsbook/core"
 import { PartStore, Store } from "@smsbook/store"
 import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -87,6 +87,7 @@ describe("Dispatcher (SQLite)", () => {
       const messageId = broadcast.message.message_id ?? ""
       // After each write to the journal, the numbers with two parts stored as on the wire unanswered.
       const twice: Array<string> = []
+      let answerCalls = 0
       const watched = Layer.effect(PartQueue.PartQueue, Effect.gen(function*() {
         const queue = yield* PartQueue.PartQueue
         return PartQueue.PartQueue.of({
@@ -94,13 +95,24 @@ describe("Dispatcher (SQLite)", () => {
           sending: (seqs) => Effect.tap(queue.sending(seqs), () => Effect.map(queue.states(messageId), (states) => {
             const writing = states.filter((part) => part.state === "submitting").map((part) => part.msisdn)
             twice.push(...writing.filter((msisdn, index) => writing.indexOf(msisdn) !== index))
-          }))
+          })),
+          // Slow answers (a loaded store) give the next part of a number time to be written first; the
+          // second write of answers fails once (a lock timeout), and what it held must still be stored.
+          answer: (answers) =>
+            ++answerCalls === 2
+              ? Effect.fail(new StoreFailure({ operation: "parts.answer", reason: "database is locked" }))
+              : Effect.andThen(Effect.sleep("5 millis"), queue.answer(answers))
         })
       })).pipe(Layer.provide(Layer.succeedContext(await runtime.context())))
       const summary = await runtime.runPromise(Effect.provide(Dispatcher.run(TestSmsc.clientConfig(smsc.port, { window: 10, tps: 400 }), once()), watched))
+      expect(answerCalls).toBeGreaterThan(2)
       expect(summary.submitted).toBe(80)
       expect(smsc.unanswered.length).toBeGreaterThan(0)
       expect(twice).toEqual([])
+      const keys = smsc.accepted.map((part) => `${part.destination}/${part.concatenation?.sequence}`)
+      expect(new Set(keys).size).toBe(80)
+      const states = await runtime.runPromise(Effect.flatMap(Effect.service(PartQueue.PartQueue), (queue) => queue.states(messageId)))
+      expect(states.map((part) => part.state)).toEqual(Array.from({ length: 80 }, () => "delivered"))
     })
   })
 

@@ -76,6 +76,20 @@ describe("pending submissions", () => {
     ))
   })
 
+  it("never tells the journal of a batch drained (the link closed) while it waited for what was not taken", async () => {
+    const { pending, journal, asked, outcomes } = setup(["a", "b"], { window: 10, tps: 0, inflight: 0 }, () => true)
+    let told: () => void = () => undefined
+    const forgetting = new Promise<void>((resolve) => (told = resolve))
+    for (const item of pending.queue) item.forgetting = forgetting
+    pending.clear(journal, new Set())
+    pending.drain("the link is closed")
+    told()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(asked).toEqual([])
+    expect([outcomes.get(0), outcomes.get(1)]).toEqual([0, 1].map(() => ({ _tag: "LinkFailed", reason: "the link is closed", sent: false })))
+    expect(pending.isClearing()).toBe(false)
+  })
+
   it("fails the batch LinkFailed (not sent) when the journal cannot be written", async () => {
     const { pending, outcomes } = setup(["a", "b"], { window: 10, tps: 0, inflight: 0 }, () => true)
     pending.clear({ beforeWrite: () => Promise.reject(new Error("disk full")), notTaken: async () => undefined }, new Set())

@@ -70,9 +70,10 @@ export type InboundHandler = (pdu: InboundPdu) => Promise<number>
 export interface Journal {
   /**
    * Told before submissions are written, with their keys: answers the keys that may be written (the
-   * others are settled `Withheld`). Failing settles them `LinkFailed` (not sent). The submissions
-   * settled before it is told have had their outcome handed on (`submit` settles, then asks), so a
-   * journal that stores outcomes can store them first.
+   * others are settled `Withheld`). Failing settles them `LinkFailed` (not sent). A handler attached
+   * directly to `submit`'s promise has run for every submission settled before it is told (the link
+   * settles, then asks, several microtasks later), so an owner that stores outcomes can store those
+   * first; one further down a promise chain may run later.
    */
   readonly beforeWrite: (keys: ReadonlyArray<number>) => Promise<ReadonlyArray<number>>
   /** Written submissions the SMSC did not take (throttled, or unanswered on a dropped link): queued here again. */

@@ -92,8 +92,12 @@ export const make = <S extends Entry>(options: Options<S>): Pending<S> => {
       options.pump()
       notifyIdle()
     }
+    // A submission drained meanwhile (the link closed) never goes out: the journal must not hear of it.
     Promise.all(batch.map((submission) => submission.forgetting))
-      .then(() => journal.beforeWrite(batch.map((submission) => submission.key ?? -1))).then(
+      .then(() => {
+        const queued = batch.filter((submission) => queue.includes(submission))
+        return queued.length === 0 ? [] : journal.beforeWrite(queued.map((submission) => submission.key ?? -1))
+      }).then(
         (keys) => settleBatch(new Set(keys), undefined),
         (error: unknown) => settleBatch(new Set(), `the part states could not be stored: ${String(error)}`)
       )
