@@ -60,6 +60,28 @@ describe("smsbook keys and smsbook serve", () => {
     expect(code).toBe(143)
   }, 300_000)
 
+  it("the installed launcher gives V8 its heap caps when Node starts: serve runs in that one process", async () => {
+    // Executed as a user's shell does: `env -S` reads the flags from the file's first line, and `node` is this one.
+    const launcher = path.resolve(import.meta.dirname, "../bin/smsbook.js")
+    const pathWithNode = `${path.dirname(process.execPath)}${path.delimiter}${process.env["PATH"] ?? ""}`
+    const server = spawn(launcher, ["serve", "--port", "0", "--no-auth", "--json"], { cwd: dir, env: { ...env, PATH: pathWithNode }, stdio: ["ignore", "pipe", "pipe"] })
+    try {
+      const url: string = await new Promise((resolve, reject) => {
+        server.stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).url))
+        server.once("exit", (code) => reject(new Error(`serve exited ${code}`)))
+      })
+      expect((await fetch(`${url}/health`)).status).toBe(200)
+      const cmdline = fs.readFileSync(`/proc/${server.pid}/cmdline`, "utf8").split("\0")
+      expect(cmdline).toEqual(expect.arrayContaining(["--max-semi-space-size=16", "--max-old-space-size=256"]))
+      expect(fs.readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8").trim()).toBe("")
+    } finally {
+      server.kill("SIGTERM")
+    }
+    // Stopped by SIGTERM after draining: the exit of a stopped command (128 + 15), as through the launcher's child.
+    const [code] = await once(server, "exit")
+    expect(code).toBe(143)
+  }, 120_000)
+
   it("a launcher killed with a signal it cannot pass on (kill -9) takes its server with it", async () => {
     const server = spawn(process.execPath, [bin, "serve", "--port", "0", "--no-auth", "--json"], { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] })
     const url: string = await new Promise((resolve, reject) => {
