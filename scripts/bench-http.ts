@@ -19,6 +19,7 @@ import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
 import * as Store from "@smsbook/store/Store"
 import autocannon from "autocannon"
 import { Effect, ManagedRuntime, Redacted, Result } from "effect"
+import * as Flags from "./bench/Flags.ts"
 
 const repo = fileURLToPath(new URL("..", import.meta.url))
 const self = fileURLToPath(import.meta.url)
@@ -197,8 +198,22 @@ const liveHeaps = (lines: ReadonlyArray<string>): ReadonlyArray<number> =>
     return match === null ? [] : [Number(match[1])]
   })
 
+const usage = `npm run bench -- http [flags]     (also npm run bench:http -- [flags])
+
+  --seconds N             autocannon's time per case and round (default 10)
+  --rounds N              rounds, the servers taking turns (default 2)
+  --soak N                seconds of the smsbook server's memory soak (default 60; 0: none)
+  --contacts N            contacts in the book (default 10,000)
+  --cases LIST            get, send (default both)
+  --profile DIR           write a server's CPU profile (--cpu-prof) into DIR
+  --profile-kind KIND     which server --profile profiles: smsbook (default) or bare
+  --before DIR            another checkout whose smsbook server is measured in the same rounds
+  --soak-node-args ARGS   extra Node flags for the soaked smsbook server, space-separated
+  --doc PATH              the document to update (default docs/benchmarks.md); --no-doc: none
+`
+
 const main = async () => {
-  const { values } = parseArgs({
+  const values = Flags.read(usage, () => parseArgs({
     options: {
       seconds: { type: "string", default: "10" },
       rounds: { type: "string", default: "2" },
@@ -212,9 +227,10 @@ const main = async () => {
       /** Extra Node flags for the soaked smsbook server (to try heap limits), space-separated. */
       "soak-node-args": { type: "string", default: "" },
       doc: { type: "string", default: path.join(repo, "docs/benchmarks.md") },
-      "no-doc": { type: "boolean", default: false }
+      "no-doc": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h" }
     }
-  })
+  }))
   const seconds = Number(values.seconds)
   const rounds = Math.max(1, Number(values.rounds))
   const soak = Number(values.soak)

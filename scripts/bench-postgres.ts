@@ -18,6 +18,7 @@ import { SqlClient } from "effect/sql"
 import pg from "pg"
 import { from as copyFrom } from "pg-copy-streams"
 import * as Child from "./bench/Child.ts"
+import * as Flags from "./bench/Flags.ts"
 import * as ContactsFile from "./bench/ContactsFile.ts"
 
 const repo = fileURLToPath(new URL("..", import.meta.url))
@@ -126,8 +127,16 @@ const stageByCopy = async (url: string, file: string): Promise<void> => {
   }
 }
 
+const usage = `npm run bench -- postgres [flags]
+
+  --rows N      contacts in the generated file (default 200,000)
+  --url URL     the PostgreSQL server (default SMSBOOK_TEST_POSTGRES_URL; scripts/postgres.sh start runs one)
+  --no-doc      do not update docs/benchmarks.md
+`
+
 const main = async (): Promise<number> => {
-  const { values } = parseArgs({ options: { rows: { type: "string" }, url: { type: "string" }, "no-doc": { type: "boolean" } } })
+  const values = Flags.read(usage, () =>
+    parseArgs({ options: { rows: { type: "string" }, url: { type: "string" }, "no-doc": { type: "boolean" }, help: { type: "boolean", short: "h" } } }))
   const server = values.url ?? process.env["SMSBOOK_TEST_POSTGRES_URL"]
   if (server === undefined || server === "") {
     process.stderr.write("a PostgreSQL server is needed: --url postgres://… or SMSBOOK_TEST_POSTGRES_URL (scripts/postgres.sh start)\n")

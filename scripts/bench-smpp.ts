@@ -15,6 +15,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import smpp from "smpp"
 import * as DispatchJob from "./bench/DispatchJob.ts"
 import * as DispatchReport from "./bench/DispatchReport.ts"
+import * as Flags from "./bench/Flags.ts"
 
 const usage = `npm run bench -- smpp [flags]
 
@@ -30,7 +31,7 @@ const usage = `npm run bench -- smpp [flags]
 `
 
 const repo = fileURLToPath(new URL("..", import.meta.url))
-const { values } = parseArgs({
+const values = Flags.read(usage, () => parseArgs({
   options: {
     jobs: { type: "string", default: "window,dispatch" },
     parts: { type: "string", default: "20000" },
@@ -43,11 +44,7 @@ const { values } = parseArgs({
     "no-doc": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false }
   }
-})
-if (values.help) {
-  process.stdout.write(usage)
-  process.exit(0)
-}
+}))
 const count = (text: string, flag: string, max: number): number => {
   const n = Number(text.replaceAll(/[,_]/g, ""))
   if (!Number.isSafeInteger(n) || n < 1 || n > max) {
