@@ -13,6 +13,7 @@ import { parseArgs } from "node:util"
 import * as Agreement from "./bench/Agreement.ts"
 import * as Child from "./bench/Child.ts"
 import * as ContactsFile from "./bench/ContactsFile.ts"
+import * as Flags from "./bench/Flags.ts"
 import * as Jobs from "./bench/Jobs.ts"
 import * as Profile from "./bench/Profile.ts"
 import * as Results from "./bench/Results.ts"
@@ -92,8 +93,8 @@ interface Config {
   readonly command: string
 }
 
-const configure = (): Config | undefined => {
-  const { values } = parseArgs({
+const configure = (): Config => {
+  const values = Flags.read(usage, () => parseArgs({
     options: {
       rows: { type: "string" },
       jobs: { type: "string" },
@@ -105,11 +106,7 @@ const configure = (): Config | undefined => {
       "no-doc": { type: "boolean" },
       help: { type: "boolean", short: "h" }
     }
-  })
-  if (values.help === true) {
-    process.stdout.write(usage)
-    return undefined
-  }
+  }))
   const rows = values.rows === undefined ? 1_000_000 : readCount(values.rows, "--rows")
   const asked = (values.jobs ?? Jobs.names.join(",")).split(",").map((job) => job.trim()).filter((job) => job !== "")
   const unknown = asked.filter((job) => !Jobs.isName(job))
@@ -403,14 +400,13 @@ const main = async (): Promise<number> => {
   if (other !== undefined) {
     return spawnSync(process.execPath, [path.join(repo, "scripts", other), ...rest], { stdio: "inherit" }).status ?? 1
   }
-  let config: Config | undefined
+  let config: Config
   try {
     config = configure()
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${usage}`)
     return 2
   }
-  if (config === undefined) return 0
   const started = performance.now()
   const machine = Results.machine()
   log(`${Results.count(config.rows)} rows, jobs ${config.jobs.join(", ")}, files in ${config.dir}`)

@@ -266,8 +266,8 @@ export const run = Effect.fn("Import.run")(
     }
 
     // Set-based where the store can: the first row of a number since the last merge is staged, and the staging merged
-    // every `mergeEvery` rows staged or waiting; later rows wait for that merge, then go through the row-by-row rule (they only add
-    // tags), as do the staged rows whose number an earlier merge took (the merge hands them back).
+    // every `mergeEvery` rows staged or waiting; later rows wait for that merge, then go through the row-by-row rule
+    // (they only add tags), as do the staged rows whose number an earlier merge took (the merge hands them back).
     // Opened inside the file's transaction (below), which the staging lives and dies with.
     let bulk: ContactStore.BulkImport | undefined
     const mergeEvery = options.mergeEvery ?? defaultMergeEvery

@@ -1,7 +1,8 @@
 /**
  * Laws of the contact import, over generated files in every dialect: each row accounted for once, rejects at their
  * physical lines, re-runs unchanged, dry runs that predict real runs, opt-outs kept; and the sample files' summaries.
- * Over 400 lines on purpose: the laws share one generator of files in every dialect; the sample files' summaries sit beside them as the laws' examples.
+ * Over 400 lines on purpose: the laws share one generator of files in every dialect, and the sample files' summaries
+ * sit beside them as the laws' examples; split, each part would import the generator and half the helpers back.
  */
 import { ContactBook, ContactStore, InvalidField, InvalidParameter, MemoryStore } from "@smsbook/core"
 import { parse } from "csv-parse/sync"

@@ -101,7 +101,7 @@ export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<Contac
           for (const contact of contacts) gathered.push(contact)
           return gathered.length >= rowsPerStatement ? send : Effect.void
         }),
-      merge: (limit, final) =>
+      merge: (limit, lastMerge) =>
         Effect.gen(function*() {
           yield* send
           yield* settle
@@ -152,7 +152,7 @@ export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<Contac
               ORDER BY 1, 2 ON CONFLICT DO NOTHING`
             yield* hooks.written(created + updated)
           }
-          if (!final) yield* sql`INSERT INTO smsbook_import_seen (msisdn) SELECT msisdn FROM smsbook_import_rows ORDER BY msisdn`
+          if (!lastMerge) yield* sql`INSERT INTO smsbook_import_seen (msisdn) SELECT msisdn FROM smsbook_import_rows ORDER BY msisdn`
           yield* sql`TRUNCATE smsbook_import_rows`
           return { created, updated, unchanged: staged - created - updated, optedOut, suppressed, optedOutMsisdns, repeats }
         }).pipe(attempt("ContactStore.bulkImport.merge"))
