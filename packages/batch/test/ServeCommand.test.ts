@@ -5,6 +5,7 @@
 import { spawn, spawnSync } from "node:child_process"
 import { once } from "node:events"
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -117,5 +118,21 @@ describe("smsbook keys and smsbook serve", () => {
     })
     expect(unnamed.status).toBe(2)
     expect(unnamed.stderr).toContain("short_name")
+  })
+
+  it("names the flag at fault when it cannot listen: a port already in use (exit 2)", async () => {
+    const holder = net.createServer()
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve))
+    try {
+      const address = holder.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      const taken = smsbook("serve", "--port", String(port), "--json")
+      expect(taken.code).toBe(2)
+      expect(JSON.parse(taken.stdout)).toMatchObject({
+        error: { code: "INVALID_SETTINGS", field: "--port", message: expect.stringContaining(`127.0.0.1:${port} is already in use`) }
+      })
+    } finally {
+      holder.close()
+    }
   })
 })

@@ -29,28 +29,38 @@ export const Flag = Schema.Union([
   )
 )
 
-/** Text that may arrive as a JSON number (ids, msisdns): a number becomes its decimal text. */
-export const Text = Schema.Union([Schema.String, Schema.Finite]).pipe(
+/**
+ * Text that may arrive as a JSON number (ids, msisdns): a whole number becomes its decimal text. Only a safe integer:
+ * `1.5`, `1e21` or 2^53 + 1 would not come back as the digits the client sent, so they are refused.
+ */
+export const Text = Schema.Union([
+  Schema.String,
+  Schema.Int.annotate({ expected: "text, or a whole number within ±(2^53 − 1) (send a larger one as text)" })
+]).pipe(
   Schema.decodeTo(
     Schema.String,
     SchemaTransformation.transform({
-      decode: (value) => typeof value === "number" ? numberText(value) : value,
+      decode: (value) => typeof value === "number" ? value.toFixed(0) : value,
       encode: (value) => value
     })
   )
 )
-
-/** Decimal text of a number without exponent for integers up to 2^53 (JSON numbers as ids). */
-export const numberText = (value: number): string =>
-  Number.isSafeInteger(value) ? value.toFixed(0) : String(value)
 
 const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
 
 const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown =>
   path.reduce<unknown>((node, key) => Predicate.isObject(node) ? Reflect.get(node, key) : undefined, input)
 
-const describe = (value: unknown): string =>
-  value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value) ?? String(value)
+const describe = (value: unknown): string => {
+  if (value === undefined) return ""
+  if (typeof value === "string") return value
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    // Nested deeper than the stack allows (a body of `[[[[…` 5,000 deep): still a refusal, never a crash.
+    return Array.isArray(value) ? "an array nested too deeply to show" : "an object nested too deeply to show"
+  }
+}
 
 /**
  * Decodes untrusted input with `schema`; a failure names the first offending field and its value.

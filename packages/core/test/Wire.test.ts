@@ -1,5 +1,5 @@
 import { Fixtures, Results } from "@smsbook/testing"
-import type { Result } from "effect"
+import { Result, Schema } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as Contact from "../src/Contact.ts"
@@ -162,10 +162,38 @@ describe("send bodies", () => {
   })
 })
 
-describe("Wire.numberText", () => {
+describe("Wire.Text", () => {
+  const decode = Wire.decoder(Schema.Struct({ id: Wire.Text }))
+
   it("law: a safe integer becomes its plain decimal digits (a JSON-number msisdn or id keeps every digit)", () => {
-    fc.assert(fc.property(fc.maxSafeNat(), (n) => {
-      expect(Wire.numberText(n)).toBe(BigInt(n).toString())
+    fc.assert(fc.property(fc.maxSafeInteger(), (n) => {
+      expect(decode({ id: n })).toEqual(Result.succeed({ id: BigInt(n).toString() }))
+    }))
+  })
+
+  it("law: a number that is not a safe integer is refused, naming the field (its text would not be the client's)", () => {
+    const inexact = fc.oneof(
+      fc.double({ noInteger: true, noNaN: true, noDefaultInfinity: true }),
+      fc.constantFrom(2 ** 53, -(2 ** 53), 9007199254740993, 1e21, 1e300)
+    )
+    fc.assert(fc.property(inexact, (n) => {
+      const refused = decode({ id: n })
+      expect(Result.isFailure(refused)).toBe(true)
+      if (Result.isFailure(refused)) expect(refused.failure).toMatchObject({ field: "id", value: String(n) })
+    }))
+  })
+
+  it("refuses a value nested deeper than the stack allows, naming its field, without throwing", () => {
+    let deep: unknown = []
+    for (let depth = 0; depth < 200_000; depth++) deep = [deep]
+    expect(decode({ id: deep })).toEqual(
+      Result.fail(expect.objectContaining({ field: "id", value: "an array nested too deeply to show" }))
+    )
+  })
+
+  it("keeps text as it is", () => {
+    fc.assert(fc.property(fc.string(), (text) => {
+      expect(decode({ id: text })).toEqual(Result.succeed({ id: text }))
     }))
   })
 })

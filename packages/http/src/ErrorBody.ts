@@ -24,7 +24,7 @@ const make = <S extends Status>(status: S) =>
       number: Schema.Int.annotate({ description: "Stable number of the code; never renumbered." }),
       status: Schema.Literal(status).annotate({ description: "The HTTP status of the response." }),
       message: Schema.String.annotate({ description: "What went wrong, for people." }),
-      details: Schema.optionalKey(Details.annotate({ description: "The error's own fields (field, value, reason, msisdn…)." }))
+      details: Details.annotate({ description: "The error's own fields (field, value, reason, msisdn…); empty where it has none." })
     })
   }).pipe(HttpApiSchema.status(status)).annotate({ identifier: `Error${status}` })
 
@@ -64,7 +64,7 @@ export interface BodyOf<S extends Status> {
     readonly number: number
     readonly status: S
     readonly message: string
-    readonly details?: { readonly [field: string]: Detail }
+    readonly details: { readonly [field: string]: Detail }
   }
 }
 
@@ -101,10 +101,10 @@ const detailsOf = (error: SmsbookError): { readonly [field: string]: Detail } =>
   return details
 }
 
-/** The body of an HTTP-layer failure. */
+/** The body of an HTTP-layer failure: no fields of its own, so `details` is empty (but there, as in every body). */
 export const http = <F extends HttpFailure>(failure: F, message: string): BodyOf<typeof httpCatalog[F]["status"]> => {
   const entry: typeof httpCatalog[F] = httpCatalog[failure]
-  return { error: { code: entry.code, number: entry.number, status: entry.status, message } }
+  return { error: { code: entry.code, number: entry.number, status: entry.status, message, details: {} } }
 }
 
 /** The body of a domain or store error: code, number and status from core's catalog (`Errors.info`). */
@@ -113,7 +113,7 @@ export const fromError = (error: SmsbookError): BodyOf<Status> => {
   return {
     error: isStatus(status)
       ? { code, number, status, message: error.message, details: detailsOf(error) }
-      : { ...httpCatalog.InternalError, message: `${code}: ${error.message}` }
+      : { ...httpCatalog.InternalError, message: `${code}: ${error.message}`, details: {} }
   }
 }
 

@@ -61,7 +61,7 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     const known = knownCodes.get(code)
     expect(known, `${code} is documented`).toBeDefined()
     expect(answer.json).toEqual({
-      error: expect.objectContaining({ code, number: known?.number, status: known?.status, message: expect.any(String) })
+      error: { code, number: known?.number, status: known?.status, message: expect.any(String), details: expect.any(Object) }
     })
     expect(answer.status).toBe(known?.status)
   }
@@ -211,6 +211,26 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     expectError(await call("POST", "/messages/send_to_contact", undefined, { raw: big }), "PAYLOAD_TOO_LARGE")
     expectError(await call("GET", "/no/such/endpoint"), "ROUTE_NOT_FOUND")
     expectError(await call("PATCH", `/contacts/${Samples.msisdn}`, {}), "ROUTE_NOT_FOUND")
+  })
+
+  it("reads an empty body as no fields: the missing one is named, and a contact needs none", async () => {
+    const empty = await call("POST", "/messages/send_to_contact", undefined, { raw: "" })
+    expectError(empty, "INVALID_FIELD")
+    expect(empty.json).toMatchObject({ error: { details: { field: "msisdn" } } })
+    // A number no other test uses.
+    expect(await call("POST", "/contacts/447400654322", undefined, { raw: " " })).toMatchObject({ status: 201, json: { status: "SUBSCRIBED" } })
+  })
+
+  it("refuses a numeric id that is not a safe integer, and a field nested too deeply to show, as a field's fault (400)", async () => {
+    for (const id of ["1.5", "1e21", "9007199254740993"]) {
+      const answer = await call("POST", "/messages/send_to_contact", undefined, { raw: `{"msisdn": "${Samples.msisdn}", "message": "x", "id": ${id}}` })
+      expectError(answer, "INVALID_FIELD")
+      expect(answer.json).toMatchObject({ error: { details: { field: "id" } } })
+    }
+    const deep = `{"msisdn": "${Samples.msisdn}", "message": ${"[".repeat(5000)}${"]".repeat(5000)}}`
+    const answer = await call("POST", "/messages/send_to_contact", undefined, { raw: deep })
+    expectError(answer, "INVALID_FIELD")
+    expect(answer.json).toMatchObject({ error: { details: { field: "message" } } })
   })
 
   /** A body sent in chunks, without `Content-Length`: the limit is kept while the bytes arrive. */

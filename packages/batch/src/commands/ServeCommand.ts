@@ -5,8 +5,31 @@
 import { ServeHeap, Server } from "@smsbook/http"
 import { Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
+import type { ServeError } from "effect/http/HttpServerError"
+import { InvalidSettings } from "../CliErrors.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
 import * as Output from "../Output.ts"
+
+/** Why the server could not listen, as the flag at fault: Node's own error has no message worth showing alone. */
+const cannotListen = (host: string, port: number) => (error: ServeError): InvalidSettings => {
+  const code = typeof error.cause === "object" && error.cause !== null && "code" in error.cause ? String(error.cause.code) : ""
+  const at = `${host}:${port}`
+  switch (code) {
+    case "EADDRINUSE":
+      return new InvalidSettings({ setting: "--port", value: String(port), reason: `${at} is already in use: choose another --port, or stop what listens there` })
+    case "EACCES":
+      return new InvalidSettings({ setting: "--port", value: String(port), reason: `this user may not listen on ${at}: choose a port above 1023` })
+    case "EADDRNOTAVAIL":
+    case "ENOTFOUND":
+      return new InvalidSettings({ setting: "--host", value: host, reason: `no interface of this machine has the address ${host}` })
+    default:
+      return new InvalidSettings({
+        setting: "--host",
+        value: at,
+        reason: `cannot listen there: ${error.cause instanceof Error ? error.cause.message : String(error.cause)}`
+      })
+  }
+}
 
 export const command = Command.make(
   "serve",
@@ -28,6 +51,6 @@ export const command = Command.make(
         Server.serve(
           { host: input.host, port: input.port, store: resolved.store, account: resolved.account, noAuth: input.noAuth },
           (url) => input.json ? Effect.andThen(Output.streamed, Console.log(JSON.stringify({ url }))) : Console.log(`smsbook serving on ${url} (reference: ${url}/docs)`)
-        )
+        ).pipe(Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(input.host, input.port)(error))))
       )))
 ).pipe(Command.withDescription("Serve the interface over HTTP (API keys: smsbook keys create)"))

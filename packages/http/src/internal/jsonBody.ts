@@ -14,6 +14,9 @@ const tooLarge = ErrorBody.http("PayloadTooLarge", `the request body is larger t
 
 const unreadable = ErrorBody.http("MalformedJson", "the request body could not be read")
 
+/** What an empty body reads as: a new object each time, as `JSON.parse("{}")` would give. */
+const noFields = (): unknown => ({})
+
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 
 const concat = (chunks: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
@@ -73,8 +76,9 @@ const bytes = (
   })
 
 /**
- * The body of `request` parsed as JSON; an empty body is `undefined` (the use case then names the
- * missing fields). Never more than `limit` bytes are held.
+ * The body of `request` parsed as JSON; an empty (or blank) body is an object without fields, so the use case names
+ * the field that is missing, and one whose fields are all optional (a contact's creation) goes ahead. Never more than
+ * `limit` bytes are held.
  */
 export const read = (
   request: HttpServerRequest.HttpServerRequest,
@@ -83,14 +87,14 @@ export const read = (
   const declared = Number(request.headers["content-length"] ?? "0")
   if (declared > limit) return Effect.fail(tooLarge)
   return Effect.flatMap(bytes(request, limit), (body) => {
-    if (body.length === 0) return Effect.undefined
+    if (body.length === 0) return Effect.succeed(noFields())
     let text: string
     try {
       text = utf8.decode(body)
     } catch {
       return Effect.fail(ErrorBody.http("MalformedJson", "the request body is not UTF-8 text"))
     }
-    if (text.trim() === "") return Effect.undefined
+    if (text.trim() === "") return Effect.succeed(noFields())
     try {
       return Effect.succeed<unknown>(JSON.parse(text))
     } catch (error) {
