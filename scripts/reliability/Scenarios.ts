@@ -204,6 +204,19 @@ export const overlappingImports: Scenario = async (book, rounds) => {
   return checks
 }
 
+/** Whether `file` is still a SQLite database: a regular file opening with SQLite's header. */
+const isSqliteFile = (file: string): boolean => {
+  if (!fs.statSync(file).isFile()) return false
+  const header = Buffer.alloc(16)
+  const fd = fs.openSync(file, "r")
+  try {
+    fs.readSync(fd, header, 0, 16, 0)
+  } finally {
+    fs.closeSync(fd)
+  }
+  return header.toString("latin1") === "SQLite format 3\u0000"
+}
+
 /** Hostile bytes for a file: valid rows mixed with NUL, BOMs, lone CR, escapes, quotes, invalid UTF-8, wide text. */
 const hostileFile = fc.oneof(
   fc.uint8Array({ maxLength: 300 }),
@@ -236,6 +249,7 @@ const commandLine = fc.oneof(
   fc.tuple(hostileValue, hostileValue).map(([message, tags]) => ["broadcast", "--tags", tags, "--message", message]),
   fc.tuple(hostileValue, fc.boolean()).map(([plan, dry]) => ["broadcast", "--tags", "fuzz", "--message-file", "msg.txt", ...(dry ? ["--dry-run"] : []), "--plan", plan]),
   hostileValue.map((out) => ["report", "--out", out]),
+  hostileValue.map((out) => ["contacts", "export", "--out", out]),
   hostileValue.map((name) => ["contacts", "add", "447400999999", "--first-name", name]),
   hostileValue.map((value) => ["contacts", "list", "--query", value]),
   hostileValue.map((value) => ["send", "--to", "447400123456", "--message", value]),
@@ -270,7 +284,7 @@ export const fuzz: Scenario = async (book, rounds) => {
         // A file is protected where the command reads it; any other path is an output the user named.
         ...(args[0] === "import" && Harness.fileDigest(path.join(book.dir, "in.csv")) !== kept.input ? ["in.csv was overwritten"] : []),
         ...(args.includes("msg.txt") && Harness.fileDigest(path.join(book.dir, "msg.txt")) !== kept.message ? ["msg.txt was overwritten"] : []),
-        ...(storeFile !== undefined && !fs.statSync(storeFile).isFile() ? ["the store is gone"] : []),
+        ...(storeFile !== undefined && !isSqliteFile(storeFile) ? ["the store is gone or was written over"] : []),
         ...(fs.statSync("/dev/null").isCharacterDevice() ? [] : ["/dev/null was replaced"])
       ]
       if (problems.length > 0) throw new Error(`${label}: ${problems.join("; ")}`)

@@ -46,6 +46,31 @@ describe("--json: one document on stdout, every outcome", () => {
     expect(again.doc.error).toMatchObject({ code: "INVALID_PARAMETER", field: "--force" })
   })
 
+  it("init --force never writes smsbook.json over the book (a book named so, or linked to by it): refused (2)", () => {
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-init-"))
+    try {
+      const init = (args: ReadonlyArray<string>) => {
+        const ran = spawnSync(process.execPath, [bin, "init", "--no-input", "--json", "--short-name", "ACME", ...args], { cwd: other, encoding: "utf8", env: env(), timeout: 60_000 })
+        return { code: ran.status, error: (JSON.parse(ran.stdout) as { error?: Record<string, unknown> }).error }
+      }
+      expect(init(["--store", "book.db"]).code).toBe(0)
+      const bookBytes = fs.readFileSync(path.join(other, "book.db"))
+      fs.rmSync(path.join(other, "smsbook.json"))
+      fs.symlinkSync("book.db", path.join(other, "smsbook.json"))
+      expect(init(["--store", "book.db", "--force"])).toMatchObject({ code: 2, error: { code: "INVALID_PARAMETER", field: "--store" } })
+      fs.rmSync(path.join(other, "smsbook.json"))
+      fs.copyFileSync(path.join(other, "book.db"), path.join(other, "smsbook.json"))
+      expect(init(["--store", "smsbook.json", "--force"])).toMatchObject({ code: 2, error: { code: "INVALID_PARAMETER", field: "--store" } })
+      expect(fs.readFileSync(path.join(other, "book.db")).equals(bookBytes)).toBe(true)
+      expect(fs.readFileSync(path.join(other, "smsbook.json")).equals(bookBytes)).toBe(true)
+      fs.rmSync(path.join(other, "smsbook.json"))
+      expect(init(["--store", "smsbook.json"])).toMatchObject({ code: 2, error: { field: "--store" } })
+      expect(fs.existsSync(path.join(other, "smsbook.json"))).toBe(false)
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true })
+    }
+  })
+
   it("a typo'd store is refused (2) naming the path and how to create a book, and nothing is created", () => {
     for (const args of [["contacts", "list"], ["messages", "list"], ["report"], ["keys", "list"], ["send", "--to", "447400123456", "--message", "hi"]]) {
       const refused = document([...args, "--store", "contcts.db"])
@@ -157,6 +182,21 @@ describe("--json: one document on stdout, every outcome", () => {
     const bytes = fs.readFileSync(path.join(dir, "all.csv"))
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     expect(bytes.toString("utf8")).toContain("msisdn,first_name,last_name,tags,status,monitoring\r\n")
+  })
+
+  it("contacts export and report refuse an --out that is the book, by any spelling (2), and leave it as it was", () => {
+    const before = fs.readFileSync(book())
+    fs.symlinkSync(book(), path.join(dir, "link.db"))
+    for (const out of [book(), "book.db", "./sub/../book.db", "link.db", "book.db-wal"]) {
+      for (const command of [["contacts", "export"], ["report"]]) {
+        const refused = document([...command, "--out", out])
+        expect([command.join(" "), out, refused.code, refused.doc.error?.code, refused.doc.error?.field]).toEqual([
+          command.join(" "), out, 2, "INVALID_PARAMETER", "--out"
+        ])
+      }
+    }
+    expect(fs.readFileSync(book()).equals(before)).toBe(true)
+    expect(fs.lstatSync(path.join(dir, "link.db")).isSymbolicLink()).toBe(true)
   })
 
   it("broadcast: a dry run and its failures are documents", () => {

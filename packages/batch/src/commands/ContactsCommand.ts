@@ -9,6 +9,7 @@ import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
 import * as ContactExport from "../jobs/ContactExport.ts"
 import * as Contacts from "../jobs/Contacts.ts"
+import * as OutputPath from "../internal/outputPath.ts"
 import * as Output from "../Output.ts"
 
 const msisdn = Argument.String("msisdn").pipe(
@@ -225,7 +226,8 @@ const exportCommand = Command.make(
         yield* Output.exported(input.json, input.out, result, (r) => [
           `${r.rows.toLocaleString("en-US")} contacts exported as ${r.format}${r.out === "-" ? "" : ` to ${r.out}`}`
         ])
-      })
+      }),
+      { check: OutputPath.exportCheck(input.out) }
     )
 ).pipe(
   Command.withDescription("Export contacts (all, or by tags, status, text) as spreadsheet-safe CSV, JSON or JSON Lines"),

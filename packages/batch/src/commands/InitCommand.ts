@@ -9,6 +9,7 @@ import { Command, Flag, Prompt } from "effect/cli"
 import * as fs from "node:fs"
 import * as CliErrors from "../CliErrors.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
+import * as OutputPath from "../internal/outputPath.ts"
 import * as Output from "../Output.ts"
 import * as Settings from "../Settings.ts"
 
@@ -69,6 +70,8 @@ export const command = Command.make(
     const resolved = yield* Settings.resolve(Settings.layered([Settings.fromGiven(given), Settings.fromEnvironment()]), { needsShortName: false })
     const location = Store.locate(resolved.store)
     const existed = "path" in location && fs.existsSync(location.path)
+    // smsbook.json must not be the book (`--store smsbook.json`, or a link to the book): writing it would destroy it.
+    yield* OutputPath.ensureDistinct("--store", Settings.configFile, OutputPath.storeFiles(resolved.store))
     yield* GlobalFlags.checkStore(resolved.store, { create: true })
     yield* writeConfig(Settings.configFile, given, input.force)
     // Opening the store creates and migrates it; nothing else is written.

@@ -39,7 +39,7 @@ export const command = Command.make(
             ? Format.reportSummary(result)
             : [`${result.rows.toLocaleString("en-US")} messages written${input.out === "-" ? "" : ` to ${input.out}`}`])
       }),
-      { check: (store) => OutputPath.ensureDistinct("--out", input.out, OutputPath.storeFiles(store)), cacheKiB: Report.cacheKiB }
+      { check: OutputPath.exportCheck(input.out), cacheKiB: Report.cacheKiB }
     )
 ).pipe(
   Command.withDescription("Export messages as spreadsheet-safe CSV, JSON or JSON Lines, streamed, with an optional summary"),

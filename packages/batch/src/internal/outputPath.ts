@@ -77,3 +77,7 @@ export const ensureDistinct = (
       })
     )
   })
+
+/** The check of a data export's `--out` (`contacts export`, `report`): it must not be one of the store's files. */
+export const exportCheck = (out: string) => (store: string): Effect.Effect<void, InvalidParameter> =>
+  ensureDistinct("--out", out, storeFiles(store))
