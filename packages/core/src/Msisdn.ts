@@ -441,6 +441,13 @@ const mayBeMobile = (msisdn: string): boolean => {
   return answer?._tag === "Valid" && (answer.type === "MOBILE" || answer.type === "FIXED_LINE_OR_MOBILE")
 }
 
+/**
+ * Whether `national` read `digits` through the trunk prefix they start with (`8 495 123-45-67` + RU): the form people
+ * write a national number in, so it outweighs the other country's mobile the same digits spell (+84 951 234 567).
+ */
+const writtenTrunk = (digits: string, region: Region, national: Normalized): boolean =>
+  region.trunk !== undefined && digits.startsWith(region.trunk) && !national.notes.includes("trunk-prefix-added")
+
 const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized =>
   added.length === 0 ? reading : { ...reading, notes: [...reading.notes, ...added] }
 
@@ -458,8 +465,9 @@ const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized 
  * 4. `00` or the country's own international prefix → international; only if that is no number, national
  *    (Tajik numbers start `00`).
  * 5. Bare digits → both readings, international and national. One valid reading is kept. Two valid readings of one
- *    number are one number. Two valid readings of different numbers are `ambiguous`: the one that can be a mobile
- *    is kept when only one can (`491779486853` + DE is the mobile +49 177 9486853, not the landline 0491 779486853,
+ *    number are one number. Two valid readings of different numbers are `ambiguous`: the national one when the
+ *    digits start with the country's trunk prefix (`8 495 123-45-67` + RU is +7 495 123 45 67, not the Vietnamese
+ *    mobile +84 951 234 567); else the one that can be a mobile is kept when only one can (`491779486853` + DE is the mobile +49 177 9486853, not the landline 0491 779486853,
  *    DESIGN known traps; `390 300 5679` + IT the mobile +39 390 300 5679, not the landline 0300 5679); otherwise
  *    digits starting with the country's calling code are read as international (`calling-code-digits`), other
  *    digits as national.
@@ -510,7 +518,9 @@ const readDigits = (digits: string, region: Region | undefined): Reading => {
   const international = readInternational(digits, rule, false)
   if (isNumber(international) && isNumber(national)) {
     if (international.msisdn === national.msisdn) return codeFirst ? international : national
-    // Two numbers: rule 5 of `normalize` (the mobile one, else the calling-code-first preference).
+    // Two numbers: rule 5 of `normalize` (the national number whose trunk prefix is written, else the mobile one,
+    // else the calling-code-first preference).
+    if (!codeFirst && writtenTrunk(digits, region, national)) return withNotes(national, ["ambiguous"])
     const mobile = mayBeMobile(international.msisdn)
     const pick = mobile === mayBeMobile(national.msisdn) ? codeFirst : mobile
     return withNotes(pick ? international : national, ["ambiguous"])

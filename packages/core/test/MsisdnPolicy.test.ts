@@ -12,6 +12,14 @@ const canonical = (e164: string): string | undefined => {
   return number !== undefined && number.isValid() ? number.number.slice(1) : undefined
 }
 
+/** A written number's reading (number, rule, notes), or its problem. */
+const read = (text: string, country?: string, defaultCountry?: string) => {
+  const result = Msisdn.normalize(text, { country, defaultCountry, readCountry: Country.lookup })
+  return Result.isSuccess(result)
+    ? { msisdn: result.success.msisdn, rule: result.success.rule, notes: result.success.notes }
+    : result.failure.problem
+}
+
 describe("Msisdn reading policy", () => {
   it("every example number is valid to libphonenumber in E.164 form", () => {
     expect(exampleNumbers.length).toBeGreaterThan(200)
@@ -46,6 +54,32 @@ describe("Msisdn reading policy", () => {
     )
   })
 
+  it("law: a valid national number written with its trunk prefix is that number, whatever other country's number its digits spell", () => {
+    // Numbers of every country whose national form starts with a trunk prefix other than 0 (no calling code starts
+    // with 0, so digits led by it are only ever national): its example with some or all of its digits drawn anew
+    // (all of them reach other ranges: Moscow's 495 where the example is a 912 mobile).
+    const withTrunk = exampleNumbers.filter((example) => example.national !== example.nationalNumber && !example.national.startsWith("0"))
+    const nationalRow = fc.tuple(fc.constantFrom(...withTrunk), fc.integer({ min: 1, max: 15 }), fc.stringMatching(/^[0-9]{15}$/)).map(([example, changed, drawn]) => {
+      const length = example.nationalNumber.length
+      const kept = example.nationalNumber.slice(0, Math.max(0, length - changed))
+      const digits = kept + drawn.slice(0, length - kept.length)
+      const number = parsePhoneNumber("+" + example.callingCode + digits, { extract: false })
+      return { example, number: number !== undefined && number.isValid() && number.country === example.country ? number : undefined }
+    })
+    fc.assert(
+      fc.property(nationalRow, ({ example, number }) => {
+        fc.pre(number !== undefined)
+        if (number === undefined) return
+        const written = number.formatNational()
+        fc.pre(written.replace(/[^0-9]/g, "") !== number.nationalNumber)
+        expect([written, example.country, read(written, example.country)]).toEqual([
+          written, example.country, expect.objectContaining({ msisdn: number.number.slice(1) })
+        ])
+      }),
+      { numRuns: 3000 }
+    )
+  })
+
   it("agreement holds for every country in every form with its own code as the cell (exhaustive)", () => {
     const lost: Array<string> = []
     let ambiguous = 0
@@ -67,12 +101,6 @@ describe("Msisdn reading policy", () => {
 })
 
 describe("Msisdn reading policy: the issue's examples", () => {
-  const read = (text: string, country?: string, defaultCountry?: string) => {
-    const result = Msisdn.normalize(text, { country, defaultCountry, readCountry: Country.lookup })
-    return Result.isSuccess(result)
-      ? { msisdn: result.success.msisdn, rule: result.success.rule, notes: result.success.notes }
-      : result.failure.problem
-  }
 
   it.each([
     ["254712345678", "254712345678"],
@@ -178,5 +206,9 @@ describe("Msisdn reading policy: the issue's examples", () => {
       rule: "calling-code-digits",
       notes: ["ambiguous"]
     })
+    // Written with RU's trunk prefix 8, also the Vietnamese mobile +84 951 234 567: the national number people wrote.
+    for (const [text, country] of [["8 495 123-45-67", "RU"], ["8 (495) 123-45-67", "Russia"], ["84951234567", "RU"]] as const) {
+      expect(read(text, country)).toEqual({ msisdn: "74951234567", rule: "national", notes: ["ambiguous"] })
+    }
   })
 })
