@@ -53,7 +53,12 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
       ...(options.raw !== undefined ? { body: options.raw } : body === undefined ? {} : { body: JSON.stringify(body) })
     })
     const text = await response.text()
-    return { status: response.status, type: response.headers.get("content-type") ?? "", json: text === "" ? undefined : JSON.parse(text) }
+    return {
+      status: response.status,
+      type: response.headers.get("content-type") ?? "",
+      challenge: response.headers.get("www-authenticate"),
+      json: text === "" ? undefined : JSON.parse(text)
+    }
   }
 
   /** Asserts the documented error body: the code's own number and status, and the response's status. */
@@ -84,7 +89,9 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     ]
     for (const [method, path, body] of endpoints) {
       for (const credential of [null, "wrong", revokedKey, ""]) {
-        expectError(await call(method, path, body, { key: credential }), "UNAUTHORIZED")
+        const refused = await call(method, path, body, { key: credential })
+        expectError(refused, "UNAUTHORIZED")
+        expect(refused.challenge).toBe("Bearer")
       }
     }
     // nothing was created by the refused requests

@@ -1,6 +1,7 @@
 /**
  * The server's outermost middleware: every failure that escaped the API (an unknown route, a defect,
- * a store failure during authentication) becomes an error body, then one JSON access-log line is written.
+ * a store failure during authentication) becomes an error body, then one JSON access-log line is written; a 401
+ * gets its `WWW-Authenticate` header.
  */
 import { Errors, type SmsbookError } from "@smsbook/core"
 import { Cause, Effect, Option, Predicate } from "effect"
@@ -73,7 +74,8 @@ export const layer = (write: (line: string) => void) =>
             remote: Option.getOrUndefined(request.remoteAddress),
             ...(failure === undefined ? {} : { failure })
           }))
-          return response
+          // RFC 9110: a 401 names the scheme the server takes.
+          return response.status === 401 ? HttpServerResponse.setHeader(response, "www-authenticate", "Bearer") : response
         }
       )
     }), { global: true })
