@@ -187,8 +187,11 @@ export const checkStore = (url: string, options: { readonly create: boolean }): 
 
 export interface StoreOptions<E2> {
   readonly needsShortName?: boolean
-  /** Whether a SQLite book that does not exist is created (import, init) rather than refused. */
-  readonly create?: boolean
+  /**
+   * What becomes of a SQLite book that does not exist: refused (the default), created (import, init), or read as an
+   * empty book that is never written to a file (`"empty"`: an import's dry run previews the first import).
+   */
+  readonly create?: boolean | "empty"
   /**
    * Runs before the store is opened, given its URL: where a command refuses outputs that would write over the
    * store or an input (see `internal/outputPath.ts`), so a refused command has not even created the book.
@@ -207,14 +210,22 @@ export const withStore = <A, E, R, E2 = never>(
   effect: Effect.Effect<A, E, R>,
   options: StoreOptions<E2> = {}
 ) =>
-  Effect.flatMap(settings(input, { needsShortName: options.needsShortName ?? false }), (resolved) =>
-    Effect.andThen(
+  Effect.flatMap(settings(input, { needsShortName: options.needsShortName ?? false }), (resolved) => {
+    const opened = options.create === "empty" && isMissingBook(resolved.store) ? { ...resolved, store: "memory:" } : resolved
+    return Effect.andThen(
       Effect.andThen(
-        checkStore(resolved.store, { create: options.create ?? false }),
+        checkStore(resolved.store, { create: options.create !== undefined && options.create !== false }),
         options.check === undefined ? Effect.void : options.check(resolved.store)
       ),
-      Effect.provide(effect, Layer.merge(Account.layer(resolved.account), storeLayer(resolved, options.cacheKiB)))
-    ))
+      Effect.provide(effect, Layer.merge(Account.layer(resolved.account), storeLayer(opened, options.cacheKiB)))
+    )
+  })
+
+/** Whether `url` names a SQLite book whose file does not exist. */
+const isMissingBook = (url: string): boolean => {
+  const location = Store.locate(url)
+  return !(location instanceof InvalidStoreUrl) && location.kind === "sqlite" && location.path !== ":memory:" && !fs.existsSync(location.path)
+}
 
 /** The account flags, all unsaid: for commands that take only some of them. */
 export const noAccountFlags: CommonInput = {

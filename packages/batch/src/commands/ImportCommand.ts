@@ -101,7 +101,8 @@ export const command = Command.make("import", flags, (input) =>
         onProgress: progress.report
       }),
       {
-        create: true,
+        // A dry run into a book that does not exist previews the first import without creating the book.
+        create: input.dryRun ? "empty" : true,
         cacheKiB: Import.cacheKiB,
         check: (store) =>
           OutputPath.ensureDistinct("--rejects", rejectsPath, [{ role: "the input FILE", path: input.file }, ...OutputPath.storeFiles(store)])

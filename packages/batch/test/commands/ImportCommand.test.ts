@@ -99,6 +99,13 @@ describe("smsbook import", () => {
     expect(await contactsOf(url)).toEqual([])
   })
 
+  it("--dry-run into a book that does not exist previews the first import and creates no book", async () => {
+    const book = tempPath("book.db")
+    const ran = await runCommand([path.join(samples, "contacts.csv"), "--default-country", "GB", "--store", book, "--dry-run", "--json"])
+    expect(JSON.parse(ran.stdout)).toMatchObject({ read: 20, created: 20, dry_run: true, committed: false })
+    expect(fs.readdirSync(path.dirname(book)).filter((name) => name.startsWith(path.basename(book)))).toEqual([])
+  })
+
   it("over --max-rejects: exit code 3 with the summary in the error, and the store unchanged", async () => {
     const url = store()
     const rejects = tempPath("rejects.csv")
