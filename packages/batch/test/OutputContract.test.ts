@@ -160,6 +160,10 @@ describe("--json: one document on stdout, every outcome", () => {
     expect(over.code).toBe(3)
     expect(over.doc.error).toMatchObject({ code: "TOO_MANY_REJECTS", summary: { committed: false } })
     expect(String(over.doc.error?.message)).toMatch(/^nothing imported: \d+ of \d+ rows rejected \(\d+\.\d %\), more than --max-rejects 1$/)
+    // A file that cannot be read past a line: the error names the file and that line as members, not only in words.
+    fs.writeFileSync(path.join(dir, "broken.csv"), "msisdn,first_name\n447400123456,Ann\n\"447400123457,Bob\n")
+    const broken = document(["import", path.join(dir, "broken.csv"), "--default-country", "GB", "--rejects", path.join(dir, "broken.rejects.csv")])
+    expect([broken.code, broken.doc.error]).toEqual([2, expect.objectContaining({ code: "INVALID_PARAMETER", field: "FILE", line: 3 })])
   })
 
   it("send, messages, report and contacts export: documents, and exports to stdout are JSON", () => {

@@ -81,6 +81,8 @@ export class InvalidParameter extends /* @__PURE__ */ Data.TaggedError("InvalidP
   readonly parameter: string
   readonly value: string
   readonly reason: string
+  /** The line of the file named by `parameter` the problem is on, where there is one (a CSV that cannot be read). */
+  readonly line?: number
 }> {
   override get message(): string {
     return `parameter ${this.parameter}: ${this.reason} (got ${JSON.stringify(this.value)})`

@@ -177,7 +177,8 @@ const inputError = (source: string) => (cause: unknown): InvalidParameter | File
     ? new InvalidParameter({
       parameter: "FILE",
       value: source,
-      reason: `line ${cause.line}: ${cause.reason}; nothing after it can be read, so nothing was imported`
+      reason: `line ${cause.line}: ${cause.reason}; nothing after it can be read, so nothing was imported`,
+      line: cause.line
     })
     : new FileFailure({ path: source, reason: cause instanceof Error ? cause.message : String(cause) })
 
