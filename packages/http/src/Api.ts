@@ -44,7 +44,7 @@ const WireContact = Schema.toType(Contact.Contact).annotate({ identifier: "Conta
 const WireShortContact = Schema.toType(Contact.ShortContact).annotate({ identifier: "ShortContact" })
 
 /** Errors any endpoint with a body may answer besides its own. */
-const bodyErrors = [ErrorBody.BadRequest, ErrorBody.PayloadTooLarge, ErrorBody.Internal] as const
+const bodyErrors = [ErrorBody.BadRequest, ErrorBody.RequestTimeout, ErrorBody.PayloadTooLarge, ErrorBody.Internal] as const
 
 export class MessagesGroup extends HttpApiGroup.make("messages")
   .add(

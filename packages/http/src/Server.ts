@@ -18,6 +18,7 @@ import * as Handlers from "./Handlers.ts"
 import * as KannelCallbacks from "./KannelCallbacks.ts"
 import * as AccessLog from "./internal/accessLog.ts"
 import * as LineBatch from "./internal/lineBatch.ts"
+import * as RequestTimeout from "./internal/requestTimeout.ts"
 
 export interface Options {
   /** Host to listen on (default 127.0.0.1). */
@@ -134,7 +135,7 @@ export const layer = (
         keepAliveTimeout: options.keepAliveTimeout ?? defaults.keepAliveTimeout,
         // Node checks the two timeouts above on this period (30 s by default).
         connectionsCheckingInterval: Math.min(1000, headersTimeout)
-      }),
+      }).on("clientError", RequestTimeout.onClientError),
     {
       host: options.host ?? defaults.host,
       port: options.port ?? defaults.port,

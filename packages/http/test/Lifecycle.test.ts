@@ -121,7 +121,28 @@ describe("the server process", () => {
       socket.on("close", () => resolve(text))
     })
     expect(answer).toMatch(/^HTTP\/1\.1 408/)
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: { code: "REQUEST_TIMEOUT", status: 408 } })
     server.process.kill("SIGTERM")
     await server.exited
+  }, 15_000)
+
+  it("cuts off a body that never finishes: the client is answered 408 in JSON, and the access log says 408", async () => {
+    const server = await launch(["memory:", "500"])
+    const { hostname, port } = new URL(server.url)
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(Number(port), hostname, () =>
+        socket.write("POST /messages/send_to_contact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"msisdn\""))
+      let text = ""
+      socket.on("data", (chunk) => void (text += chunk.toString()))
+      socket.on("close", () => resolve(text))
+    })
+    expect(answer).toMatch(/^HTTP\/1\.1 408/)
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: { code: "REQUEST_TIMEOUT", number: 3005 } })
+    server.process.kill("SIGTERM")
+    await server.exited
+    const stderr = server.process.stderr
+    if (stderr !== null && !stderr.closed) await new Promise((resolve) => stderr.once("close", resolve))
+    const logged = server.stderr().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(logged).toContainEqual(expect.objectContaining({ path: "/messages/send_to_contact", status: 408, remote: "127.0.0.1" }))
   }, 15_000)
 })

@@ -55,6 +55,8 @@ export const layer = (write: (line: string) => void) =>
   HttpRouter.middleware((httpEffect) =>
     Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
       const started = performance.now()
+      // Read now: a connection cut off before the answer no longer knows its peer.
+      const remote = Option.getOrUndefined(request.remoteAddress)
       let failure: string | undefined
       return Effect.map(
         Effect.catchCause(httpEffect, (cause) => {
@@ -71,7 +73,7 @@ export const layer = (write: (line: string) => void) =>
             path: pathOf(request.url),
             status: response.status,
             ms: Math.round((ended - started) * 1000) / 1000,
-            remote: Option.getOrUndefined(request.remoteAddress),
+            remote,
             ...(failure === undefined ? {} : { failure })
           }))
           // RFC 9110: a 401 names the scheme the server takes.

@@ -1,11 +1,13 @@
 /**
  * Reading a request body as JSON, bounded: over the limit is 413 (by `Content-Length` before
- * reading, or while a chunked body arrives), bytes that are not UTF-8 JSON are 400 `MALFORMED_JSON`.
+ * reading, or while a chunked body arrives), bytes that are not UTF-8 JSON are 400 `MALFORMED_JSON`, a body
+ * that does not arrive in time is 408.
  */
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import * as ErrorBody from "../ErrorBody.ts"
+import * as RequestTimeout from "./requestTimeout.ts"
 
 /** The largest body accepted: 1 MiB. */
 export const maxBytes = 1024 * 1024
@@ -37,7 +39,7 @@ const concat = (chunks: ReadonlyArray<Uint8Array>, size: number): Uint8Array => 
 const bytes = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number
-): Effect.Effect<Uint8Array, ErrorBody.Body<400 | 413>> =>
+): Effect.Effect<Uint8Array, ErrorBody.Body<400 | 408 | 413>> =>
   Effect.callback((resume) => {
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
     const chunks: Array<Uint8Array> = []
@@ -48,7 +50,7 @@ const bytes = (
       incoming.off("error", onError)
       incoming.off("aborted", onAborted)
     }
-    const fail = (error: ErrorBody.Body<400 | 413>) => {
+    const fail = (error: ErrorBody.Body<400 | 408 | 413>) => {
       detach()
       resume(Effect.fail(error))
     }
@@ -61,11 +63,13 @@ const bytes = (
       detach()
       resume(Effect.succeed(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : concat(chunks, size)))
     }
+    // Cut off by Node for slowness, the client was answered 408 (`requestTimeout.ts`): so is this request.
+    const cutOff = () => fail(RequestTimeout.isTimedOut(incoming.socket) ? RequestTimeout.refusal : unreadable)
     function onError() {
-      fail(unreadable)
+      cutOff()
     }
     function onAborted() {
-      fail(unreadable)
+      cutOff()
     }
     if (incoming.readableEnded) return void resume(Effect.succeed(new Uint8Array(0)))
     incoming.on("data", onData)
@@ -83,7 +87,7 @@ const bytes = (
 export const read = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number = maxBytes
-): Effect.Effect<unknown, ErrorBody.Body<400 | 413>> => {
+): Effect.Effect<unknown, ErrorBody.Body<400 | 408 | 413>> => {
   const declared = Number(request.headers["content-length"] ?? "0")
   if (declared > limit) return Effect.fail(tooLarge)
   return Effect.flatMap(bytes(request, limit), (body) => {
