@@ -40,7 +40,8 @@ export const flags = {
     "Messages created at or after: 2026-11-01, 2026-11-01T09:00 (account time zone unless an offset is given) or an HTTP-date"
   ),
   until: GlobalFlags.optionalText("until", "Messages created at or before (a date alone: up to its last second)"),
-  direction: Flag.Literals("direction", ["ALL", "MT", "MO"]).pipe(Flag.withDescription("Direction"), Flag.withDefault("ALL")),
+  // Text, read as the interface's `direction` parameter is (any case).
+  direction: Flag.String("direction").pipe(Flag.withDescription("Direction: ALL, MT or MO (any case)"), Flag.withDefault("ALL")),
   msisdn: GlobalFlags.optionalText("msisdn", "Only messages to or from this number (national with --default-country)"),
   defaultCountry: GlobalFlags.defaultCountry,
   group: GlobalFlags.optionalText("group", "Only group messages sent to this tag")

@@ -75,6 +75,15 @@ const text = (value: string | undefined): string | undefined => {
   return trimmed === undefined || trimmed === "" ? undefined : trimmed
 }
 
+/** A `Status` filter as sent: any case, `SUSCRIBED` for SUBSCRIBED; blank is no filter. */
+export const contactStatus = (value: string | undefined): Result.Result<Contact.Status | undefined, InvalidParameter> => {
+  const statusText = text(value)
+  const status = statusText === undefined ? undefined : contactStatuses.get(statusText.toLowerCase())
+  return statusText !== undefined && status === undefined
+    ? Result.fail(new InvalidParameter({ parameter: "Status", value: statusText, reason: "must be SUBSCRIBED, INVITED, CONFIRMED or CANCELLED" }))
+    : Result.succeed(status)
+}
+
 /** `GET /contacts`: Limit (default 50, ≤ 1000), Start (≥ 0, default 0), Query, Status, shortResults. */
 export const contacts = (params: Params): Result.Result<ContactsQuery, InvalidParameter> =>
   Result.gen(function*() {
@@ -82,13 +91,7 @@ export const contacts = (params: Params): Result.Result<ContactsQuery, InvalidPa
     const limit = yield* wholeNumber("Limit", named.get("limit"), defaultContactsLimit, 1, maxLimit)
     const start = yield* wholeNumber("Start", named.get("start"), 0, 0, Number.MAX_SAFE_INTEGER)
     const short = yield* flag("shortResults", named.get("shortresults"))
-    const statusText = text(named.get("status"))
-    const status = statusText === undefined ? undefined : contactStatuses.get(statusText.toLowerCase())
-    if (statusText !== undefined && status === undefined) {
-      return yield* Result.fail(
-        new InvalidParameter({ parameter: "Status", value: statusText, reason: "must be SUBSCRIBED, INVITED, CONFIRMED or CANCELLED" })
-      )
-    }
+    const status = yield* contactStatus(named.get("status"))
     const query = text(named.get("query"))
     return {
       limit,

@@ -2,7 +2,7 @@
  * `smsbook contacts list|get|add|edit|rm|export|opt-out|resubscribe|forget`: the contact book, one
  * use case per subcommand, printed as the interface's wire shape with `--json`.
  */
-import { Contact, ContactBook, InvalidParameter } from "@smsbook/core"
+import { Contact, ContactBook, InvalidParameter, Query } from "@smsbook/core"
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as Format from "../Format.ts"
@@ -16,7 +16,8 @@ const msisdn = Argument.String("msisdn").pipe(
   Argument.withDescription("The number: 447400123456, +44 7400 123456, or 07400 123456 with --default-country GB")
 )
 const tagsFlag = (description: string) => GlobalFlags.optionalText("tags", description)
-const statusFlag = Flag.Literals("status", Contact.statuses).pipe(Flag.withDescription("Only contacts in this status"), Flag.optional)
+// Text, read as the interface's `Status` parameter is (any case, `SUSCRIBED`), not a choice of exact spellings.
+const statusFlag = GlobalFlags.optionalText("status", `Only contacts in this status (${Contact.statuses.join(", ")}; any case)`)
 const queryFlag = GlobalFlags.optionalText("query", "Only contacts whose msisdn or names contain this text")
 
 /** The interface's parameter names, as the flags the user typed. */
@@ -214,11 +215,12 @@ const exportCommand = Command.make(
       input,
       Effect.gen(function*() {
         const format = yield* Output.exportFormat(input)
+        const status = yield* namingFlags(Effect.fromResult(Query.contactStatus(Option.getOrUndefined(input.status))))
         const result = yield* Output.exporting(
           input.json,
           input.out,
           ContactExport.write(
-            { tags: list(input.tags), status: Option.getOrUndefined(input.status), query: Option.getOrUndefined(input.query) },
+            { tags: list(input.tags), status, query: Option.getOrUndefined(input.query) },
             input.out,
             { format, excel: input.excel }
           )
