@@ -61,8 +61,8 @@ const breaksIn = (fields: ReadonlyArray<string>): { readonly breaks: number; rea
 const reasons: { readonly [code: string]: string } = {
   CSV_QUOTE_NOT_CLOSED: "a quoted cell that starts here or further on is never closed",
   CSV_MAX_RECORD_SIZE: `a record longer than ${maxRecordSize} characters starts here (a quote never closed?)`,
-  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: "a quoted cell is followed by more text before the delimiter (\"Ann\"x)",
-  CSV_INVALID_CLOSING_QUOTE: "a quoted cell is followed by more text before the delimiter (\"Ann\"x)"
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: "a quoted cell is followed by more text before the delimiter (a shape such as \"Ann\"x: quote the whole cell, doubling its inner quotes)",
+  CSV_INVALID_CLOSING_QUOTE: "a quoted cell is followed by more text before the delimiter (a shape such as \"Ann\"x: quote the whole cell, doubling its inner quotes)"
 }
 
 interface Parsed {
