@@ -54,6 +54,16 @@ const trickle = (url: string, path: string, body: string, release: Promise<void>
     void release.then(() => req.end(body.slice(half)))
   })
 
+/** Writes the start of a request and never the rest; what the server answered until it closed the connection. */
+const unfinished = (url: string, start: string) =>
+  new Promise<string>((resolve) => {
+    const { hostname, port } = new URL(url)
+    const socket = connect(Number(port), hostname, () => socket.write(start))
+    let text = ""
+    socket.on("data", (chunk) => void (text += chunk.toString()))
+    socket.on("close", () => resolve(text))
+  })
+
 /** Whether a fresh connection (no pooled keep-alive one) is refused within 5 s. */
 const refusesNewConnections = async (url: string): Promise<boolean> => {
   const { hostname, port } = new URL(url)
@@ -113,13 +123,7 @@ describe("the server process", () => {
 
   it("cuts off a client that never finishes its headers", async () => {
     const server = await launch(["memory:", "500"])
-    const { hostname, port } = new URL(server.url)
-    const answer = await new Promise<string>((resolve) => {
-      const socket = connect(Number(port), hostname, () => socket.write("GET /health HTTP/1.1\r\nHost: x\r\n"))
-      let text = ""
-      socket.on("data", (chunk) => void (text += chunk.toString()))
-      socket.on("close", () => resolve(text))
-    })
+    const answer = await unfinished(server.url, "GET /health HTTP/1.1\r\nHost: x\r\n")
     expect(answer).toMatch(/^HTTP\/1\.1 408/)
     expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: { code: "REQUEST_TIMEOUT", status: 408 } })
     server.process.kill("SIGTERM")
@@ -128,14 +132,10 @@ describe("the server process", () => {
 
   it("cuts off a body that never finishes: the client is answered 408 in JSON, and the access log says 408", async () => {
     const server = await launch(["memory:", "500"])
-    const { hostname, port } = new URL(server.url)
-    const answer = await new Promise<string>((resolve) => {
-      const socket = connect(Number(port), hostname, () =>
-        socket.write("POST /messages/send_to_contact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"msisdn\""))
-      let text = ""
-      socket.on("data", (chunk) => void (text += chunk.toString()))
-      socket.on("close", () => resolve(text))
-    })
+    const answer = await unfinished(
+      server.url,
+      "POST /messages/send_to_contact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"msisdn\""
+    )
     expect(answer).toMatch(/^HTTP\/1\.1 408/)
     expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: { code: "REQUEST_TIMEOUT", number: 3005 } })
     server.process.kill("SIGTERM")
