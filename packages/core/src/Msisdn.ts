@@ -441,13 +441,6 @@ const mayBeMobile = (msisdn: string): boolean => {
   return answer?._tag === "Valid" && (answer.type === "MOBILE" || answer.type === "FIXED_LINE_OR_MOBILE")
 }
 
-/**
- * Whether `national` read `digits` through the trunk prefix they start with (`8 495 123-45-67` + RU): the form people
- * write a national number in, so it outweighs the other country's mobile the same digits spell (+84 951 234 567).
- */
-const writtenTrunk = (digits: string, region: Region, national: Normalized): boolean =>
-  region.trunk !== undefined && digits.startsWith(region.trunk) && !national.notes.includes("trunk-prefix-added")
-
 const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized =>
   added.length === 0 ? reading : { ...reading, notes: [...reading.notes, ...added] }
 
@@ -518,9 +511,14 @@ const readDigits = (digits: string, region: Region | undefined): Reading => {
   const international = readInternational(digits, rule, false)
   if (isNumber(international) && isNumber(national)) {
     if (international.msisdn === national.msisdn) return codeFirst ? international : national
-    // Two numbers: rule 5 of `normalize` (the national number whose trunk prefix is written, else the mobile one,
-    // else the calling-code-first preference).
-    if (!codeFirst && writtenTrunk(digits, region, national)) return withNotes(national, ["ambiguous"])
+    // Two numbers: rule 5 of `normalize`. First the national reading through the trunk prefix the digits start with
+    // (no note: none was added), the form people write a national number in, whatever other country's mobile the
+    // digits spell (where the trunk prefix is the calling code, NANP's 1, both readings drop the same digit); else
+    // the mobile one, else the calling-code-first preference.
+    const { trunk } = region
+    if (trunk !== undefined && digits.startsWith(trunk) && national.notes.length === 0) {
+      return withNotes(national, ["ambiguous"])
+    }
     const mobile = mayBeMobile(international.msisdn)
     const pick = mobile === mayBeMobile(national.msisdn) ? codeFirst : mobile
     return withNotes(pick ? international : national, ["ambiguous"])
