@@ -8,6 +8,8 @@ import * as Store from "@smsbook/store/Store"
 import { Effect, Layer, Option, Result } from "effect"
 import { Flag } from "effect/cli"
 import * as fs from "node:fs"
+import * as os from "node:os"
+import * as nodePath from "node:path"
 import { StoreNotFound } from "./CliErrors.ts"
 import * as Visible from "./internal/visible.ts"
 import * as Settings from "./Settings.ts"
@@ -15,6 +17,13 @@ import * as Settings from "./Settings.ts"
 /** A text flag that may be absent. */
 export const optionalText = (name: string, description: string) =>
   Flag.String(name).pipe(Flag.withDescription(description), Flag.optional)
+
+/**
+ * Refuses a blank value of a filter flag (a usage error): `--status "$UNSET"` in a script is a mistake, and read
+ * as no filter it would widen what the command touches. `hint` says how to ask for no filter.
+ */
+export const notBlank = (hint: string) =>
+  Flag.filter((text: string) => text.trim() !== "", () => `must not be blank: ${hint}`)
 
 /** A comma-separated list (`--tags a,b`): trimmed, blanks dropped. */
 export const splitList = (text: string): ReadonlyArray<string> =>
@@ -189,7 +198,8 @@ export interface StoreOptions<E2> {
   readonly needsShortName?: boolean
   /**
    * What becomes of a SQLite book that does not exist: refused (the default), created (import, init), or read as an
-   * empty book that is never written to a file (`"empty"`: an import's dry run previews the first import).
+   * empty book that goes when the run ends (`"empty"`: an import's dry run previews the first import on a temporary
+   * book, and leaves no file where the book would be).
    */
   readonly create?: boolean | "empty"
   /**
@@ -211,20 +221,39 @@ export const withStore = <A, E, R, E2 = never>(
   options: StoreOptions<E2> = {}
 ) =>
   Effect.flatMap(settings(input, { needsShortName: options.needsShortName ?? false }), (resolved) => {
-    const opened = options.create === "empty" && isMissingBook(resolved.store) ? { ...resolved, store: "memory:" } : resolved
+    const run = (store: string) =>
+      Effect.provide(effect, Layer.merge(Account.layer(resolved.account), storeLayer({ ...resolved, store }, options.cacheKiB)))
+    const missing = options.create === "empty" ? creatableBook(resolved.store) : undefined
     return Effect.andThen(
       Effect.andThen(
         checkStore(resolved.store, { create: options.create !== undefined && options.create !== false }),
         options.check === undefined ? Effect.void : options.check(resolved.store)
       ),
-      Effect.provide(effect, Layer.merge(Account.layer(resolved.account), storeLayer(opened, options.cacheKiB)))
+      missing === undefined ? run(resolved.store) : Effect.acquireUseRelease(
+        // A fresh book as the real run would create it (SQLite, so the same import path and memory), in a
+        // directory of its own that goes with it.
+        Effect.sync(() => fs.mkdtempSync(nodePath.join(os.tmpdir(), "smsbook-preview-"))),
+        (directory) => run(`sqlite:${nodePath.join(directory, nodePath.basename(missing))}`),
+        (directory) => Effect.sync(() => fs.rmSync(directory, { recursive: true, force: true }))
+      )
     )
   })
 
-/** Whether `url` names a SQLite book whose file does not exist. */
-const isMissingBook = (url: string): boolean => {
+/**
+ * The path of the SQLite book `url` names when it does not exist and could be created there (its directory exists
+ * and may be written): what a run with `create: "empty"` previews on a temporary book instead. Otherwise
+ * `undefined`, and the run opens `url` itself (and fails where the real run would).
+ */
+const creatableBook = (url: string): string | undefined => {
   const location = Store.locate(url)
-  return !(location instanceof InvalidStoreUrl) && location.kind === "sqlite" && location.path !== ":memory:" && !fs.existsSync(location.path)
+  if (location instanceof InvalidStoreUrl || location.kind !== "sqlite" || location.path === ":memory:") return undefined
+  if (fs.existsSync(location.path)) return undefined
+  try {
+    fs.accessSync(nodePath.dirname(nodePath.resolve(location.path)), fs.constants.W_OK)
+    return location.path
+  } catch {
+    return undefined
+  }
 }
 
 /** The account flags, all unsaid: for commands that take only some of them. */

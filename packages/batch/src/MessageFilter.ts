@@ -41,7 +41,11 @@ export const flags = {
   ),
   until: GlobalFlags.optionalText("until", "Messages created at or before (a date alone: up to its last second)"),
   // Text, read as the interface's `direction` parameter is (any case).
-  direction: Flag.String("direction").pipe(Flag.withDescription("Direction: ALL, MT or MO (any case)"), Flag.withDefault("ALL")),
+  direction: Flag.String("direction").pipe(
+    GlobalFlags.notBlank("leave --direction out for both directions"),
+    Flag.withDescription("Direction: ALL, MT or MO (any case)"),
+    Flag.withDefault("ALL")
+  ),
   msisdn: GlobalFlags.optionalText("msisdn", "Only messages to or from this number (national with --default-country)"),
   defaultCountry: GlobalFlags.defaultCountry,
   group: GlobalFlags.optionalText("group", "Only group messages sent to this tag")

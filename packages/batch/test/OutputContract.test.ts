@@ -93,6 +93,8 @@ describe("--json: one document on stdout, every outcome", () => {
     const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string | undefined]> = [
       [["send", "--message", "hi"], "--to"],
       [["contacts", "list", "--bogus"], "--bogus"],
+      [["contacts", "export", "--status", ""], "--status"],
+      [["messages", "list", "--direction", " "], "--direction"],
       [["contacts", "frobnicate"], undefined],
       [["contacts", "get"], undefined],
       [["report", "--format", "xml"], "--format"]
@@ -127,8 +129,10 @@ describe("--json: one document on stdout, every outcome", () => {
     for (const status of ["subscribed", "Suscribed"]) expect(document(["contacts", "list", "--status", status]).doc).toHaveLength(1)
     expect(document(["contacts", "export", "--status", "cancelled"]).doc).toEqual([])
     expect(document(["messages", "list", "--direction", "mo"]).code).toBe(0)
-    const badStatus = document(["contacts", "export", "--status", "gone"])
-    expect([badStatus.code, badStatus.doc.error?.field]).toEqual([2, "--status"])
+    for (const args of [["contacts", "export", "--status", "gone"], ["contacts", "list", "--status", "HAPPY"], ["messages", "list", "--direction", "up"]]) {
+      const refused = document(args)
+      expect([args, refused.code, refused.doc.error?.code, refused.doc.error?.field]).toEqual([args, 2, "INVALID_PARAMETER", args[2]])
+    }
     const missing = document(["contacts", "get", "447400999999"])
     expect([missing.code, missing.doc.error?.code]).toEqual([1, "CONTACT_NOT_FOUND"])
     const national = document(["contacts", "get", "07400123456"])

@@ -56,8 +56,10 @@ const describe = (value: unknown): string => {
   if (typeof value === "string") return value
   try {
     return JSON.stringify(value) ?? String(value)
-  } catch {
-    // Nested deeper than the stack allows (a body of `[[[[…` 5,000 deep): still a refusal, never a crash.
+  } catch (error) {
+    // Nested deeper than the stack allows (a body of `[[[[…` 5,000 deep), or not JSON at all (a BigInt, a cycle, from
+    // a service calling the decoder): still a refusal that says so, never a crash.
+    if (!(error instanceof RangeError)) return "a value that cannot be shown as JSON"
     return Array.isArray(value) ? "an array nested too deeply to show" : "an object nested too deeply to show"
   }
 }

@@ -191,6 +191,16 @@ describe("Wire.Text", () => {
     )
   })
 
+  it("refuses a value that is not JSON at all (a BigInt, a cycle), saying so, without throwing", () => {
+    const cycle: Record<string, unknown> = {}
+    cycle["self"] = cycle
+    for (const value of [{ a: 1n }, cycle]) {
+      expect(decode({ id: value })).toEqual(
+        Result.fail(expect.objectContaining({ field: "id", value: "a value that cannot be shown as JSON" }))
+      )
+    }
+  })
+
   it("keeps text as it is", () => {
     fc.assert(fc.property(fc.string(), (text) => {
       expect(decode({ id: text })).toEqual(Result.succeed({ id: text }))

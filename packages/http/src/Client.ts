@@ -45,7 +45,7 @@ export class SmsbookHttpError extends Error {
     this.code = body.error.code
     this.number = body.error.number
     this.status = body.error.status
-    this.details = body.error.details
+    this.details = body.error.details ?? {}
   }
 }
 

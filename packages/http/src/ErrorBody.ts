@@ -24,7 +24,8 @@ const make = <S extends Status>(status: S) =>
       number: Schema.Int.annotate({ description: "Stable number of the code; never renumbered." }),
       status: Schema.Literal(status).annotate({ description: "The HTTP status of the response." }),
       message: Schema.String.annotate({ description: "What went wrong, for people." }),
-      details: Details.annotate({ description: "The error's own fields (field, value, reason, msisdn…); empty where it has none." })
+      // Always written; optional when read, as servers before it was always there wrote it (read leniently).
+      details: Schema.optionalKey(Details.annotate({ description: "The error's own fields (field, value, reason, msisdn…); empty where it has none." }))
     })
   }).pipe(HttpApiSchema.status(status)).annotate({ identifier: `Error${status}` })
 
@@ -64,7 +65,7 @@ export interface BodyOf<S extends Status> {
     readonly number: number
     readonly status: S
     readonly message: string
-    readonly details: { readonly [field: string]: Detail }
+    readonly details?: { readonly [field: string]: Detail }
   }
 }
 

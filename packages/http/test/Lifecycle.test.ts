@@ -145,4 +145,17 @@ describe("the server process", () => {
     const logged = server.stderr().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>)
     expect(logged).toContainEqual(expect.objectContaining({ path: "/messages/send_to_contact", status: 408, remote: "127.0.0.1" }))
   }, 15_000)
+
+  it("answers a keep-alive connection's later request that times out 408 too, and what Node answers bad requests", async () => {
+    const server = await launch(["memory:", "500"])
+    const later = await unfinished(
+      server.url,
+      "GET /health HTTP/1.1\r\nHost: x\r\n\r\nPOST /messages/send_to_contact HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"
+    )
+    expect(later).toMatch(/^HTTP\/1\.1 200[^]*HTTP\/1\.1 408[^]*REQUEST_TIMEOUT/)
+    expect(await unfinished(server.url, "NOT HTTP AT ALL\r\n\r\n")).toMatch(/^HTTP\/1\.1 400/)
+    expect(await unfinished(server.url, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 431/)
+    server.process.kill("SIGTERM")
+    await server.exited
+  }, 15_000)
 })

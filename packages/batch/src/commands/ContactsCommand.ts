@@ -17,7 +17,11 @@ const msisdn = Argument.String("msisdn").pipe(
 )
 const tagsFlag = (description: string) => GlobalFlags.optionalText("tags", description)
 // Text, read as the interface's `Status` parameter is (any case, `SUSCRIBED`), not a choice of exact spellings.
-const statusFlag = GlobalFlags.optionalText("status", `Only contacts in this status (${Contact.statuses.join(", ")}; any case)`)
+const statusFlag = Flag.String("status").pipe(
+  GlobalFlags.notBlank("leave --status out for contacts of every status"),
+  Flag.withDescription(`Only contacts in this status (${Contact.statuses.join(", ")}; any case)`),
+  Flag.optional
+)
 const queryFlag = GlobalFlags.optionalText("query", "Only contacts whose msisdn or names contain this text")
 
 /** The interface's parameter names, as the flags the user typed. */

@@ -71,7 +71,13 @@ export const command = Command.make(
     const location = Store.locate(resolved.store)
     const existed = "path" in location && fs.existsSync(location.path)
     // smsbook.json must not be the book (`--store smsbook.json`, or a link to the book): writing it would destroy it.
-    yield* OutputPath.ensureDistinct("--store", Settings.configFile, OutputPath.storeFiles(resolved.store))
+    if (OutputPath.storeFiles(resolved.store).some((kept) => OutputPath.clashes(Settings.configFile, kept.path))) {
+      return yield* new InvalidParameter({
+        parameter: "--store",
+        value: resolved.store,
+        reason: `is the file ${Settings.configFile} is (or links to): writing the settings would destroy the book; keep the book under another name`
+      })
+    }
     yield* GlobalFlags.checkStore(resolved.store, { create: true })
     yield* writeConfig(Settings.configFile, given, input.force)
     // Opening the store creates and migrates it; nothing else is written.

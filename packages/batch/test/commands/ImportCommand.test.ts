@@ -104,6 +104,12 @@ describe("smsbook import", () => {
     const ran = await runCommand([path.join(samples, "contacts.csv"), "--default-country", "GB", "--store", book, "--dry-run", "--json"])
     expect(JSON.parse(ran.stdout)).toMatchObject({ read: 20, created: 20, dry_run: true, committed: false })
     expect(fs.readdirSync(path.dirname(book)).filter((name) => name.startsWith(path.basename(book)))).toEqual([])
+    // Where the real run could not create the book, neither can the preview pretend to.
+    const nowhere = tempPath("no-such-dir/book.db")
+    const args = [path.join(samples, "contacts.csv"), "--default-country", "GB", "--store", nowhere, "--json"]
+    const [real, preview] = [await runCommand(args), await runCommand([...args, "--dry-run"])]
+    expect(real.error).toMatchObject({ _tag: "StoreUnavailable" })
+    expect([preview.code, preview.error]).toEqual([real.code, real.error])
   })
 
   it("over --max-rejects: exit code 3 with the summary in the error, and the store unchanged", async () => {

@@ -21,17 +21,26 @@ const raw = (status: string, headers: string, body: string): string =>
 
 const timeoutAnswer = raw("408 Request Timeout", "Content-Type: application/json\r\n", JSON.stringify(refusal))
 
+/** Whether the response of the request now on `socket` has not started: Node's own test (`_httpMessage`). */
+const unanswered = (socket: Duplex): boolean => {
+  const response: unknown = Reflect.get(socket, "_httpMessage")
+  return typeof response !== "object" || response === null || Reflect.get(response, "headersSent") !== true
+}
+
 /**
- * The server's `clientError` listener, doing what Node does without one (an answer only on a socket nothing was
- * written to yet, then the socket destroyed) but for a timeout's answer: ours, in JSON.
+ * The server's `clientError` listener, doing what Node does without one (an answer where the current request's
+ * response has not started, keep-alive connections included, then the socket destroyed), but for a timeout's
+ * answer: ours, in JSON.
  */
 export const onClientError = (error: Error & { readonly code?: string }, socket: Duplex): void => {
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") timedOut.add(socket)
-  if (socket.writable && "bytesWritten" in socket && socket.bytesWritten === 0) {
+  if (socket.writable && unanswered(socket)) {
     const answer = error.code === "ERR_HTTP_REQUEST_TIMEOUT"
       ? timeoutAnswer
       : error.code === "HPE_HEADER_OVERFLOW"
       ? raw("431 Request Header Fields Too Large", "", "")
+      : error.code === "HPE_CHUNK_EXTENSIONS_OVERFLOW"
+      ? raw("413 Payload Too Large", "", "")
       : raw("400 Bad Request", "", "")
     socket.write(answer)
   }
