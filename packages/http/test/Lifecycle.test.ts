@@ -64,6 +64,16 @@ const unfinished = (url: string, start: string) =>
     socket.on("close", () => resolve(text))
   })
 
+/** The JSON body of a raw HTTP answer. */
+const bodyOf = (answer: string): unknown => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))
+
+/** The access-log lines of a server that has exited, once its stderr (written in batches) is closed. */
+const accessLines = async (server: Child): Promise<Array<{ readonly [field: string]: unknown }>> => {
+  const stderr = server.process.stderr
+  if (stderr !== null && !stderr.closed) await new Promise((resolve) => stderr.once("close", resolve))
+  return server.stderr().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { readonly [field: string]: unknown })
+}
+
 /** Whether a fresh connection (no pooled keep-alive one) is refused within 5 s. */
 const refusesNewConnections = async (url: string): Promise<boolean> => {
   const { hostname, port } = new URL(url)
@@ -114,9 +124,7 @@ describe("the server process", () => {
     for (const id of [...accepted, JSON.parse(finished.body).message_id]) expect(ids.has(id)).toBe(true)
     expect(stored).toHaveLength(accepted.length + 1)
     // the access log, written in batches, still has a line for every send answered before the exit
-    const stderr = server.process.stderr
-    if (stderr !== null && !stderr.closed) await new Promise((resolve) => stderr.once("close", resolve))
-    const logged = server.stderr().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { readonly path?: string; readonly status?: number })
+    const logged = await accessLines(server)
     expect(logged.filter((line) => line.path === "/messages/send_to_contact" && line.status === 201)).toHaveLength(accepted.length + 1)
     await store.drop()
   }, 30_000)
@@ -125,7 +133,7 @@ describe("the server process", () => {
     const server = await launch(["memory:", "500"])
     const answer = await unfinished(server.url, "GET /health HTTP/1.1\r\nHost: x\r\n")
     expect(answer).toMatch(/^HTTP\/1\.1 408/)
-    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: { code: "REQUEST_TIMEOUT", status: 408 } })
+    expect(bodyOf(answer)).toMatchObject({ error: { code: "REQUEST_TIMEOUT", status: 408 } })
     server.process.kill("SIGTERM")
     await server.exited
   }, 15_000)
@@ -137,13 +145,10 @@ describe("the server process", () => {
       "POST /messages/send_to_contact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"msisdn\""
     )
     expect(answer).toMatch(/^HTTP\/1\.1 408/)
-    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: { code: "REQUEST_TIMEOUT", number: 3005 } })
+    expect(bodyOf(answer)).toMatchObject({ error: { code: "REQUEST_TIMEOUT", number: 3005 } })
     server.process.kill("SIGTERM")
     await server.exited
-    const stderr = server.process.stderr
-    if (stderr !== null && !stderr.closed) await new Promise((resolve) => stderr.once("close", resolve))
-    const logged = server.stderr().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>)
-    expect(logged).toContainEqual(expect.objectContaining({ path: "/messages/send_to_contact", status: 408, remote: "127.0.0.1" }))
+    expect(await accessLines(server)).toContainEqual(expect.objectContaining({ path: "/messages/send_to_contact", status: 408, remote: "127.0.0.1" }))
   }, 15_000)
 
   it("answers a keep-alive connection's later request that times out 408 too, and what Node answers bad requests", async () => {
