@@ -24,7 +24,7 @@ const make = <S extends Status>(status: S) =>
       number: Schema.Int.annotate({ description: "Stable number of the code; never renumbered." }),
       status: Schema.Literal(status).annotate({ description: "The HTTP status of the response." }),
       message: Schema.String.annotate({ description: "What went wrong, for people." }),
-      // Always written; optional when read, as servers before it was always there wrote it (read leniently).
+      // Always written; optional when read, so a client also reads a server that left it out (read leniently).
       details: Schema.optionalKey(Details.annotate({ description: "The error's own fields (field, value, reason, msisdn…); empty where it has none." }))
     })
   }).pipe(HttpApiSchema.status(status)).annotate({ identifier: `Error${status}` })

@@ -75,7 +75,7 @@ export const command = Command.make(
       return yield* new InvalidParameter({
         parameter: "--store",
         value: resolved.store,
-        reason: `is the file ${Settings.configFile} is (or links to): writing the settings would destroy the book; keep the book under another name`
+        reason: `is ${Settings.configFile} itself, or the file it links to: init writes its settings there, which would destroy the book; keep the book under another name`
       })
     }
     yield* GlobalFlags.checkStore(resolved.store, { create: true })
