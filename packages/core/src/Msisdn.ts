@@ -462,8 +462,8 @@ const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized 
  *    digits start with the country's trunk prefix (`8 495 123-45-67` + RU is +7 495 123 45 67, not the Vietnamese
  *    mobile +84 951 234 567); else the one that can be a mobile is kept when only one can (`491779486853` + DE is
  *    the mobile +49 177 9486853, not the landline 0491 779486853, DESIGN known traps; `390 300 5679` + IT the
- *    mobile +39 390 300 5679, not the landline 0300 5679); otherwise digits starting with the country's calling code are read as international (`calling-code-digits`), other
- *    digits as national.
+ *    mobile +39 390 300 5679, not the landline 0300 5679); otherwise digits starting with the country's calling
+ *    code are read as international (`calling-code-digits`), other digits as national.
  * 6. National: with the country's trunk prefix (`07400 123456`, `8 912 …`, `06 20 …`, `1 212 …`) or without it
  *    (`7400 123456` + GB: `trunk-prefix-added`). A `0` that belongs to the number (Italian landlines) is never
  *    added: `612345678` + IT is `lost-leading-zero`.
