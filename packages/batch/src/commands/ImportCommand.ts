@@ -12,6 +12,7 @@ import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
 import * as CsvDialect from "../internal/csv/dialect.ts"
 import * as InputFile from "../internal/inputFile.ts"
+import * as Interruption from "../internal/interruption.ts"
 import * as OutputPath from "../internal/outputPath.ts"
 import * as Import from "../jobs/Import.ts"
 import * as Output from "../Output.ts"
@@ -111,6 +112,8 @@ export const command = Command.make("import", flags, (input) =>
       Effect.ensuring(progress.finish),
       Effect.onInterrupt(() => {
         const read = progress.latest()?.read ?? 0
+        // Stopped while committing, the import may have landed (Import.committing says so, in the error too).
+        if (Interruption.keptSoFar() === Import.committing) return Effect.void
         return Console.error(
           `interrupted: nothing was imported (the import is one transaction and rolled back); ` +
             `${read.toLocaleString("en-US")} rows had been read${input.dryRun ? "" : `; run the same command again to import ${input.file}`}`

@@ -1,12 +1,13 @@
 /**
  * What a job has done that an interruption does not undo, for the line a stopped run prints (Ctrl-C, SIGTERM). Most
- * jobs are one transaction and leave nothing; a broadcast keeps every batch it committed, and says so.
+ * jobs are one transaction and leave nothing; a broadcast keeps every batch it committed, and says so, and an import
+ * stopped while it commits may have landed.
  */
 
 let kept: string | undefined
 
-/** Records what the run has kept so far (replacing the earlier note). */
-export const keep = (note: string): void => {
+/** Records what the run has kept so far (replacing the earlier note); `undefined`: nothing (a job starting). */
+export const keep = (note: string | undefined): void => {
   kept = note
 }
 

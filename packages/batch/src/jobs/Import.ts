@@ -6,6 +6,7 @@ import { ContactBook, ContactStore, Country, InvalidField, InvalidParameter, Msi
 import { Clock, Data, Effect, Result, type Scope } from "effect"
 import { FileFailure } from "../CliErrors.ts"
 import * as Columns from "../internal/csv/columns.ts"
+import * as Interruption from "../internal/interruption.ts"
 import * as ContactRows from "../internal/contactRows.ts"
 import * as CsvRecords from "../internal/csv/records.ts"
 import * as MsisdnSet from "../internal/msisdnSet.ts"
@@ -150,6 +151,10 @@ export interface Summary {
   readonly max_rejects_exceeded: boolean
 }
 
+/** What a run stopped while its import commits says it kept: the truth is either, and a re-run is safe either way. */
+export const committing = "the import was committing when stopped, so it may have been committed: " +
+  "run the same command again (rows already committed are then found unchanged)"
+
 /** Ends the transaction without its writes: a dry run, or too many rejects. Never leaves this module. */
 class Rollback extends Data.TaggedError("Rollback")<{ readonly exceeded: boolean; readonly placed: string | undefined }> {}
 
@@ -201,6 +206,7 @@ export const run = Effect.fn("Import.run")(
     ContactStore.ContactStore | Scope.Scope
   > {
     const store = yield* ContactStore.ContactStore
+    yield* Effect.sync(() => Interruption.keep(undefined))
     const started = yield* Clock.currentTimeMillis
     const source = options.source ?? "-"
     const defaultCountry = options.defaultCountry === undefined
@@ -354,6 +360,9 @@ export const run = Effect.fn("Import.run")(
       // In place before the commit: a rejects file that cannot be written rolls the import back.
       const placed = rejects === undefined ? undefined : yield* rejects.finish
       if (dryRun || exceeded) return yield* new Rollback({ exceeded, placed })
+      // The commit comes next, and takes long enough (SQLite copies the file's pages in) for a signal to arrive in it:
+      // a stop from here on may follow a commit, so what the stop says must not be "rolled back".
+      yield* Effect.sync(() => Interruption.keep(committing))
       return { committed: true, exceeded, placed }
     })
 
