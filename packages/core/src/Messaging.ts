@@ -81,7 +81,8 @@ const outgoing = Effect.fnUntraced(function*(text: string, rawId: string | undef
 
 /**
  * `POST /messages/send_to_contact`: records an individual message, READY, to one number. An
- * opted-out contact is refused; the same `id` within the spam period is refused and nothing is created.
+ * opted-out number is refused, its contact deleted or not; the same `id` within the spam period is refused and
+ * nothing is created.
  */
 export const sendToContact = Effect.fnUntraced(function*(body: unknown) {
   const request = yield* Effect.fromResult(Message.decodeSendToContactBody(body))
@@ -89,9 +90,12 @@ export const sendToContact = Effect.fnUntraced(function*(body: unknown) {
   const { antiSpam, base, zone } = yield* outgoing(request.message, request.id)
   const contacts = yield* ContactStore
   const contact = yield* contacts.get(msisdn)
-  if (Option.isSome(contact) && contact.value.status === "CANCELLED") {
-    return yield* new RecipientOptedOut({ msisdn })
-  }
+  // An opt-out binds the number, not the record: without a contact (deleted since), the suppression list decides. A
+  // stored contact that is not CANCELLED is never on it (an opt-out makes it CANCELLED, a resubscribe lifts both).
+  const optedOut = Option.isSome(contact)
+    ? contact.value.status === "CANCELLED"
+    : (yield* contacts.suppressed([msisdn])).has(msisdn)
+  if (optedOut) return yield* new RecipientOptedOut({ msisdn })
   const stored: Message.Stored = {
     ...base,
     country: Msisdn.split(msisdn).country_code,

@@ -84,6 +84,17 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(yield* Observe.allMessages).toEqual([])
       }))
 
+    test("an opted-out number stays refused once its contact is deleted (the suppression list decides), until a resubscribe", () =>
+      Effect.gen(function*() {
+        yield* ContactBook.createContact(Fixtures.msisdn(1), {})
+        yield* ContactBook.optOut(Fixtures.msisdn(1))
+        yield* ContactBook.deleteContact(Fixtures.msisdn(1))
+        yield* Observe.refused(Messaging.sendToContact({ msisdn: Fixtures.msisdn(1), message: "Hi" }), "RecipientOptedOut")
+        expect(yield* Observe.allMessages).toEqual([])
+        // A number never opted out, and not in the book, may still be sent to.
+        expect((yield* Messaging.sendToContact({ msisdn: Fixtures.msisdn(2), message: "Hi" })).msisdn).toBe(Fixtures.msisdn(2))
+      }))
+
     test("delivery hands every part of the prefixed text to the carrier once: SENT, sent_count = parts", () =>
       Effect.gen(function*() {
         const sent = yield* Messaging.sendToContact({ msisdn: Fixtures.msisdn(1), message: Observe.twoPartText })
