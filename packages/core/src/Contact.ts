@@ -63,6 +63,17 @@ export const fullName = (firstName: string, lastName: string): string => {
   return first === "" ? last : last === "" ? first : `${first} ${last}`
 }
 
+/**
+ * The longest tag, in UTF-16 units: a group's name, not a document. Bounded so every store can index it (PostgreSQL's
+ * B-tree keeps at most 2,704 bytes a key: 255 units are at most 765 bytes of UTF-8).
+ */
+export const maxTagLength = 255
+
+/** A tag as a body sends it: text of at most {@link maxTagLength} units. */
+export const Tag = Schema.String.check(
+  Schema.isMaxLength(maxTagLength, { expected: `a tag of at most ${maxTagLength} characters` })
+)
+
 /** Body of `POST /contacts/:msisdn`. `status` is managed by the platform and refused. */
 export const CreateBody = Schema.toStandardSchemaV1(Schema.Struct({
   msisdn: Schema.optionalKey(Wire.Text),
@@ -78,7 +89,7 @@ export const editableFields = ["first_name", "last_name", "tags", "monitoring"] 
 export const EditBody = Schema.toStandardSchemaV1(Schema.Struct({
   first_name: Schema.optionalKey(Schema.String),
   last_name: Schema.optionalKey(Schema.String),
-  tags: Schema.optionalKey(Schema.Array(Schema.String)),
+  tags: Schema.optionalKey(Schema.Array(Tag)),
   monitoring: Schema.optionalKey(Wire.Flag)
 }))
 export type EditBody = typeof EditBody.Type
@@ -130,7 +141,8 @@ export const normalizeTags = (tags: Iterable<string>): ReadonlyArray<string> => 
   const seen = new Set<string>()
   const out: Array<string> = []
   for (const raw of tags) {
-    const tag = raw.trim()
+    // A lone surrogate (text cut in the middle of a pair) is U+FFFD, as every store would keep it.
+    const tag = raw.toWellFormed().trim()
     const key = tag.toLowerCase()
     if (tag !== "" && !seen.has(key)) {
       seen.add(key)

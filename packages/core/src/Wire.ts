@@ -48,8 +48,9 @@ export const Text = Schema.Union([
 
 const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
 
+// Arrays too (`tags.1`): Effect's `Predicate.isObject` is false for them.
 const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown =>
-  path.reduce<unknown>((node, key) => Predicate.isObject(node) ? Reflect.get(node, key) : undefined, input)
+  path.reduce<unknown>((node, key) => typeof node === "object" && node !== null ? Reflect.get(node, key) : undefined, input)
 
 const describe = (value: unknown): string => {
   if (value === undefined) return ""

@@ -238,6 +238,13 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     const answer = await call("POST", "/messages/send_to_contact", undefined, { raw: deep })
     expectError(answer, "INVALID_FIELD")
     expect(answer.json).toMatchObject({ error: { details: { field: "message" } } })
+    // A tag longer than every store can index names itself, on every endpoint that takes tags.
+    const long = "t".repeat(256)
+    for (const [method, path, body] of [["PUT", `/contacts/${Samples.msisdn}`, { tags: ["ok", long] }], ["POST", "/messages/send", { tags: [long], message: "x" }]] as const) {
+      const refused = await call(method, path, body)
+      expectError(refused, "INVALID_FIELD")
+      expect(refused.json).toMatchObject({ error: { details: { field: expect.stringMatching(/^tags\.[01]$/), value: long } } })
+    }
   })
 
   /** A body sent in chunks, without `Content-Length`: the limit is kept while the bytes arrive. */

@@ -4,6 +4,7 @@
  */
 // Subpaths, not the package index: the import's worker thread loads this module, and loads no more than it needs.
 import type { ContactBook, Errors } from "@smsbook/core"
+import * as Contact from "@smsbook/core/Contact"
 import * as Country from "@smsbook/core/Country"
 import * as Msisdn from "@smsbook/core/Msisdn"
 import type * as Columns from "./csv/columns.ts"
@@ -16,6 +17,7 @@ export type Reason =
   | "missing-msisdn"
   | "too-many-fields"
   | "bad-encoding"
+  | "tag-too-long"
 
 /**
  * What an accepted row went through: the number's notes, a number taken from a fallback phone column, and control
@@ -159,6 +161,11 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   }
   const { country_code, msisdn, phone_number, rule } = normalized
   const own = splitTags(cell(fields, index.tags))
+  // Every store indexes tags, and bounds what it can: a row with a longer one is refused, not the whole file.
+  const long = own.find((tag) => tag.length > Contact.maxTagLength)
+  if (long !== undefined) {
+    return reject("tag-too-long", `a tag of ${long.length} characters: a tag holds at most ${Contact.maxTagLength}`)
+  }
   const first = cell(fields, index.first_name)
   const cleaned = [index.first_name, index.last_name, index.name, index.tags].some((at) =>
     at !== undefined && CleanText.countControls(fields[at] ?? "") > 0

@@ -51,7 +51,8 @@ const reasons: ReadonlyArray<ContactRows.Reason> = [
   ...Errors.msisdnProblems.filter((problem) => problem !== "empty"),
   "missing-msisdn",
   "too-many-fields",
-  "bad-encoding"
+  "bad-encoding",
+  "tag-too-long"
 ]
 
 const candidateTag = 0

@@ -2,7 +2,7 @@
  * The contact import job: the bytes of a CSV file in, contacts upserted by msisdn in one store transaction, and a
  * summary accounting for every row (created, updated, unchanged or rejected; rejected rows go to a file).
  */
-import { ContactBook, ContactStore, Country, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
+import { Contact, ContactBook, ContactStore, Country, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
 import { Clock, Data, Effect, Result, type Scope } from "effect"
 import { FileFailure } from "../CliErrors.ts"
 import * as Columns from "../internal/csv/columns.ts"
@@ -212,6 +212,10 @@ export const run = Effect.fn("Import.run")(
     const defaultCountry = options.defaultCountry === undefined
       ? undefined
       : yield* Effect.fromResult(checkCountry(options.defaultCountry))
+    const long = options.tags?.find((tag) => tag.length > Contact.maxTagLength)
+    if (long !== undefined) {
+      return yield* new InvalidParameter({ parameter: "--tags", value: long, reason: `a tag holds at most ${Contact.maxTagLength} characters` })
+    }
     const batchSize = options.batchSize ?? defaultBatchSize
     const dryRun = options.dryRun === true
     // Opened before anything is read or written, so a rejects path that cannot be written fails first.

@@ -444,6 +444,18 @@ describe("Import semantics", () => {
     ])
   })
 
+  it("a row with a tag longer than a store can index is refused (tag-too-long), not the file; so is such a --tags", async () => {
+    const longest = "t".repeat(255)
+    const [summary, contacts, refused] = await run(Effect.gen(function*() {
+      const summary = yield* importText(`${header}07400 100001,Ann,Lee,${longest}\n07400 100002,Bob,Ray,${longest}x|news\n`)
+      const refused = yield* Effect.flip(importText(`${header}07400 100003,Cy,,\n`, { tags: [`${longest}x`] }))
+      return [summary, yield* allContacts, refused] as const
+    }))
+    expect(summary).toMatchObject({ created: 1, rejected: 1, reasons: { "tag-too-long": 1 } })
+    expect(contacts.map((contact) => [contact.msisdn, contact.tags])).toEqual([["447400100001", [longest]]])
+    expect(refused).toMatchObject({ _tag: "InvalidParameter", parameter: "--tags" })
+  })
+
   it("blanks keep stored names unless --blank-erases", async () => {
     const [kept, erased] = await run(Effect.gen(function*() {
       yield* importText(`${header}07400 100001,Ann,Lee,\n`)
