@@ -97,6 +97,19 @@ describe("Contact.transition (the status machine)", () => {
   })
 })
 
+describe("Contact.normalizeTags", () => {
+  it("law: tags come out well-formed, trimmed, non-blank and distinct in any case, in first-seen order", () => {
+    fc.assert(fc.property(fc.array(fc.string({ unit: "binary", maxLength: 6 }), { maxLength: 8 }), (raw) => {
+      const tags = Contact.normalizeTags(raw)
+      for (const tag of tags) expect([tag, tag.isWellFormed(), tag === tag.trim(), tag !== ""]).toEqual([tag, true, true, true])
+      expect(new Set(tags.map((tag) => tag.toLowerCase())).size).toBe(tags.length)
+      expect(tags).toEqual(Contact.normalizeTags(tags))
+    }))
+    // A lone surrogate is kept as U+FFFD, as every store keeps it.
+    expect(Contact.normalizeTags(["a\ud800", " news "])).toEqual(["a\ufffd", "news"])
+  })
+})
+
 describe("Contact.applyEdit", () => {
   it("law: only the edited fields change; full_name is recomputed; tags are normalised", () => {
     const edit = fc.record({
