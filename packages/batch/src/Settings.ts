@@ -126,13 +126,16 @@ export const resolve = Effect.fnUntraced(function*(
       reason: "is required: pass --short-name, set SMSBOOK_SHORT_NAME, or put short_name in smsbook.json"
     })
   }
-  const shortName = Option.getOrUndefined(values.short_name)
-  if (shortName !== undefined && Visible.isHostile(shortName)) {
-    return yield* new InvalidSettings({
-      setting: "short_name",
-      value: shortName,
-      reason: "must be one line of printable characters (no line break, tab, escape or bidi control)"
-    })
+  // What every message records (its prefix, sender and author): one printable line, which every store keeps as is.
+  for (const setting of ["short_name", "short_code", "user"] as const) {
+    const value = Option.getOrUndefined(values[setting])
+    if (value !== undefined && Visible.isHostile(value)) {
+      return yield* new InvalidSettings({
+        setting,
+        value,
+        reason: "must be one line of printable characters (no line break, tab, escape or bidi control)"
+      })
+    }
   }
   const spam = Option.getOrUndefined(values.spam_period_seconds)
   if (spam !== undefined && !/^\s*\d{1,15}\s*$/.test(spam)) {

@@ -224,6 +224,14 @@ describe("Settings.resolve", () => {
     }))
   })
 
+  it("a short name, short code or user that is not one printable line (a NUL, a line break, an escape) is refused by name", () => {
+    for (const setting of ["short_name", "short_code", "user"] as const) {
+      for (const value of ["a\u0000b", "two\nlines", "\u001b[31mred"]) {
+        expect(settingsFailure(resolve([{ [setting]: value }], { needsShortName: false }))).toMatchObject({ setting, value })
+      }
+    }
+  })
+
   it("law: a spam period of 1 to 15 ASCII digits is that many seconds", () => {
     fc.assert(fc.property(fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 1, maxLength: 15 }), (digits) => {
       const resolved = succeed(resolve([{ spam_period_seconds: digits }], { needsShortName: false }))

@@ -328,7 +328,9 @@ export const receiveMessage = Effect.fnUntraced(function*(from: string, text: st
     msisdn,
     direction: "MO",
     status: "SENT",
-    message: text,
+    // What the carrier handed over is recorded, whatever it holds: a NUL or a lone surrogate (which no store keeps
+    // as such, and PostgreSQL refuses) as U+FFFD.
+    message: text.toWellFormed().replaceAll("\u0000", "\uFFFD"),
     total_recipients: 0,
     sent_count: 0,
     error_count: 0,

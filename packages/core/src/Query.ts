@@ -30,6 +30,9 @@ const byLowerName = (params: Params): Result.Result<ReadonlyMap<string, string>,
   const out = new Map<string, string>()
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue
+    if (value.includes("\u0000")) {
+      return Result.fail(new InvalidParameter({ parameter: name, value: value.replaceAll("\u0000", "\\u0000"), reason: "holds U+0000 (NUL), which no parameter may" }))
+    }
     const key = name.toLowerCase()
     const seen = out.get(key)
     if (seen !== undefined && seen !== value) {

@@ -41,6 +41,11 @@ describe("Query.contacts", () => {
     expect(ok(Query.contacts({ Limit: "5", limit: "5" })).limit).toBe(5)
   })
 
+  it("a NUL in any parameter's value is refused, naming it (no store could search for it)", () => {
+    expect(failure(Query.contacts({ Query: "a\u0000b" }))).toMatchObject({ _tag: "InvalidParameter", parameter: "Query" })
+    expect(failure(Query.messages({ group_short_name: "\u0000" }))).toMatchObject({ _tag: "InvalidParameter", parameter: "group_short_name" })
+  })
+
   it("Start must be a whole number ≥ 0", () => {
     for (const start of ["-1", "1.5", "abc", "1e3", "0x10"]) {
       expect(failure(Query.contacts({ Start: start }))).toMatchObject({ parameter: "Start", value: start })

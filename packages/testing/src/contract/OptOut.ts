@@ -30,6 +30,13 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(yield* ContactBook.getContact(Fixtures.msisdn(1))).toEqual(ann)
       }))
 
+    test("an inbound SMS holding a NUL or a lone surrogate is recorded all the same, each as U+FFFD (every store can keep it)", () =>
+      Effect.gen(function*() {
+        const { message } = yield* Messaging.receiveMessage(Fixtures.msisdn(1), "hi\u0000there \ud800!")
+        expect(message.message).toBe("hi\ufffdthere \ufffd!")
+        expect(yield* Observe.allMessages).toEqual([message])
+      }))
+
     test("every opt-out keyword, in any case, alone in the text, makes the contact CANCELLED", () =>
       Effect.gen(function*() {
         const keywords = ["STOP", "stopall", " Unsubscribe ", "END", "quit", "Cancel", "OPTOUT\n"]
