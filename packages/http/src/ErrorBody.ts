@@ -119,11 +119,13 @@ export const fromError = (error: SmsbookError): BodyOf<Status> => {
 }
 
 /**
- * Maps an effect's domain errors to the bodies of the statuses its endpoint declares. A status the
- * endpoint does not declare is a bug in the declaration: answered 500 `INTERNAL_ERROR`, code kept in the message.
+ * Maps an effect's domain errors to the bodies of the statuses its endpoint declares, and 500 (every endpoint
+ * declares it: a store failure answers `STORE_FAILURE` 2002, as the error table says). A status the endpoint does not
+ * declare is a bug in the declaration: answered 500 `INTERNAL_ERROR`, code kept in the message.
  */
 export const mapTo = <const S extends ReadonlyArray<Status>>(declared: S) => {
-  const accepts = (body: BodyOf<Status>): body is Body<S[number]> => declared.some((status) => status === body.error.status)
+  const accepts = (body: BodyOf<Status>): body is Body<S[number] | 500> =>
+    body.error.status === 500 || declared.some((status) => status === body.error.status)
   return <A, R>(effect: Effect.Effect<A, SmsbookError, R>): Effect.Effect<A, Body<S[number] | 500>, R> =>
     Effect.mapError(effect, (error): Body<S[number] | 500> => {
       const body = fromError(error)
