@@ -2,7 +2,10 @@
  * A contact of the book (interface section 2.2): its wire shape, request bodies and status machine.
  * Read tolerantly (the samples' `SUSCRIBED`, numeric msisdn, `0/1` booleans), written strictly.
  */
-import { Result, Schema, SchemaTransformation } from "effect"
+// By module, not from the package index: the import's worker thread loads this module (for `maxTagLength`).
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 import { IllegalTransition, InvalidField } from "./Errors.ts"
 import * as Wire from "./Wire.ts"
 
@@ -64,15 +67,26 @@ export const fullName = (firstName: string, lastName: string): string => {
 }
 
 /**
- * The longest tag, in UTF-16 units: a group's name, not a document. Bounded so every store can index it (PostgreSQL's
- * B-tree keeps at most 2,704 bytes a key: 255 units are at most 765 bytes of UTF-8).
+ * The longest tag, in UTF-16 units once trimmed: a group's name, not a document. Bounded so every store can index it
+ * (PostgreSQL's B-tree keeps at most 2,704 bytes a key: 255 units are at most 765 bytes of UTF-8).
  */
 export const maxTagLength = 255
 
-/** A tag as a body sends it: text of at most {@link maxTagLength} units. */
-export const Tag = Schema.String.check(
-  Schema.isMaxLength(maxTagLength, { expected: `a tag of at most ${maxTagLength} characters` })
-)
+/** Whether `tag` is longer than a tag may be ({@link maxTagLength}, trimmed as tags are stored). */
+export const isTooLong = (tag: string): boolean => tag.length > maxTagLength && tag.trim().length > maxTagLength
+
+/**
+ * Refuses a tag longer than {@link maxTagLength} among `tags`, naming it (`tags.N`), unless `kept` already holds it
+ * (in any case): a book from before the limit keeps its longer tags, and an edit that leaves them is no new tag.
+ */
+export const checkTags = (tags: ReadonlyArray<string>, kept: ReadonlyArray<string> = []): Result.Result<void, InvalidField> => {
+  const keys = new Set(kept.map((tag) => tag.trim().toLowerCase()))
+  const at = tags.findIndex((tag) => isTooLong(tag) && !keys.has(tag.trim().toLowerCase()))
+  const tag = tags[at]
+  return tag === undefined
+    ? Result.void
+    : Result.fail(new InvalidField({ field: `tags.${at}`, value: tag, reason: `is ${tag.trim().length} characters long: a tag holds at most ${maxTagLength}` }))
+}
 
 /** Body of `POST /contacts/:msisdn`. `status` is managed by the platform and refused. */
 export const CreateBody = Schema.toStandardSchemaV1(Schema.Struct({
@@ -89,7 +103,7 @@ export const editableFields = ["first_name", "last_name", "tags", "monitoring"] 
 export const EditBody = Schema.toStandardSchemaV1(Schema.Struct({
   first_name: Schema.optionalKey(Schema.String),
   last_name: Schema.optionalKey(Schema.String),
-  tags: Schema.optionalKey(Schema.Array(Tag)),
+  tags: Schema.optionalKey(Schema.Array(Schema.String)),
   monitoring: Schema.optionalKey(Wire.Flag)
 }))
 export type EditBody = typeof EditBody.Type

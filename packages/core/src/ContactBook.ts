@@ -100,7 +100,10 @@ export const editContact = Effect.fnUntraced(function*(path: string | number, bo
   const edit = yield* Effect.fromResult(Contact.decodeEditBody(body))
   const store = yield* ContactStore
   return yield* store.transaction(Effect.gen(function*() {
-    const edited = Contact.applyEdit(yield* findForUpdate(msisdn), edit)
+    const stored = yield* findForUpdate(msisdn)
+    // New tags only: a longer tag kept from before the limit may be sent back as it is.
+    if (edit.tags !== undefined) yield* Effect.fromResult(Contact.checkTags(edit.tags, stored.tags))
+    const edited = Contact.applyEdit(stored, edit)
     yield* store.update(edited)
     return edited
   }))

@@ -3,7 +3,6 @@
  * Individual messages go READY → SENT; group messages PENDING → PROCESSING → READY → SENT.
  */
 import { Result, Schema, SchemaTransformation } from "effect"
-import * as Contact from "./Contact.ts"
 import { IllegalTransition, InvalidField } from "./Errors.ts"
 import * as Wire from "./Wire.ts"
 
@@ -70,7 +69,7 @@ export type SendToContactBody = typeof SendToContactBody.Type
 
 /** Body of `POST /messages/send`. */
 export const SendToGroupsBody = Schema.toStandardSchemaV1(Schema.Struct({
-  tags: Schema.optionalKey(Schema.Array(Contact.Tag)),
+  tags: Schema.optionalKey(Schema.Array(Schema.String)),
   message: Schema.String,
   id: Schema.optionalKey(Wire.Text)
 }))

@@ -134,6 +134,7 @@ export interface Accepted {
  */
 export const sendToGroups = Effect.fnUntraced(function*(body: unknown) {
   const request = yield* Effect.fromResult(Message.decodeSendToGroupsBody(body))
+  yield* Effect.fromResult(Contact.checkTags(request.tags ?? []))
   const tags = Contact.normalizeTags(request.tags ?? [])
   if (tags.length === 0) return yield* new MissingTags()
   const { antiSpam, base, zone } = yield* outgoing(request.message, request.id)
@@ -400,6 +401,8 @@ export const broadcast = Effect.fn("Messaging.broadcast")(function*(
     const processed = yield* processGroupMessage(unfinished.message_id)
     return { ...processed, resumed: true } satisfies Broadcast
   }
+  // A new broadcast only: one under a longer tag from before the limit, interrupted, still resumes above.
+  yield* Effect.fromResult(Contact.checkTags(request.tags ?? []))
   if (tags.length > 0 && !options.allowEmpty && !(yield* hasRecipients(tags))) {
     return yield* new NoRecipients({ tags })
   }

@@ -72,16 +72,7 @@ const describe = (value: unknown): string => {
 export const decoder = <S extends Schema.ConstraintDecoder<unknown>>(schema: S) => {
   const decode = Schema.decodeUnknownResult(schema)
   return (input: unknown): Result.Result<S["Type"], InvalidField> => {
-    const nul = nulAt(input)
-    if (nul !== undefined) {
-      return Result.fail(new InvalidField({
-        // A path of at most 8 steps: a NUL nested 100,000 deep would otherwise name a field of 200 kB.
-        field: nul.length === 0 ? "body" : nul.slice(0, 8).join(".") + (nul.length > 8 ? ".…" : ""),
-        value: String(valueAt(input, nul)).replaceAll("\u0000", "\\u0000"),
-        reason: "holds U+0000 (NUL), which no text field may: remove it"
-      }))
-    }
-    return Result.mapError(decode(input), (error) => {
+    const decoded = Result.mapError(decode(input), (error) => {
       const first = formatIssue(error.issue).issues[0]
       const path = (first?.path ?? []).map((segment) => typeof segment === "object" ? segment.key : segment)
       return new InvalidField({
@@ -90,37 +81,26 @@ export const decoder = <S extends Schema.ConstraintDecoder<unknown>>(schema: S) 
         reason: first?.message ?? "invalid"
       })
     })
+    if (Result.isFailure(decoded)) return decoded
+    // Among the fields read (unknown keys are ignored, so they cannot carry one anywhere).
+    const nul = nulAt(decoded.success)
+    if (nul === undefined) return decoded
+    const text = String(valueAt(decoded.success, nul))
+    return Result.fail(new InvalidField({
+      field: nul.length === 0 ? "body" : nul.join("."),
+      value: (text.length > 200 ? `${text.slice(0, 200)}…` : text).replaceAll("\u0000", "\\u0000"),
+      reason: "holds U+0000 (NUL), which no text field may: remove it"
+    }))
   }
 }
 
-/**
- * The path of a text in `input` that holds U+0000: no field takes one (PostgreSQL cannot store it, and no person types
- * it). Walked without recursion, and a path is built only for the text found, so a body nested 100,000 deep is no
- * danger.
- */
-const nulAt = (input: unknown): ReadonlyArray<string | number> | undefined => {
-  // Every value seen, with its parent's index and its key in that parent.
-  const nodes: Array<unknown> = [input]
-  const parents: Array<number> = [-1]
-  const keys: Array<string | number> = [""]
-  const pending: Array<number> = [0]
-  // Each object once: a value built in code (not parsed JSON) may hold a cycle.
-  const seen = new Set<object>()
-  for (let at = pending.pop(); at !== undefined; at = pending.pop()) {
-    const node = nodes[at]
-    if (typeof node === "string") {
-      if (!node.includes("\u0000")) continue
-      const path: Array<string | number> = []
-      for (let i = at; i > 0; i = parents[i] ?? 0) path.push(keys[i] ?? "")
-      return path.reverse()
-    }
-    if (typeof node !== "object" || node === null || seen.has(node)) continue
-    seen.add(node)
-    for (const [key, value] of Array.isArray(node) ? node.entries() : Object.entries(node)) {
-      pending.push(nodes.push(value) - 1)
-      parents.push(at)
-      keys.push(key)
-    }
+/** The path of the first text in a decoded value that holds U+0000 (no store keeps one, PostgreSQL refuses it). */
+const nulAt = (value: unknown, path: ReadonlyArray<string | number> = []): ReadonlyArray<string | number> | undefined => {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined
+  if (typeof value !== "object" || value === null) return undefined
+  for (const [key, child] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+    const found = nulAt(child, [...path, key])
+    if (found !== undefined) return found
   }
   return undefined
 }

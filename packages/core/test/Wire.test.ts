@@ -201,15 +201,12 @@ describe("Wire.Text", () => {
     }
   })
 
-  it("refuses a NUL in any text of a body, naming its field, however deep (no store keeps one)", () => {
+  it("refuses a NUL in a text field it reads, naming the first such field (no store keeps one); unknown keys stay ignored", () => {
     const body = Wire.decoder(Schema.Struct({ id: Schema.optionalKey(Wire.Text), tags: Schema.optionalKey(Schema.Array(Schema.String)) }))
     expect(body({ id: "a\u0000" })).toEqual(Result.fail(expect.objectContaining({ field: "id", value: "a\\u0000" })))
     expect(body({ tags: ["ok", "x\u0000"] })).toEqual(Result.fail(expect.objectContaining({ field: "tags.1" })))
-    // Even in a field the schema would ignore, and past the depth a stack allows.
-    let deep: unknown = "\u0000"
-    for (let depth = 0; depth < 200_000; depth++) deep = [deep]
-    expect(body({ other: deep })).toEqual(Result.fail(expect.objectContaining({ field: "other.0.0.0.0.0.0.0.…" })))
-    expect(body({ id: "a", tags: ["b"] })).toEqual(Result.succeed({ id: "a", tags: ["b"] }))
+    expect(body({ id: "a\u0000", tags: ["x\u0000"] })).toEqual(Result.fail(expect.objectContaining({ field: "id" })))
+    expect(body({ id: "a", tags: ["b"], other: "\u0000" })).toEqual(Result.succeed({ id: "a", tags: ["b"] }))
   })
 
   it("keeps text as it is", () => {

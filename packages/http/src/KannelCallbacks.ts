@@ -107,8 +107,10 @@ export const stateOf = (type: number, answer: string): PartQueue.State | undefin
 
 const required = (params: ReadonlyMap<string, Uint8Array>, name: string): Result.Result<string, InvalidField> => {
   const value = utf8(params.get(name))
-  return value === undefined || value === ""
-    ? Result.fail(new InvalidField({ field: name, value: "", reason: "is missing" }))
+  if (value === undefined || value === "") return Result.fail(new InvalidField({ field: name, value: "", reason: "is missing" }))
+  // A key of a lookup: no stored key holds a NUL, and PostgreSQL would refuse to look for one.
+  return value.includes("\u0000")
+    ? Result.fail(new InvalidField({ field: name, value: value.replaceAll("\u0000", "\\u0000"), reason: "holds U+0000 (NUL)" }))
     : Result.succeed(value)
 }
 

@@ -11,13 +11,11 @@ import type * as Columns from "./csv/columns.ts"
 import * as CleanText from "./cleanText.ts"
 import * as spreadsheet from "./csv/spreadsheet.ts"
 
+/** Why a row is refused besides its number's problems. */
+export const rowReasons = ["missing-msisdn", "too-many-fields", "bad-encoding", "tag-too-long"] as const
+
 /** Why a row is refused: a {@link Msisdn} problem (except `empty`, which is `missing-msisdn`) or a row problem. */
-export type Reason =
-  | Exclude<Errors.MsisdnProblem, "empty">
-  | "missing-msisdn"
-  | "too-many-fields"
-  | "bad-encoding"
-  | "tag-too-long"
+export type Reason = Exclude<Errors.MsisdnProblem, "empty"> | (typeof rowReasons)[number]
 
 /**
  * What an accepted row went through: the number's notes, a number taken from a fallback phone column, and control
@@ -162,7 +160,7 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   const { country_code, msisdn, phone_number, rule } = normalized
   const own = splitTags(cell(fields, index.tags))
   // Every store indexes tags, and bounds what it can: a row with a longer one is refused, not the whole file.
-  const long = own.find((tag) => tag.length > Contact.maxTagLength)
+  const long = own.find(Contact.isTooLong)
   if (long !== undefined) {
     return reject("tag-too-long", `a tag of ${long.length} characters: a tag holds at most ${Contact.maxTagLength}`)
   }

@@ -49,10 +49,7 @@ const rules: ReadonlyArray<Msisdn.Rule> = ["international", "national", "trunk-p
 
 const reasons: ReadonlyArray<ContactRows.Reason> = [
   ...Errors.msisdnProblems.filter((problem) => problem !== "empty"),
-  "missing-msisdn",
-  "too-many-fields",
-  "bad-encoding",
-  "tag-too-long"
+  ...ContactRows.rowReasons
 ]
 
 const candidateTag = 0

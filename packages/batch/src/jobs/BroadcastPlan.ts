@@ -71,6 +71,8 @@ export const resolve = Effect.fnUntraced(function*<E = never>(
   onBatch: (members: ReadonlyArray<readonly [string, Messaging.Role]>) => Effect.Effect<void, E> = () => Effect.void
 ) {
   const account = yield* Account.Account
+  // As the send checks them: a dry run refuses what the real run would.
+  yield* Effect.fromResult(Contact.checkTags(request.tags))
   const tags = Contact.normalizeTags(request.tags)
   if (tags.length === 0) return yield* new MissingTags()
   yield* Effect.fromResult(Sms.checkBudget(account.short_name, request.message))

@@ -212,7 +212,7 @@ export const run = Effect.fn("Import.run")(
     const defaultCountry = options.defaultCountry === undefined
       ? undefined
       : yield* Effect.fromResult(checkCountry(options.defaultCountry))
-    const long = options.tags?.find((tag) => tag.length > Contact.maxTagLength)
+    const long = options.tags?.find(Contact.isTooLong)
     if (long !== undefined) {
       return yield* new InvalidParameter({ parameter: "--tags", value: long, reason: `a tag holds at most ${Contact.maxTagLength} characters` })
     }

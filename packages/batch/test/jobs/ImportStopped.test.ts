@@ -27,11 +27,14 @@ const storeWith = (committing: Deferred.Deferred<void>, commitTakes: Effect.Effe
         transaction: (effect) =>
           Effect.uninterruptibleMask((restore) =>
             Effect.tap(
-              store.transaction(restore(Effect.andThen(workTakes, effect))),
+              // What the job says it kept once its work is done and before the commit starts.
+              store.transaction(restore(Effect.tap(Effect.andThen(workTakes, effect), () => Effect.sync(() => void (beforeCommit = Interruption.keptSoFar()))))),
               () => Effect.andThen(Deferred.succeed(committing, undefined), commitTakes)
             ))
       }))
   ).pipe(Layer.provide(MemoryStore.layer))
+
+let beforeCommit: string | undefined
 
 describe("an import stopped by a signal", () => {
   it("stopped during its commit, it says the import may have been committed (and a stop before says nothing was kept)", async () => {
@@ -43,6 +46,8 @@ describe("an import stopped by a signal", () => {
       return Interruption.keptSoFar()
     }).pipe(Effect.provide(storeWith(committing, Effect.sleep("50 millis")))))
     expect(kept).toBe(Import.committing)
+    // Said before the commit begins: a stop during it finds the note there.
+    expect(beforeCommit).toBe(Import.committing)
 
     // A stop while the transaction's work is under way: the next import starts afresh and says nothing was kept.
     const unused = Deferred.makeUnsafe<void>()

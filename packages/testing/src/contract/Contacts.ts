@@ -3,7 +3,7 @@
  * the refusals by field, and that a refusal leaves the store as it was.
  */
 import { describe, expect } from "@effect/vitest"
-import { ContactBook } from "@smsbook/core"
+import { ContactBook, ContactStore } from "@smsbook/core"
 import { Effect } from "effect"
 import * as Fixtures from "../Fixtures.ts"
 import type * as Harness from "./Harness.ts"
@@ -129,6 +129,19 @@ export const register = ({ test }: Harness.Harness): void => {
           field: "monitoring"
         })
         expect(yield* ContactBook.getContact(Fixtures.msisdn(1))).toEqual(created)
+      }))
+
+    test("edit refuses a new tag over 255 characters by its index, and keeps one the book held from before the limit", () =>
+      Effect.gen(function*() {
+        const long = "t".repeat(300)
+        const ann = yield* ContactBook.createContact(Fixtures.msisdn(1), { first_name: "Ann" })
+        const refused = yield* Observe.refused(ContactBook.editContact(Fixtures.msisdn(1), { tags: ["news", long] }), "InvalidField")
+        expect(refused).toMatchObject({ field: "tags.1" })
+        expect(yield* ContactBook.getContact(Fixtures.msisdn(1))).toEqual(ann)
+        // A book written before the limit: the longer tag stays, and sending it back with another is no new tag.
+        const store = yield* ContactStore.ContactStore
+        yield* store.update({ ...ann, tags: [long] })
+        expect((yield* ContactBook.editContact(Fixtures.msisdn(1), { tags: [long.toUpperCase(), "vip"] })).tags).toEqual([long.toUpperCase(), "vip"])
       }))
 
     test("edit of an absent contact is ContactNotFound and creates nothing", () =>
