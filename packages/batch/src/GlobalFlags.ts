@@ -188,10 +188,15 @@ export const checkStore = (url: string, options: { readonly create: boolean }): 
     const reason = malformedPostgres(location.url)
     return reason === undefined ? Effect.void : Effect.fail(new InvalidStoreUrl({ url: location.url.replace(/\/\/[^@/]*@/, "//…@"), reason }))
   }
-  if (location.kind === "sqlite" && !options.create && location.path !== ":memory:" && !fs.existsSync(location.path)) {
-    return Effect.fail(new StoreNotFound({ path: location.path }))
-  }
-  return Effect.void
+  const missing = options.create ? undefined : missingBook(url)
+  return missing === undefined ? Effect.void : Effect.fail(new StoreNotFound({ path: missing }))
+}
+
+/** The path of the SQLite book `url` names, when its file does not exist. */
+const missingBook = (url: string): string | undefined => {
+  const location = Store.locate(url)
+  if (location instanceof InvalidStoreUrl || location.kind !== "sqlite" || location.path === ":memory:") return undefined
+  return fs.existsSync(location.path) ? undefined : location.path
 }
 
 export interface StoreOptions<E2> {
@@ -245,12 +250,11 @@ export const withStore = <A, E, R, E2 = never>(
  * `undefined`, and the run opens `url` itself (and fails where the real run would).
  */
 const creatableBook = (url: string): string | undefined => {
-  const location = Store.locate(url)
-  if (location instanceof InvalidStoreUrl || location.kind !== "sqlite" || location.path === ":memory:") return undefined
-  if (fs.existsSync(location.path)) return undefined
+  const missing = missingBook(url)
+  if (missing === undefined) return undefined
   try {
-    fs.accessSync(nodePath.dirname(nodePath.resolve(location.path)), fs.constants.W_OK)
-    return location.path
+    fs.accessSync(nodePath.dirname(nodePath.resolve(missing)), fs.constants.W_OK)
+    return missing
   } catch {
     return undefined
   }

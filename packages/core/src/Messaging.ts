@@ -322,6 +322,9 @@ export const receiveMessage = Effect.fnUntraced(function*(from: string, text: st
   const account = yield* Account
   const zone = yield* accountZone
   const createdAt = yield* Clock.currentTimeMillis
+  // What the carrier handed over is recorded, whatever it holds: a NUL or a lone surrogate (which no store keeps as
+  // such, and PostgreSQL refuses) as U+FFFD.
+  const recorded = text.toWellFormed().replaceAll("\u0000", "\uFFFD")
   const stored: Message.Stored = {
     message_id: yield* ids.messageId(createdAt),
     short_code: account.short_code,
@@ -329,9 +332,7 @@ export const receiveMessage = Effect.fnUntraced(function*(from: string, text: st
     msisdn,
     direction: "MO",
     status: "SENT",
-    // What the carrier handed over is recorded, whatever it holds: a NUL or a lone surrogate (which no store keeps
-    // as such, and PostgreSQL refuses) as U+FFFD.
-    message: text.toWellFormed().replaceAll("\u0000", "\uFFFD"),
+    message: recorded,
     total_recipients: 0,
     sent_count: 0,
     error_count: 0,
@@ -341,7 +342,7 @@ export const receiveMessage = Effect.fnUntraced(function*(from: string, text: st
     created_at: createdAt,
     type: Message.INDIVIDUAL,
     tags: [],
-    segments: Sms.analyze(text).segments
+    segments: Sms.analyze(recorded).segments
   }
   const messages = yield* MessageStore
   const contacts = yield* ContactStore

@@ -1,6 +1,8 @@
 /**
  * The contact import job: the bytes of a CSV file in, contacts upserted by msisdn in one store transaction, and a
  * summary accounting for every row (created, updated, unchanged or rejected; rejected rows go to a file).
+ * Just over 400 lines: the job is one transaction from the first byte to the commit, and its steps share that
+ * transaction's state (the tally, the staging, the rejects file); split, each part would take all of it as arguments.
  */
 import { Contact, ContactBook, ContactStore, Country, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
 import { Clock, Data, Effect, Result, type Scope } from "effect"
@@ -188,16 +190,16 @@ const inputError = (source: string) => (cause: unknown): InvalidParameter | File
     : new FileFailure({ path: source, reason: cause instanceof Error ? cause.message : String(cause) })
 
 /**
- * Imports a contact file. Every data row lands in exactly one of created, updated, unchanged or rejected, so
- * `read` is their sum. The whole file is one store transaction, so an interrupted import leaves the store as it
- * was, and a re-run of the same file is all unchanged: the first row of a number decides its names and later rows
- * of it only add their tags (a later row winning would make every re-run update the number twice). A dry run, and
- * a run over `maxRejects`, roll back and report exactly what a real run would have done; the rejects file is
- * written either way, so problems can be previewed. The rejects file is created before anything is read (a path
- * that cannot be written is an `InvalidParameter` naming `--rejects`) and put in place inside the transaction,
- * before the commit, so an import is never committed without its rejects file. Memory stays flat where the store
- * imports set-based: the numbers seen since the last merge are checked here, the earlier ones by the store's merge
- * (elsewhere the duplicate check keeps 13–22 bytes per distinct number of the file).
+ * Imports a contact file. Every data row lands in exactly one of created, updated, unchanged or rejected, so `read` is
+ * their sum. The whole file is one store transaction, so an interrupted import leaves the store as it was, and a re-run
+ * of the same file is all unchanged: the first row of a number decides its names and later rows of it only add their
+ * tags (a later row winning would make every re-run update the number twice). A dry run, and a run over `maxRejects`,
+ * roll back and report exactly what a real run would have done; the rejects file is written either way, so problems can
+ * be previewed. The rejects file is created before anything is read (a path that cannot be written is an
+ * `InvalidParameter` naming `--rejects`) and put in place inside the transaction, before the commit, so an import is
+ * never committed without its rejects file. Memory stays flat where the store imports set-based: the numbers seen since
+ * the last merge are checked here, the earlier ones by the store's merge (elsewhere the duplicate check keeps 13–22
+ * bytes per distinct number of the file).
  */
 export const run = Effect.fn("Import.run")(
   function*(input: AsyncIterable<Uint8Array>, options: Options): Effect.fn.Return<
@@ -212,10 +214,9 @@ export const run = Effect.fn("Import.run")(
     const defaultCountry = options.defaultCountry === undefined
       ? undefined
       : yield* Effect.fromResult(checkCountry(options.defaultCountry))
-    const long = options.tags?.find(Contact.isTooLong)
-    if (long !== undefined) {
-      return yield* new InvalidParameter({ parameter: "--tags", value: long, reason: `a tag holds at most ${Contact.maxTagLength} characters` })
-    }
+    yield* Effect.fromResult(Contact.checkTags(options.tags ?? [])).pipe(
+      Effect.mapError(({ reason, value }) => new InvalidParameter({ parameter: "--tags", value, reason }))
+    )
     const batchSize = options.batchSize ?? defaultBatchSize
     const dryRun = options.dryRun === true
     // Opened before anything is read or written, so a rejects path that cannot be written fails first.
@@ -364,8 +365,7 @@ export const run = Effect.fn("Import.run")(
       // In place before the commit: a rejects file that cannot be written rolls the import back.
       const placed = rejects === undefined ? undefined : yield* rejects.finish
       if (dryRun || exceeded) return yield* new Rollback({ exceeded, placed })
-      // The commit comes next, and takes long enough (SQLite copies the file's pages in) for a signal to arrive in it:
-      // a stop from here on may follow a commit, so what the stop says must not be "rolled back".
+      // A stop from here on may come in the commit (SQLite copies the pages in then): it must not say "rolled back".
       yield* Effect.sync(() => Interruption.keep(committing))
       return { committed: true, exceeded, placed }
     })

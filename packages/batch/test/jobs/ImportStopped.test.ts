@@ -14,6 +14,9 @@ async function* once(text: string): AsyncGenerator<Uint8Array> {
 
 const file = "msisdn,first_name\n447400123456,Ann\n447400123457,Bob\n"
 
+/** What the import had said it kept when its work was done, just before the commit. */
+let beforeCommit: string | undefined
+
 /**
  * The memory store, whose commit is slow (an uninterruptible pause after the transaction's work, as SQLite's copying
  * of pages is) and says when it starts; its transaction's work may be slow too (an interruptible pause first).
@@ -34,7 +37,6 @@ const storeWith = (committing: Deferred.Deferred<void>, commitTakes: Effect.Effe
       }))
   ).pipe(Layer.provide(MemoryStore.layer))
 
-let beforeCommit: string | undefined
 
 describe("an import stopped by a signal", () => {
   it("stopped during its commit, it says the import may have been committed (and a stop before says nothing was kept)", async () => {
