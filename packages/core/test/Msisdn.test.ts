@@ -330,7 +330,12 @@ describe("Msisdn examples", () => {
     expect(outcome(Msisdn.parse("0447 912345678", { defaultCountry: "DE" }))).toBe("49447912345678")
   })
 
-  it("of two readings of different numbers, keeps the one that can be a mobile, else the calling-code-first one", () => {
+  it("of two readings of different numbers, keeps the national one through a written trunk prefix, else the one that can be a mobile, else the calling-code-first one", () => {
+    // The national prefix of the metadata's plan (its sixth field).
+    const trunkOf = (country: string): string | undefined => {
+      const prefix: unknown = (metadata.countries as Readonly<Record<string, ReadonlyArray<unknown>>>)[country]?.[5]
+      return typeof prefix === "string" && prefix !== "" ? prefix : undefined
+    }
     let ambiguous = 0
     fc.assert(
       fc.property(fc.constantFrom("DE", "IT", "GB", "US", "FR", "IN", "RU"), fc.boolean(), fc.stringMatching(/^[1-9][0-9]{5,10}$/), (country, withCode, rest) => {
@@ -345,7 +350,9 @@ describe("Msisdn examples", () => {
           mobile(parsePhoneNumber(`+${international.success.msisdn}`, { extract: false })?.getType())
         const nationalMobile = mobile(national?.getType())
         const codeFirst = digits.startsWith(Result.getOrThrow(Msisdn.callingCode(country)))
-        const wantInternational = internationalMobile !== nationalMobile ? internationalMobile : codeFirst
+        const trunk = trunkOf(country)
+        const trunkWritten = trunk !== undefined && digits.startsWith(trunk)
+        const wantInternational = trunkWritten ? false : internationalMobile !== nationalMobile ? internationalMobile : codeFirst
         expect(result.success.msisdn === (Result.isSuccess(international) ? international.success.msisdn : "")).toBe(wantInternational)
       }),
       { numRuns: 3000 }

@@ -146,6 +146,10 @@ describe("the server process", () => {
     )
     expect(answer).toMatch(/^HTTP\/1\.1 408/)
     expect(bodyOf(answer)).toMatchObject({ error: { code: "REQUEST_TIMEOUT", number: 3005 } })
+    // The client hears Node's answer before the app has ended that request (and logged it): wait for its line.
+    for (const end = Date.now() + 10_000; !server.stderr().includes('"status":408') && Date.now() < end;) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
     server.process.kill("SIGTERM")
     await server.exited
     expect(await accessLines(server)).toContainEqual(expect.objectContaining({ path: "/messages/send_to_contact", status: 408, remote: "127.0.0.1" }))
