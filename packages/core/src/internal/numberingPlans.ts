@@ -150,14 +150,16 @@ const compile = (region: string, raw: ReadonlyArray<unknown>): Plan | undefined 
 const regionsByCallingCode: Readonly<Record<string, ReadonlyArray<string> | undefined>> = metadata.country_calling_codes
 const rawPlans: Readonly<Record<string, ReadonlyArray<unknown> | undefined>> = metadata.countries
 const nonGeographic: Readonly<Record<string, unknown>> = metadata.nonGeographic
-const plans = new Map<string, Plan | undefined>()
+/** Compiled plans by region; `null` for a region the metadata does not know (asked once). */
+const plans = new Map<string, Plan | null>()
 
 /** The compiled plan of a region (ISO 3166 alpha-2, upper case), compiled on first use. */
 const planOf = (region: string): Plan | undefined => {
-  if (plans.has(region)) return plans.get(region)
+  const known = plans.get(region)
+  if (known !== undefined) return known ?? undefined
   const raw = Object.hasOwn(rawPlans, region) ? rawPlans[region] : undefined
   const plan = raw === undefined ? undefined : compile(region, raw)
-  plans.set(region, plan)
+  plans.set(region, plan ?? null)
   return plan
 }
 
@@ -176,8 +178,27 @@ const typeMatches = (plan: Plan, index: number, nationalNumber: string): boolean
     type.pattern.test(nationalNumber)
 }
 
+/**
+ * The last answer of {@link typeIn}: a reading asks it up to three times for the same number and plan (stripping the
+ * trunk prefix, finding the region of a shared calling code, then the type), and its patterns are most of a reading's cost.
+ */
+const last: { plan: Plan | undefined; nationalNumber: string; type: NumberType | undefined } = {
+  plan: undefined,
+  nationalNumber: "",
+  type: undefined
+}
+
 /** The type of a national significant number in a plan, or `undefined` when the plan does not take it. */
 const typeIn = (plan: Plan, nationalNumber: string): NumberType | undefined => {
+  if (last.plan === plan && last.nationalNumber === nationalNumber) return last.type
+  const type = typeOf(plan, nationalNumber)
+  last.plan = plan
+  last.nationalNumber = nationalNumber
+  last.type = type
+  return type
+}
+
+const typeOf = (plan: Plan, nationalNumber: string): NumberType | undefined => {
   if (!plan.national.test(nationalNumber)) return undefined
   if (typeMatches(plan, fixedLine, nationalNumber)) {
     const mobileType = plan.types[mobile]
