@@ -284,23 +284,15 @@ const parseText = (text: string, options: ParseOptions): Parse => {
     if (parsed === null) parsed = parsePhoneNumber(text, options)
     return parsed
   }
-  return answer._tag === "Valid"
-    ? {
-      valid: true,
-      number: "+" + answer.e164,
-      countryCallingCode: answer.callingCode,
-      nationalNumber: answer.nationalNumber,
-      region: answer.region,
-      library
-    }
-    : {
-      valid: false,
-      number: answer.callingCode === undefined ? undefined : "+" + answer.callingCode + (answer.nationalNumber ?? ""),
-      countryCallingCode: answer.callingCode ?? "",
-      nationalNumber: answer.nationalNumber ?? "",
-      region: answer.region,
-      library
-    }
+  // A valid answer has both parts (its E.164 is the one after the other); an invalid one those it got to.
+  return {
+    valid: answer._tag === "Valid",
+    number: answer.callingCode === undefined ? undefined : "+" + answer.callingCode + (answer.nationalNumber ?? ""),
+    countryCallingCode: answer.callingCode ?? "",
+    nationalNumber: answer.nationalNumber ?? "",
+    region: answer.region,
+    library
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -90,7 +90,6 @@ interface Plan {
   readonly leadingDigits: RegExp | undefined
   /** Indexed as the metadata stores them: fixed line, mobile, toll free, premium, personal, voicemail, UAN, pager, VoIP, shared cost. */
   readonly types: ReadonlyArray<TypePlan | undefined>
-  readonly hasTypes: boolean
 }
 
 const fixedLine = 0
@@ -142,24 +141,21 @@ const compile = (region: string, raw: ReadonlyArray<unknown>): Plan | undefined 
     trunk: { prefix, forParsing, transformRule: text(raw[8]) },
     trunkForParsing: forParsing === undefined ? undefined : new RegExp(`^(?:${forParsing})`),
     leadingDigits: leading === undefined ? undefined : new RegExp(`^(?:${leading})`),
-    types,
-    hasTypes: types.length > 0
+    types
   }
 }
 
 const regionsByCallingCode: Readonly<Record<string, ReadonlyArray<string> | undefined>> = metadata.country_calling_codes
 const rawPlans: Readonly<Record<string, ReadonlyArray<unknown> | undefined>> = metadata.countries
 const nonGeographic: Readonly<Record<string, unknown>> = metadata.nonGeographic
-/** Compiled plans by region; `null` for a region the metadata does not know (asked once). */
-const plans = new Map<string, Plan | null>()
+const plans = new Map<string, Plan | undefined>()
 
 /** The compiled plan of a region (ISO 3166 alpha-2, upper case), compiled on first use. */
 const planOf = (region: string): Plan | undefined => {
-  const known = plans.get(region)
-  if (known !== undefined) return known ?? undefined
+  if (plans.has(region)) return plans.get(region)
   const raw = Object.hasOwn(rawPlans, region) ? rawPlans[region] : undefined
   const plan = raw === undefined ? undefined : compile(region, raw)
-  plans.set(region, plan ?? null)
+  plans.set(region, plan)
   return plan
 }
 
@@ -182,20 +178,18 @@ const typeMatches = (plan: Plan, index: number, nationalNumber: string): boolean
  * The last answer of {@link typeIn}: a reading asks it up to three times for the same number and plan (stripping the
  * trunk prefix, finding the region of a shared calling code, then the type), and its patterns are most of a reading's cost.
  */
-const last: { plan: Plan | undefined; nationalNumber: string; type: NumberType | undefined } = {
-  plan: undefined,
-  nationalNumber: "",
-  type: undefined
-}
+let lastPlan: Plan | undefined
+let lastNumber = ""
+let lastType: NumberType | undefined
 
 /** The type of a national significant number in a plan, or `undefined` when the plan does not take it. */
 const typeIn = (plan: Plan, nationalNumber: string): NumberType | undefined => {
-  if (last.plan === plan && last.nationalNumber === nationalNumber) return last.type
-  const type = typeOf(plan, nationalNumber)
-  last.plan = plan
-  last.nationalNumber = nationalNumber
-  last.type = type
-  return type
+  if (plan !== lastPlan || nationalNumber !== lastNumber) {
+    lastPlan = plan
+    lastNumber = nationalNumber
+    lastType = typeOf(plan, nationalNumber)
+  }
+  return lastType
 }
 
 const typeOf = (plan: Plan, nationalNumber: string): NumberType | undefined => {
@@ -210,17 +204,18 @@ const typeOf = (plan: Plan, nationalNumber: string): NumberType | undefined => {
   return undefined
 }
 
-type LengthCheck = "IS_POSSIBLE" | "TOO_SHORT" | "TOO_LONG" | "INVALID_LENGTH"
-
-const lengthIn = (plan: Plan, nationalNumber: string): LengthCheck => {
+/** Whether a national number is longer than any the plan allows (libphonenumber's `TOO_LONG`). */
+const isTooLong = (plan: Plan, nationalNumber: string): boolean => {
   const lengths = plan.lengths
-  if (lengths === undefined) return "IS_POSSIBLE"
+  return lengths !== undefined && (lengths[lengths.length - 1] ?? 0) < nationalNumber.length
+}
+
+/** Whether a national number is shorter than the plan allows or between its lengths (`TOO_SHORT`, `INVALID_LENGTH`). */
+const isShortOrBetween = (plan: Plan, nationalNumber: string): boolean => {
+  const lengths = plan.lengths
+  if (lengths === undefined) return false
   const length = nationalNumber.length
-  const shortest = lengths[0] ?? 0
-  if (length === shortest) return "IS_POSSIBLE"
-  if (length < shortest) return "TOO_SHORT"
-  if ((lengths[lengths.length - 1] ?? 0) < length) return "TOO_LONG"
-  return lengths.includes(length) ? "IS_POSSIBLE" : "INVALID_LENGTH"
+  return length < (lengths[0] ?? 0) || (!isTooLong(plan, nationalNumber) && !lengths.includes(length))
 }
 
 /** The region of a calling code a national number belongs to: the first whose leading digits or plan take it. */
@@ -254,8 +249,7 @@ const withoutTrunk = (plan: Plan, digits: string): string => {
   const regions = regionsByCallingCode[plan.callingCode]
   const region = regions === undefined ? undefined : regionAmong(regions, stripped)
   const lengthPlan = region === undefined ? plan : planOf(region) ?? plan
-  const length = lengthIn(lengthPlan, stripped)
-  return length === "TOO_SHORT" || length === "INVALID_LENGTH" ? digits : stripped
+  return isShortOrBetween(lengthPlan, stripped) ? digits : stripped
 }
 
 /** Reads `number` (digits after the calling code, or national digits) in `plan`, which is the calling code's or the default region's. */
@@ -267,7 +261,7 @@ const finish = (plan: Plan, region: string | undefined, number: string, via: Via
   if (nationalNumber.length < 2) return { _tag: "Invalid", reason: "TOO_SHORT" }
   if (nationalNumber.length > 17) return { _tag: "Invalid", reason: "TOO_LONG" }
   const validity = exact === undefined ? planOf(regions[0] ?? "") : planOf(exact)
-  if (validity === undefined || !validity.hasTypes) return undefined
+  if (validity === undefined || validity.types.length === 0) return undefined
   const type = typeIn(validity, nationalNumber)
   const callingCode = plan.callingCode
   return type === undefined
@@ -356,7 +350,7 @@ const readDigits = (plan: Plan, digits: string): Answer => {
     const withCode = withoutTrunk(plan, digits)
     if (
       (!plan.national.test(withCode) && plan.national.test(withoutTrunk(plan, shorter))) ||
-      lengthIn(plan, withCode) === "TOO_LONG"
+      isTooLong(plan, withCode)
     ) {
       const main = regionsOf(plan.callingCode)?.[0]
       const mainPlan = main === undefined ? undefined : planOf(main)
