@@ -56,7 +56,10 @@ export type Repeat = Pick<Contact.Contact, "msisdn" | "country_code" | "phone_nu
  * law: a suppressed number is created CANCELLED.
  */
 export interface BulkImport {
-  /** Stages contacts as an import would create them (FILE_UPLOAD, SUBSCRIBED, normalised tags). */
+  /**
+   * Stages contacts as an import would create them (FILE_UPLOAD, SUBSCRIBED, normalised tags, the number's parts its
+   * `Msisdn.split`: a store may derive `phone_number` from `msisdn` and `country_code`).
+   */
   readonly stage: (contacts: ReadonlyArray<Contact.Contact>) => Effect.Effect<void, StoreFailure>
   /**
    * Merges everything staged since the last merge, and empties the staging. `last`: no merge follows, so the
