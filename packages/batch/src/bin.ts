@@ -11,6 +11,21 @@ const serving = process.argv[2] === "serve"
 /** Set by the launcher in the environment of the server it starts again. */
 const launchedMark = "SMSBOOK_SERVE_LAUNCHED"
 
+// Under npm (`npx smsbook serve`, an npm script), npm runs the command through a shell that dies of the SIGTERM npm
+// passes on without passing it further: orphaned, the server (or the launcher below) then stops as on SIGTERM
+// instead of serving on alone. A server this launcher started is told by its channel instead.
+if (serving && process.env["npm_command"] !== undefined && process.env[launchedMark] !== "1") {
+  const parent = process.ppid
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return
+    clearInterval(watch)
+    process.kill(process.pid, "SIGTERM")
+  }, 250)
+  watch.unref()
+  // A server already stopping is not signalled again (a second SIGTERM would cut its drain short).
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => clearInterval(watch))
+}
+
 if (serving && !ServeHeap.capped()) {
   // V8 caps the old generation only when node starts (docs/benchmarks.md, HTTP): `serve` starts itself again with
   // the cap unless its launcher gave it, and passes signals on, so SIGTERM still drains the requests in flight.

@@ -106,6 +106,36 @@ describe("smsbook keys and smsbook serve", () => {
     expect(running()).toBe(false)
   }, 120_000)
 
+  it("under npm, a server whose shell dies without passing SIGTERM on stops as on SIGTERM", async () => {
+    // As `npx smsbook serve` runs it: npm → `sh -c` → the server; npm passes SIGTERM to the shell, which dies of it.
+    const launcher = path.resolve(import.meta.dirname, "../bin/smsbook.js")
+    const pathWithNode = `${path.dirname(process.execPath)}${path.delimiter}${process.env["PATH"] ?? ""}`
+    // `; true` keeps the shell from replacing itself with the server, as npm's shell does not.
+    const shell = spawn("sh", ["-c", `"$0" serve --port 0 --no-auth --json; true`, launcher], {
+      cwd: dir,
+      env: { ...env, PATH: pathWithNode, npm_command: "exec" },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stderr = ""
+    shell.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
+    const url: string = await new Promise((resolve, reject) => {
+      shell.stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).url))
+      shell.once("exit", (code) => reject(new Error(`serve exited ${code}`)))
+    })
+    const [server] = fs.readFileSync(`/proc/${shell.pid}/task/${shell.pid}/children`, "utf8").trim().split(" ")
+    expect((await fetch(`${url}/health`)).status).toBe(200)
+    shell.kill("SIGTERM")
+    try {
+      // The server's own stderr stays open until it exits: its last line says it stopped as SIGTERM stops it.
+      await Promise.race([once(shell.stderr, "end"), new Promise((resolve) => setTimeout(resolve, 30_000))])
+      expect(stderr).toContain("interrupted by SIGTERM: the server stopped accepting requests")
+      await expect(fetch(`${url}/health`)).rejects.toThrow()
+    } finally {
+      // Still serving (the test failed): stopped here rather than left running.
+      if (server !== undefined && fs.existsSync(`/proc/${server}`)) process.kill(Number(server), "SIGKILL")
+    }
+  }, 120_000)
+
   it("refuses --no-auth on a host other than loopback (exit 2), and serve without a short name", () => {
     const open = smsbook("serve", "--no-auth", "--host", "0.0.0.0")
     expect(open.code).toBe(2)

@@ -8,6 +8,7 @@ import { Command, Flag } from "effect/cli"
 import type { ServeError } from "effect/http/HttpServerError"
 import { InvalidSettings } from "../CliErrors.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
+import * as Interruption from "../internal/interruption.ts"
 import * as Output from "../Output.ts"
 
 /** Why the server could not listen, as the flag at fault: Node's own error has no message worth showing alone. */
@@ -31,6 +32,10 @@ const cannotListen = (host: string, port: number) => (error: ServeError): Invali
   }
 }
 
+/** What a stopped server says it did: its normal way to stop, not work lost (each request is its own transaction). */
+export const stopped = "the server stopped accepting requests, answered those in flight (a request still running " +
+  "after 10 s was answered 503 and rolled back) and closed the store"
+
 export const command = Command.make(
   "serve",
   {
@@ -47,7 +52,10 @@ export const command = Command.make(
       Effect.andThen(GlobalFlags.checkStore(resolved.store, { create: false }), Effect.andThen(
         // This process only serves: V8's heap is sized so its memory stays flat (docs/benchmarks.md). The
         // executable did so already before loading anything for `smsbook serve …`; this covers other spellings.
-        Effect.sync(() => ServeHeap.limit()),
+        Effect.sync(() => {
+          ServeHeap.limit()
+          Interruption.keep(stopped)
+        }),
         Server.serve(
           { host: input.host, port: input.port, store: resolved.store, account: resolved.account, noAuth: input.noAuth },
           (url) => input.json ? Effect.andThen(Output.streamed, Console.log(JSON.stringify({ url }))) : Console.log(`smsbook serving on ${url} (reference: ${url}/docs)`)
