@@ -18,8 +18,13 @@ export class Authorization extends HttpApiMiddleware.Service<Authorization>()("@
   requiredForClient: true
 }) {}
 
-/** A query parameter as the wire carries it: text, read leniently by core's `Query` (names in any case). */
-const parameter = (description: string) => Schema.optional(Schema.String.annotate({ description }))
+/**
+ * A query parameter as the wire carries it: text, read leniently by core's `Query` (names in any case). Given more
+ * than once it arrives as a list, which the handlers' own reading takes when the values agree and refuses by name
+ * when they differ (`INVALID_PARAMETER`), as it does for two spellings of one name.
+ */
+const parameter = (description: string) =>
+  Schema.optional(Schema.Union([Schema.String, Schema.Array(Schema.String)]).annotate({ description }))
 
 const msisdnPath = {
   msisdn: Schema.String.annotate({ description: "Country code + phone number, international digits (447400123456)." })

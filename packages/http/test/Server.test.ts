@@ -177,6 +177,8 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     ])
     const one = await call("GET", `/messages?MISDN=${Samples.msisdn}&direction=mt`)
     expect(one.json).toEqual([sent.json])
+    // A parameter given twice with one value is that value (two that differ are refused: see the refusals).
+    expect(await call("GET", `/messages?misdn=${Samples.msisdn}&misdn=${Samples.msisdn}&direction=mt`)).toMatchObject({ status: 200, json: [sent.json] })
     const byGroup = await call("GET", "/messages?group_short_name=NEWS")
     expect(byGroup.json).toHaveLength(1)
     expect(await call("GET", "/messages?direction=MO")).toMatchObject({ status: 200, json: [] })
@@ -197,6 +199,8 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     expectError(await call("GET", "/contacts/abc"), "INVALID_MSISDN")
     expectError(await call("GET", "/contacts?Limit=1001"), "INVALID_PARAMETER")
     expectError(await call("GET", "/contacts?Limit=5&limit=6"), "INVALID_PARAMETER")
+    expectError(await call("GET", "/contacts?Limit=5&Limit=6"), "INVALID_PARAMETER")
+    expectError(await call("GET", "/messages?misdn=447400123456&misdn=447400123457"), "INVALID_PARAMETER")
     expectError(await call("GET", "/messages?start_date=Sun,%2021%20Nov%202020%2010:15:00%20GMT"), "INVALID_PARAMETER")
     expectError(await call("GET", "/messages?direction=SIDEWAYS"), "INVALID_PARAMETER")
 
