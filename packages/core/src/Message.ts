@@ -4,6 +4,7 @@
  */
 import { Result, Schema, SchemaTransformation } from "effect"
 import { IllegalTransition, InvalidField } from "./Errors.ts"
+import * as Msisdn from "./Msisdn.ts"
 import * as Wire from "./Wire.ts"
 
 export const statuses = ["PENDING", "PROCESSING", "READY", "SENT"] as const
@@ -104,12 +105,23 @@ export const checkText = (text: string, field: string = "message"): Result.Resul
 
 const decodeToContact = Wire.decoder(SendToContactBody)
 
-/** Decodes a send-to-contact body, reading `misdn` as `msisdn`; both present and different is refused. */
+/**
+ * Whether two spellings of a number name the same one: equal as written, or read as one MSISDN (`+447400123456`
+ * and `447400123456`).
+ */
+export const sameNumber = (a: string, b: string): boolean => {
+  if (a === b) return true
+  const first = Msisdn.parse(a)
+  const second = Msisdn.parse(b)
+  return Result.isSuccess(first) && Result.isSuccess(second) && first.success === second.success
+}
+
+/** Decodes a send-to-contact body, reading `misdn` as `msisdn`; both present naming different numbers is refused. */
 export const decodeSendToContactBody = (input: unknown): Result.Result<SendToContactBody, InvalidField> => {
   const misdn = Wire.field(input, "misdn")
   if (misdn === undefined) return decodeToContact(input)
   const msisdn = Wire.field(input, "msisdn")
-  if (msisdn !== undefined && msisdn !== misdn) {
+  if (msisdn !== undefined && !sameNumber(msisdn, misdn)) {
     return Result.fail(new InvalidField({ field: "misdn", value: misdn, reason: `contradicts msisdn ${msisdn}` }))
   }
   return decodeToContact(Wire.renameKey(input, "misdn", "msisdn"))

@@ -6,7 +6,7 @@ import { DateTime, Result } from "effect"
 import type * as Contact from "./Contact.ts"
 import { InvalidParameter } from "./Errors.ts"
 import * as HttpDate from "./HttpDate.ts"
-import type * as Message from "./Message.ts"
+import * as Message from "./Message.ts"
 import type * as MessageStore from "./MessageStore.ts"
 import * as Msisdn from "./Msisdn.ts"
 
@@ -145,7 +145,7 @@ export const messages = (params: Params): Result.Result<MessageStore.Page, Inval
     const direction = directions.get(directionText.toLowerCase())
     const misdn = text(named.get("misdn"))
     const msisdnParameter = text(named.get("msisdn"))
-    if (misdn !== undefined && msisdnParameter !== undefined && misdn !== msisdnParameter) {
+    if (misdn !== undefined && msisdnParameter !== undefined && !Message.sameNumber(misdn, msisdnParameter)) {
       return yield* Result.fail(new InvalidParameter({ parameter: "misdn", value: misdn, reason: `contradicts msisdn ${msisdnParameter}` }))
     }
     const msisdnText = misdn ?? msisdnParameter

@@ -121,6 +121,9 @@ describe("Query.messages", () => {
     expect(ok(Query.messages({ misdn: "+44 7400 123456" })).msisdn).toBe("447400123456")
     expect(ok(Query.messages({ msisdn: "447400123456" })).msisdn).toBe("447400123456")
     expect(failure(Query.messages({ misdn: "12" }))).toMatchObject({ parameter: "misdn" })
+    // Both spellings: one number however written, or refused as a contradiction.
+    expect(ok(Query.messages({ misdn: "+447400123456", msisdn: "447400123456" })).msisdn).toBe("447400123456")
+    expect(failure(Query.messages({ misdn: "447400123456", msisdn: "447400123457" }))).toMatchObject({ parameter: "misdn" })
     expect(ok(Query.messages({ group_short_name: " News " })).group).toBe("News")
   })
 })

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest"
 import * as Contact from "../src/Contact.ts"
 import * as Message from "../src/Message.ts"
 import * as Wire from "../src/Wire.ts"
+import { exampleNumbers } from "./arbitraries.ts"
 
 const decodeContact = Wire.decoder(Contact.Contact)
 const decodeShort = Wire.decoder(Contact.ShortContact)
@@ -142,6 +143,20 @@ describe("send bodies", () => {
     expect(refusal(Message.decodeSendToContactBody({ msisdn: "447400123456", misdn: "447400000000", message: "Hi" })))
       .toMatchObject({ field: "misdn" })
     expect(refusal(Message.decodeSendToContactBody({ msisdn: "447400123456" }))).toMatchObject({ field: "message" })
+  })
+
+  it("misdn and msisdn naming one number however written agree; naming two, they are refused", () => {
+    expect(ok(Message.decodeSendToContactBody({ misdn: "+44 7400 123456", msisdn: 447400123456, message: "Hi" })).msisdn)
+      .toBe("+44 7400 123456")
+    const numbers = fc.constantFrom(...exampleNumbers.map((example) => example.e164))
+    fc.assert(fc.property(numbers, fc.constantFrom("+", "+ ", ""), (e164, plus) => {
+      const body = { msisdn: e164, misdn: plus + e164.slice(0, 3) + " " + e164.slice(3), message: "Hi" }
+      expect(Result.isSuccess(Message.decodeSendToContactBody(body))).toBe(true)
+    }))
+    fc.assert(fc.property(numbers, numbers, (a, b) => {
+      fc.pre(a !== b)
+      expect(refusal(Message.decodeSendToContactBody({ msisdn: a, misdn: `+${b}`, message: "Hi" }))).toMatchObject({ field: "misdn" })
+    }))
   })
 
   it("a contact create body refuses status by name; an edit body refuses every platform field by name", () => {
