@@ -2,12 +2,13 @@
  * `smsbook keys` and `smsbook serve` as a user runs them: keys created, listed and revoked on a
  * SQLite file, a server answering with them, `--no-auth` refused off loopback.
  */
-import { spawn, spawnSync } from "node:child_process"
+import { type ChildProcessByStdio, spawn, spawnSync } from "node:child_process"
 import { once } from "node:events"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
+import type { Readable } from "node:stream"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const bin = path.resolve(import.meta.dirname, "../src/bin.ts")
@@ -27,6 +28,13 @@ beforeAll(() => {
 })
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
+/** The URL a `serve --json` process prints once it listens; rejects if it exits first. */
+const servingAt = (child: ChildProcessByStdio<null, Readable, Readable | null>): Promise<string> =>
+  new Promise((resolve, reject) => {
+    child.stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).url))
+    child.once("exit", (code) => reject(new Error(`serve exited ${code}`)))
+  })
+
 describe("smsbook keys and smsbook serve", () => {
   it("creates, lists and revokes keys; the server accepts exactly the live ones", async () => {
     const created = JSON.parse(smsbook("keys", "create", "--name", "ci", "--json").stdout)
@@ -40,10 +48,7 @@ describe("smsbook keys and smsbook serve", () => {
 
     const server = spawn(process.execPath, [bin, "serve", "--port", "0", "--json"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
     try {
-      const url: string = await new Promise((resolve, reject) => {
-        server.stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).url))
-        server.once("exit", (code) => reject(new Error(`serve exited ${code}`)))
-      })
+      const url = await servingAt(server)
       const as = (key: string) => ({ headers: { authorization: `Bearer ${key}` } })
       expect((await fetch(`${url}/contacts`, as(created.key))).status).toBe(200)
       expect((await fetch(`${url}/contacts`, as(other.key))).status).toBe(401)
@@ -67,10 +72,7 @@ describe("smsbook keys and smsbook serve", () => {
     const pathWithNode = `${path.dirname(process.execPath)}${path.delimiter}${process.env["PATH"] ?? ""}`
     const server = spawn(launcher, ["serve", "--port", "0", "--no-auth", "--json"], { cwd: dir, env: { ...env, PATH: pathWithNode }, stdio: ["ignore", "pipe", "pipe"] })
     try {
-      const url: string = await new Promise((resolve, reject) => {
-        server.stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).url))
-        server.once("exit", (code) => reject(new Error(`serve exited ${code}`)))
-      })
+      const url = await servingAt(server)
       expect((await fetch(`${url}/health`)).status).toBe(200)
       const cmdline = fs.readFileSync(`/proc/${server.pid}/cmdline`, "utf8").split("\0")
       expect(cmdline).toEqual(expect.arrayContaining(["--max-semi-space-size=16", "--max-old-space-size=256"]))
@@ -85,10 +87,7 @@ describe("smsbook keys and smsbook serve", () => {
 
   it("a launcher killed with a signal it cannot pass on (kill -9) takes its server with it", async () => {
     const server = spawn(process.execPath, [bin, "serve", "--port", "0", "--no-auth", "--json"], { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] })
-    const url: string = await new Promise((resolve, reject) => {
-      server.stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).url))
-      server.once("exit", (code) => reject(new Error(`serve exited ${code}`)))
-    })
+    const url = await servingAt(server)
     const [child] = fs.readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8").trim().split(" ")
     expect((await fetch(`${url}/health`)).status).toBe(200)
     server.kill("SIGKILL")
@@ -118,10 +117,7 @@ describe("smsbook keys and smsbook serve", () => {
     })
     let stderr = ""
     shell.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
-    const url: string = await new Promise((resolve, reject) => {
-      shell.stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).url))
-      shell.once("exit", (code) => reject(new Error(`serve exited ${code}`)))
-    })
+    const url = await servingAt(shell)
     const [server] = fs.readFileSync(`/proc/${shell.pid}/task/${shell.pid}/children`, "utf8").trim().split(" ")
     expect((await fetch(`${url}/health`)).status).toBe(200)
     shell.kill("SIGTERM")
