@@ -11,10 +11,26 @@ const serving = process.argv[2] === "serve"
 /** Set by the launcher in the environment of the server it starts again. */
 const launchedMark = "SMSBOOK_SERVE_LAUNCHED"
 
-// Under npm (`npx smsbook serve`, an npm script), npm runs the command through a shell that dies of the SIGTERM npm
-// passes on without passing it further: orphaned, the server (or the launcher below) then stops as on SIGTERM
-// instead of serving on alone. A server this launcher started is told by its channel instead.
-if (serving && process.env["npm_command"] !== undefined && process.env[launchedMark] !== "1") {
+/**
+ * Whether this process was started by npm through a shell that runs it alone (`npx smsbook serve`, an npm script
+ * `smsbook serve …`): npm passes SIGTERM to that shell, which dies of it without passing it further. Read from /proc
+ * (Linux); elsewhere, and under a script that runs more than the server (`smsbook serve & …`, `… && …`), no.
+ */
+const startedByNpmShell = async (): Promise<boolean> => {
+  if (process.env["npm_command"] === undefined) return false
+  const { readFileSync } = await import("node:fs")
+  try {
+    const [shell, flag, script] = readFileSync(`/proc/${process.ppid}/cmdline`, "utf8").split("\0")
+    // A control operator (`&` that is no redirection, `;`, `|`, a line break) means the shell runs more than this.
+    return /(^|\/)sh$/.test(shell ?? "") && flag === "-c" && script !== undefined && !/(?<![<>])&(?!>)|[;|\n]/.test(script)
+  } catch {
+    return false
+  }
+}
+
+// Orphaned (its npm shell gone), the server (or the launcher below) stops as on SIGTERM instead of serving on alone. A
+// server this launcher started is told by its channel instead.
+if (serving && process.env[launchedMark] !== "1" && await startedByNpmShell()) {
   const parent = process.ppid
   const watch = setInterval(() => {
     if (process.ppid === parent) return
@@ -22,7 +38,7 @@ if (serving && process.env["npm_command"] !== undefined && process.env[launchedM
     process.kill(process.pid, "SIGTERM")
   }, 250)
   watch.unref()
-  // A server already stopping is not signalled again (a second SIGTERM would cut its drain short).
+  // Stopping already: no second signal (harmless, but redundant).
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => clearInterval(watch))
 }
 

@@ -28,6 +28,15 @@ beforeAll(() => {
 })
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
+/** A TCP port free on 127.0.0.1 a moment ago. */
+const freePort = async (): Promise<number> => {
+  const probe = net.createServer().listen(0, "127.0.0.1")
+  await once(probe, "listening")
+  const address = probe.address()
+  probe.close()
+  return typeof address === "object" && address !== null ? address.port : 0
+}
+
 /** The URL a `serve --json` process prints once it listens; rejects if it exits first. */
 const servingAt = (child: ChildProcessByStdio<null, Readable, Readable | null>): Promise<string> =>
   new Promise((resolve, reject) => {
@@ -109,8 +118,7 @@ describe("smsbook keys and smsbook serve", () => {
     // As `npx smsbook serve` runs it: npm → `sh -c` → the server; npm passes SIGTERM to the shell, which dies of it.
     const launcher = path.resolve(import.meta.dirname, "../bin/smsbook.js")
     const pathWithNode = `${path.dirname(process.execPath)}${path.delimiter}${process.env["PATH"] ?? ""}`
-    // `; true` keeps the shell from replacing itself with the server, as npm's shell does not.
-    const shell = spawn("sh", ["-c", `"$0" serve --port 0 --no-auth --json; true`, launcher], {
+    const shell = spawn("sh", ["-c", `"$0" serve --port 0 --no-auth --json`, launcher], {
       cwd: dir,
       env: { ...env, PATH: pathWithNode, npm_command: "exec" },
       stdio: ["ignore", "pipe", "pipe"]
@@ -118,7 +126,9 @@ describe("smsbook keys and smsbook serve", () => {
     let stderr = ""
     shell.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
     const url = await servingAt(shell)
+    // The shell stays the server's parent, as npm's does (a shell that replaced itself would make this test moot).
     const [server] = fs.readFileSync(`/proc/${shell.pid}/task/${shell.pid}/children`, "utf8").trim().split(" ")
+    expect(server).toMatch(/^\d+$/)
     expect((await fetch(`${url}/health`)).status).toBe(200)
     shell.kill("SIGTERM")
     try {
@@ -129,6 +139,33 @@ describe("smsbook keys and smsbook serve", () => {
     } finally {
       // Still serving (the test failed): stopped here rather than left running.
       if (server !== undefined && fs.existsSync(`/proc/${server}`)) process.kill(Number(server), "SIGKILL")
+    }
+  }, 120_000)
+
+  it("under npm, a server a script starts in the background serves on when the script ends", async () => {
+    const launcher = path.resolve(import.meta.dirname, "../bin/smsbook.js")
+    const pathWithNode = `${path.dirname(process.execPath)}${path.delimiter}${process.env["PATH"] ?? ""}`
+    const port = await freePort()
+    // A CI step's script: the server in the background, the script going on (and ending) without it.
+    const script = spawn("sh", ["-c", `"$0" serve --port ${port} --no-auth > /dev/null 2>&1 & echo $!; sleep 3`, launcher], {
+      cwd: dir,
+      env: { ...env, PATH: pathWithNode, npm_command: "run-script" },
+      stdio: ["ignore", "pipe", "ignore"]
+    })
+    const [pid] = await once(script.stdout, "data")
+    const server = Number(String(pid).trim())
+    try {
+      const url = `http://127.0.0.1:${port}`
+      const end = Date.now() + 30_000
+      while (Date.now() < end && !(await fetch(`${url}/health`).then((r) => r.ok, () => false))) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      await once(script, "exit")
+      // Orphaned for a second now, four times the watch's period: still serving.
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      expect((await fetch(`${url}/health`)).status).toBe(200)
+    } finally {
+      process.kill(server, "SIGTERM")
     }
   }, 120_000)
 

@@ -25,7 +25,17 @@ export interface ContactsQuery {
   readonly short: boolean
 }
 
-/** Lower-cased names; two spellings of one name with different values are refused as ambiguous. */
+/**
+ * Whether two values given for one parameter (repeated, or under two spellings of its name) agree: equal as text, or,
+ * for a number (`misdn`, `msisdn`), naming the same number however each is written.
+ */
+export const agree = (name: string, a: string, b: string): boolean => {
+  if (a === b) return true
+  const key = name.toLowerCase()
+  return (key === "misdn" || key === "msisdn") && Message.sameNumber(a, b)
+}
+
+/** Lower-cased names; two spellings of one name with values that do not {@link agree} are refused as ambiguous. */
 const byLowerName = (params: Params): Result.Result<ReadonlyMap<string, string>, InvalidParameter> => {
   const out = new Map<string, string>()
   for (const [name, value] of Object.entries(params)) {
@@ -35,7 +45,8 @@ const byLowerName = (params: Params): Result.Result<ReadonlyMap<string, string>,
     }
     const key = name.toLowerCase()
     const seen = out.get(key)
-    if (seen !== undefined && seen !== value) {
+    if (seen !== undefined) {
+      if (agree(key, seen, value)) continue
       return Result.fail(new InvalidParameter({ parameter: name, value, reason: `given twice with different values (${seen})` }))
     }
     out.set(key, value)

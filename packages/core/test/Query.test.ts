@@ -124,6 +124,9 @@ describe("Query.messages", () => {
     // Both spellings: one number however written, or refused as a contradiction.
     expect(ok(Query.messages({ misdn: "+447400123456", msisdn: "447400123456" })).msisdn).toBe("447400123456")
     expect(failure(Query.messages({ misdn: "447400123456", msisdn: "447400123457" }))).toMatchObject({ parameter: "misdn" })
+    expect(ok(Query.messages({ misdn: "+44 7400 123456", MISDN: "447400123456" })).msisdn).toBe("447400123456")
+    // Other parameters agree only as the same text.
+    expect(failure(Query.messages({ Limit: "5", limit: "05" }))).toMatchObject({ parameter: "limit" })
     expect(ok(Query.messages({ group_short_name: " News " })).group).toBe("News")
   })
 })

@@ -24,7 +24,11 @@ export class Authorization extends HttpApiMiddleware.Service<Authorization>()("@
  * when they differ (`INVALID_PARAMETER`), as it does for two spellings of one name.
  */
 const parameter = (description: string) =>
-  Schema.optional(Schema.Union([Schema.String, Schema.Array(Schema.String)]).annotate({ description }))
+  Schema.optional(
+    Schema.Union([Schema.String, Schema.Array(Schema.String)]).annotate({
+      description: `${description} Given more than once, its values must agree.`
+    })
+  )
 
 const msisdnPath = {
   msisdn: Schema.String.annotate({ description: "Country code + phone number, international digits (447400123456)." })

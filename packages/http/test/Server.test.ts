@@ -179,6 +179,7 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     expect(one.json).toEqual([sent.json])
     // A parameter given twice with one value is that value (two that differ are refused: see the refusals).
     expect(await call("GET", `/messages?misdn=${Samples.msisdn}&misdn=${Samples.msisdn}&direction=mt`)).toMatchObject({ status: 200, json: [sent.json] })
+    expect(await call("GET", `/messages?misdn=%2B${Samples.msisdn}&misdn=${Samples.msisdn}&direction=mt`)).toMatchObject({ status: 200, json: [sent.json] })
     const byGroup = await call("GET", "/messages?group_short_name=NEWS")
     expect(byGroup.json).toHaveLength(1)
     expect(await call("GET", "/messages?direction=MO")).toMatchObject({ status: 200, json: [] })

@@ -1,8 +1,8 @@
 /**
  * The query string of a request as the record core's `Query` reads (names in any case, checked
- * there); a name repeated with different values is refused as ambiguous rather than one picked.
+ * there); a name repeated with values that do not agree (`Query.agree`) is refused as ambiguous rather than one picked.
  */
-import { InvalidParameter, type Query } from "@smsbook/core"
+import { InvalidParameter, Query } from "@smsbook/core"
 import { Result } from "effect"
 
 /** The parameters of `url` (a request path with its query string). */
@@ -12,7 +12,8 @@ export const fromUrl = (url: string): Result.Result<Query.Params, InvalidParamet
   if (queryStart === -1) return Result.succeed(params)
   for (const [name, value] of new URLSearchParams(url.slice(queryStart + 1))) {
     const seen = params[name]
-    if (seen !== undefined && seen !== value) {
+    if (seen !== undefined) {
+      if (Query.agree(name, seen, value)) continue
       return Result.fail(new InvalidParameter({ parameter: name, value, reason: `given twice with different values (${seen})` }))
     }
     params[name] = value

@@ -17,7 +17,7 @@ const stagingColumns = ["msisdn", "first_name", "last_name", "country_code", "ta
 
 /**
  * A staged row's national number: its msisdn after the calling code, as every contact's parts are (`Msisdn.split`).
- * Derived, not staged: one value less bound, sorted and read per row (at 1M rows, ~0.4 s of the writer's time).
+ * Derived, not staged: one value less bound, sorted and read per row (at 1M rows, the staging and its index ~0.2 s faster).
  */
 const stagedPhoneNumber = "substr(s.msisdn, length(s.country_code) + 1)"
 
