@@ -8,7 +8,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, expect, it } from "vitest"
-import { bin, env, samples } from "./cliProcess.ts"
+import { bin, env, samples, servingAt } from "./cliProcess.ts"
 
 const readme = fs.readFileSync(path.resolve(import.meta.dirname, "../../../README.md"), "utf8")
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-readme-"))
@@ -47,10 +47,7 @@ it("serves as the README's HTTP section says: init, a key, serve, then the key o
     // The README's server, on a free port rather than 8080.
     const server = spawn(process.execPath, [bin, ...words(lines[2] ?? "").slice(2), "--port", "0", "--json"], { cwd: fresh, env: env(), stdio: ["ignore", "pipe", "ignore"] })
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        server.stdout.once("data", (chunk: Buffer) => resolve((JSON.parse(chunk.toString()) as { url: string }).url))
-        server.once("exit", (code) => reject(new Error(`serve exited ${code}`)))
-      })
+      const url = await servingAt(server)
       expect((await fetch(`${url}/contacts/447400123456`)).status).toBe(401)
       const answer = await fetch(`${url}/contacts/447400123456`, { headers: { authorization: `Bearer ${key}` } })
       expect([answer.status, ((await answer.json()) as { error: { code: string } }).error.code]).toEqual([404, "CONTACT_NOT_FOUND"])

@@ -2,16 +2,18 @@
  * `smsbook keys` and `smsbook serve` as a user runs them: keys created, listed and revoked on a
  * SQLite file, a server answering with them, `--no-auth` refused off loopback.
  */
-import { type ChildProcessByStdio, spawn, spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { once } from "node:events"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import type { Readable } from "node:stream"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bin, env as cleanEnv, servingAt } from "./cliProcess.ts"
 
-const bin = path.resolve(import.meta.dirname, "../src/bin.ts")
+/** The installed launcher, run as a user's shell runs it (`env -S` reads its flags), with this test's `node` first on PATH. */
+const launcher = path.resolve(import.meta.dirname, "../bin/smsbook.js")
+const pathWithNode = `${path.dirname(process.execPath)}${path.delimiter}${process.env["PATH"] ?? ""}`
 let dir = ""
 let env: NodeJS.ProcessEnv = {}
 
@@ -22,7 +24,7 @@ const smsbook = (...args: ReadonlyArray<string>) => {
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-serve-"))
-  env = { ...process.env, SMSBOOK_STORE: `sqlite:${path.join(dir, "book.db")}`, SMSBOOK_SHORT_NAME: "ACME" }
+  env = cleanEnv({ SMSBOOK_STORE: `sqlite:${path.join(dir, "book.db")}`, SMSBOOK_SHORT_NAME: "ACME" })
   // keys and serve open an existing book: only import and init create one.
   expect(smsbook("init", "--no-input").code).toBe(0)
 })
@@ -37,12 +39,6 @@ const freePort = async (): Promise<number> => {
   return typeof address === "object" && address !== null ? address.port : 0
 }
 
-/** The URL a `serve --json` process prints once it listens; rejects if it exits first. */
-const servingAt = (child: ChildProcessByStdio<null, Readable, Readable | null>): Promise<string> =>
-  new Promise((resolve, reject) => {
-    child.stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).url))
-    child.once("exit", (code) => reject(new Error(`serve exited ${code}`)))
-  })
 
 describe("smsbook keys and smsbook serve", () => {
   it("creates, lists and revokes keys; the server accepts exactly the live ones", async () => {
@@ -77,8 +73,6 @@ describe("smsbook keys and smsbook serve", () => {
 
   it("the installed launcher gives V8 its heap caps when Node starts: serve runs in that one process", async () => {
     // Executed as a user's shell does: `env -S` reads the flags from the file's first line, and `node` is this one.
-    const launcher = path.resolve(import.meta.dirname, "../bin/smsbook.js")
-    const pathWithNode = `${path.dirname(process.execPath)}${path.delimiter}${process.env["PATH"] ?? ""}`
     const server = spawn(launcher, ["serve", "--port", "0", "--no-auth", "--json"], { cwd: dir, env: { ...env, PATH: pathWithNode }, stdio: ["ignore", "pipe", "pipe"] })
     try {
       const url = await servingAt(server)
@@ -116,8 +110,6 @@ describe("smsbook keys and smsbook serve", () => {
 
   it("under npm, a server whose shell dies without passing SIGTERM on stops as on SIGTERM", async () => {
     // As `npx smsbook serve` runs it: npm → `sh -c` → the server; npm passes SIGTERM to the shell, which dies of it.
-    const launcher = path.resolve(import.meta.dirname, "../bin/smsbook.js")
-    const pathWithNode = `${path.dirname(process.execPath)}${path.delimiter}${process.env["PATH"] ?? ""}`
     const shell = spawn("sh", ["-c", `"$0" serve --port 0 --no-auth --json`, launcher], {
       cwd: dir,
       env: { ...env, PATH: pathWithNode, npm_command: "exec" },
@@ -143,8 +135,6 @@ describe("smsbook keys and smsbook serve", () => {
   }, 120_000)
 
   it("under npm, a server a script starts in the background serves on when the script ends", async () => {
-    const launcher = path.resolve(import.meta.dirname, "../bin/smsbook.js")
-    const pathWithNode = `${path.dirname(process.execPath)}${path.delimiter}${process.env["PATH"] ?? ""}`
     const port = await freePort()
     // A CI step's script: the server in the background, the script going on (and ending) without it.
     const script = spawn("sh", ["-c", `"$0" serve --port ${port} --no-auth > /dev/null 2>&1 & echo $!; sleep 3`, launcher], {

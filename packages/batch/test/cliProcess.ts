@@ -1,8 +1,10 @@
 /**
- * What a test needs to run the real `smsbook` process: its entry point, the repository's sample files, and
- * an environment in which none of the machine's own SMSBOOK_ settings leak in.
+ * What a test needs to run the real `smsbook` process: its entry point, the repository's sample files, an
+ * environment in which none of the machine's own SMSBOOK_ settings leak in, and the address a server prints.
  */
+import type { ChildProcessByStdio } from "node:child_process"
 import * as path from "node:path"
+import type { Readable } from "node:stream"
 
 /** The command line's entry point, run by Node from source. */
 export const bin = path.resolve(import.meta.dirname, "../src/bin.ts")
@@ -21,3 +23,10 @@ export const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   SMSBOOK_SPAM_PERIOD: "",
   ...extra
 })
+
+/** The URL a `serve --json` process prints once it listens; rejects if it exits first. */
+export const servingAt = (child: ChildProcessByStdio<null, Readable, Readable | null>): Promise<string> =>
+  new Promise((resolve, reject) => {
+    child.stdout.once("data", (chunk: Buffer) => resolve((JSON.parse(chunk.toString()) as { url: string }).url))
+    child.once("exit", (code) => reject(new Error(`serve exited ${code}`)))
+  })

@@ -30,9 +30,8 @@ export interface ContactsQuery {
  * for a number (`misdn`, `msisdn`), naming the same number however each is written.
  */
 export const agree = (name: string, a: string, b: string): boolean => {
-  if (a === b) return true
   const key = name.toLowerCase()
-  return (key === "misdn" || key === "msisdn") && Message.sameNumber(a, b)
+  return key === "misdn" || key === "msisdn" ? Message.sameNumber(a, b) : a === b
 }
 
 /** Lower-cased names; two spellings of one name with values that do not {@link agree} are refused as ambiguous. */

@@ -33,7 +33,7 @@ const cannotListen = (host: string, port: number) => (error: ServeError): Invali
 }
 
 /** What a stopped server says it did: its normal way to stop, not work lost (each request is its own transaction). */
-export const stopped = "the server stopped accepting requests, answered those in flight (a request still running " +
+const stopped = "the server stopped accepting requests, answered those in flight (a request still running " +
   "after 10 s was answered 503 and rolled back) and closed the store"
 
 export const command = Command.make(
