@@ -146,7 +146,7 @@ export const layer = (
     Layer.provideMerge(listen),
     Layer.provide(spansOnlyForABackend),
     Layer.provide(options.noAuth === true ? Authentication.layerOpen : Authentication.layer),
-    Layer.provide(Layer.mergeAll(Store.layer(options.store, { cacheKiB: options.cacheKiB ?? defaults.cacheKiB }), Account.layer(options.account)))
+    Layer.provide(Layer.mergeAll(Store.layer(options.store, { cacheKiB: options.cacheKiB ?? defaults.cacheKiB, groupCommit: true }), Account.layer(options.account)))
   )
   return Layer.unwrap(Effect.as(check(options), served))
 }

@@ -34,6 +34,12 @@ export interface Options {
    * holding process when the system can say (Linux), so a command can tell its user who it waits for.
    */
   readonly onLockWait?: (notice: LockWait) => void
+  /**
+   * Group commit, for servers: concurrent transactions share one SQLite transaction, each in a savepoint, committed
+   * once the requests ready in this turn of the event loop have joined (each still answers after the COMMIT). A COMMIT
+   * writes every page the transaction touched, and concurrent sends touch the same ones (default false).
+   */
+  readonly groupCommit?: boolean
 }
 
 export type { LockHolder, LockWait } from "./internal/sqlite/lockHolder.ts"
@@ -66,7 +72,7 @@ export const make = Effect.fnUntraced(function*(
   path: string,
   options: Options = {}
 ): Effect.fn.Return<Services & Keys, StoreUnavailable, Scope.Scope> {
-  const db = yield* Connection.make(path, lockWaitMillis(options), options.cacheKiB, options.onLockWait)
+  const db = yield* Connection.make(path, lockWaitMillis(options), options.cacheKiB, options.onLockWait, options.groupCommit)
   yield* Migrations.run(db, path)
   return Adapter.assemble({ Contacts, Messages, Carrier, ApiKeys }, db, options.pageSize ?? defaultPageSize)
 })

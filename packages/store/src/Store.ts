@@ -53,6 +53,8 @@ export interface Options {
   readonly cacheKiB?: number
   /** Told while a SQLite writer waits for another process's lock (see `SqliteStore.Options.onLockWait`). */
   readonly onLockWait?: (notice: SqliteStore.LockWait) => void
+  /** SQLite's group commit, for servers (see `SqliteStore.Options.groupCommit`). */
+  readonly groupCommit?: boolean
 }
 
 /**

@@ -12,15 +12,15 @@ import { join } from "node:path"
 import * as PostgresStore from "../../src/PostgresStore.ts"
 import * as SqliteStore from "../../src/SqliteStore.ts"
 
-/** SQLite: every connection a store of its own on one new file, as separate processes would be. */
-export const sqlite = (): Laws.Kind => {
+/** SQLite: every connection a store of its own on one new file, as separate processes would be (servers' group commit on request). */
+export const sqlite = (options: Pick<SqliteStore.Options, "groupCommit"> = {}): Laws.Kind => {
   const dir = mkdtempSync(join(tmpdir(), "smsbook-laws-"))
   let files = 0
   return {
-    name: "sqlite",
+    name: options.groupCommit === true ? "sqlite with group commit" : "sqlite",
     open: (count) => {
       const path = join(dir, `book-${files++}.db`)
-      return Effect.forEach(Array.from({ length: count }), () => SqliteStore.make(path, { lockWait: "30 seconds" }))
+      return Effect.forEach(Array.from({ length: count }), () => SqliteStore.make(path, { ...options, lockWait: "30 seconds" }))
     },
     dispose: async () => rmSync(dir, { recursive: true, force: true })
   }

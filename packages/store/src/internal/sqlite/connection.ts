@@ -3,7 +3,7 @@
  * prepared statements, and transactions that queue behind other fibers and other processes.
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite"
-import { Context, Effect, Exit, Result, type Scope, Semaphore } from "effect"
+import { Context, Deferred, Effect, Exit, Result, type Scope, Semaphore } from "effect"
 import { StoreFailure, StoreUnavailable } from "@smsbook/core"
 import * as Contention from "../contention.ts"
 import * as LockHolder from "./lockHolder.ts"
@@ -140,15 +140,34 @@ export interface Database {
   readonly retrying: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StoreFailure, R>
 }
 
+/** node:sqlite's thrown `error` as `StoreFailure({ operation })` (marked as contention when SQLite was busy). */
+const failureOf = (operation: string, error: unknown): StoreFailure => {
+  const failure = new StoreFailure({ operation, reason: reasonOf(error) })
+  return isBusy(error) ? Contention.mark(failure) : failure
+}
+
 /** `run`, its thrown error as `StoreFailure({ operation })` (marked as contention when SQLite was busy). */
 export const attempt = <A>(operation: string, run: () => A): Effect.Effect<A, StoreFailure> =>
-  Effect.try({
-    try: run,
-    catch: (error) => {
-      const failure = new StoreFailure({ operation, reason: reasonOf(error) })
-      return isBusy(error) ? Contention.mark(failure) : failure
-    }
-  })
+  Effect.try({ try: run, catch: (error) => failureOf(operation, error) })
+
+/**
+ * The most transactions one SQLite transaction holds under `groupCommit`: it bounds how long the first of them waits
+ * for its COMMIT when transactions keep coming.
+ */
+export const groupLimit = 64
+
+/** Transactions of concurrent fibers that share one SQLite transaction (`groupCommit`), each in a savepoint of it. */
+interface Group {
+  members: number
+  /** Completed by the group's COMMIT (or its failure): no member answers before. */
+  readonly committed: Deferred.Deferred<void, StoreFailure>
+}
+
+/** Resumes once the I/O callbacks of this turn of the event loop have run (and the fibers they started have yielded). */
+const afterThisTurn = Effect.callback<void>((resume) => {
+  const timer = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(timer))
+})
 
 /**
  * Opens the file at `path` for the scope's lifetime (closing it after), failing with
@@ -161,21 +180,49 @@ export const make = Effect.fnUntraced(function*(
   /** The page cache, in KiB. */
   cacheKiB: number = defaultCacheKiB,
   /** Told after a writer has waited a second for the lock, then every 30 s it goes on waiting. */
-  onLockWait?: (notice: LockHolder.LockWait) => void
+  onLockWait?: (notice: LockHolder.LockWait) => void,
+  /**
+   * Concurrent transactions share one SQLite transaction, each in a savepoint of it, committed once the fibers
+   * ready in this turn of the event loop have joined: for a server, where a COMMIT (its pages written to the WAL)
+   * costs more than the statements of a request. Every transaction still answers only after its COMMIT; a read
+   * outside a transaction may see the writes of the open group (on this connection, as a statement of it would).
+   */
+  groupCommit: boolean = false
 ): Effect.fn.Return<Database, StoreUnavailable, Scope.Scope> {
+  // The group of transactions not yet committed (`groupCommit`), committed before the connection closes.
+  let group: Group | undefined
   const connection = yield* Effect.acquireRelease(
     Effect.try({
       try: () => open(path, busyTimeout, cacheKiB),
       catch: (error) => new StoreUnavailable({ url: path, reason: reasonOf(error) })
     }),
-    (opened) => Effect.sync(() => opened.close())
+    (opened) =>
+      Effect.sync(() => {
+        commitGroup()
+        opened.close()
+      })
   )
   // node:sqlite is one synchronous connection: a transaction of one fiber must never see the
   // statements of another interleaved into it, so every use of the connection takes this lock.
   const lock = yield* Semaphore.make(1)
 
+  /** Commits the open group, if any, and tells its members how it went (under the lock). */
+  function commitGroup(): void {
+    const committing = group
+    if (committing === undefined) return
+    group = undefined
+    try {
+      connection.commit()
+      Deferred.doneUnsafe(committing.committed, Effect.void)
+    } catch (error) {
+      connection.rollback()
+      Deferred.doneUnsafe(committing.committed, Effect.fail(failureOf("transaction", error)))
+    }
+  }
+
   const exclusive = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.flatMap(Effect.service(ActiveTransactions), (active) => active.has(connection) ? effect : lock.withPermits(1)(effect))
+    Effect.flatMap(Effect.service(ActiveTransactions), (active) =>
+      active.has(connection) ? effect : lock.withPermits(1)(effect))
 
   /**
    * `BEGIN IMMEDIATE`, waiting asynchronously (backing off up to 50 ms) while another connection
@@ -205,6 +252,58 @@ export const make = Effect.fnUntraced(function*(
       }
     })
 
+  const savepoint = connection.statement("SAVEPOINT smsbook_member")
+  const releaseSavepoint = connection.statement("RELEASE smsbook_member")
+  const rollbackToSavepoint = connection.statement("ROLLBACK TO smsbook_member")
+
+  /** The group's COMMIT, once the fibers ready in this turn have joined it (unless `groupLimit` came first). */
+  const commitLater = (waiting: Group) =>
+    Effect.andThen(afterThisTurn, lock.withPermits(1)(Effect.sync(() => group === waiting && commitGroup())))
+
+  /**
+   * Ends a member's savepoint: kept when it succeeded, rolled back to when it failed. When SQLite has rolled the whole
+   * transaction back (some errors do) or the savepoint cannot end, the group fails: none of it is written.
+   */
+  const endMember = (joined: Group, succeeded: boolean): void => {
+    try {
+      if (!connection.db.isTransaction) throw new Error("SQLite rolled the transaction back")
+      if (!succeeded) rollbackToSavepoint.run()
+      releaseSavepoint.run()
+    } catch (error) {
+      connection.rollback()
+      if (group === joined) group = undefined
+      Deferred.doneUnsafe(joined.committed, Effect.fail(failureOf("transaction", error)))
+    }
+  }
+
+  /**
+   * `transaction` under `groupCommit`: `effect` in a savepoint of the open group (BEGIN IMMEDIATE opens one), its
+   * failure rolling back to its savepoint alone; then, outside the lock, the group's COMMIT awaited, whose failure
+   * is every member's.
+   */
+  const grouped = <A, E, R>(effect: Effect.Effect<A, E, R>, active: ReadonlySet<object>) =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(
+        lock.withPermits(1)(Effect.gen(function*() {
+          if (group === undefined) {
+            yield* begin(restore)
+            group = { members: 0, committed: Deferred.makeUnsafe() }
+            yield* Effect.forkDetach(commitLater(group))
+          }
+          const joined = group
+          joined.members++
+          yield* attempt("transaction", () => savepoint.run())
+          const exit = yield* Effect.exit(
+            restore(Effect.provideService(effect, ActiveTransactions, new Set([...active, connection])))
+          )
+          endMember(joined, Exit.isSuccess(exit))
+          if (group === joined && joined.members >= groupLimit) commitGroup()
+          return [joined, exit] as const
+        })),
+        ([joined, exit]) => Effect.andThen(Deferred.await(joined.committed), exit)
+      )
+    )
+
   /**
    * All of `effect`'s writes or none: BEGIN IMMEDIATE (the write lock is taken up front, so a
    * check-then-write inside cannot race another process), COMMIT on success, ROLLBACK on failure
@@ -212,7 +311,7 @@ export const make = Effect.fnUntraced(function*(
    */
   const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreFailure, R> =>
     Effect.flatMap(Effect.service(ActiveTransactions), (active) =>
-      active.has(connection) ? effect : lock.withPermits(1)(
+      active.has(connection) ? effect : groupCommit ? grouped(effect, active) : lock.withPermits(1)(
         Effect.uninterruptibleMask((restore) =>
           Effect.gen(function*() {
             yield* begin(restore)
