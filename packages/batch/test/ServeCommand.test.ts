@@ -8,6 +8,7 @@ import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
+import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bin, env as cleanEnv, servingAt } from "./cliProcess.ts"
 
@@ -70,6 +71,30 @@ describe("smsbook keys and smsbook serve", () => {
     const [code] = await once(server, "exit")
     expect(code).toBe(143)
   }, 300_000)
+
+  it("a write waits --wait for another process's lock on the book, then answers STORE_FAILURE and writes nothing", async () => {
+    const key = JSON.parse(smsbook("keys", "create", "--name", "wait", "--json").stdout).key
+    const server = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--wait", "1"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
+    const holder = new DatabaseSync(path.join(dir, "book.db"))
+    try {
+      const url = await servingAt(server)
+      holder.exec("BEGIN IMMEDIATE")
+      const started = performance.now()
+      const response = await fetch(`${url}/contacts/447400700002`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: "{}" })
+      const waited = performance.now() - started
+      expect(response.status).toBe(500)
+      expect((await response.json()).error.code).toBe("STORE_FAILURE")
+      // The lock wait of --wait (1 s), not the 10 minutes of the default.
+      expect(waited).toBeGreaterThanOrEqual(900)
+      expect(waited).toBeLessThan(30_000)
+      holder.exec("ROLLBACK")
+      expect((await fetch(`${url}/contacts/447400700002`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404)
+    } finally {
+      holder.close()
+      server.kill("SIGTERM")
+    }
+    await once(server, "exit")
+  }, 120_000)
 
   it("the installed launcher gives V8 its heap caps when Node starts: serve runs in that one process", async () => {
     // Executed as a user's shell does: `env -S` reads the flags from the file's first line, and `node` is this one.

@@ -7,7 +7,7 @@ import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Account, InvalidField, type InvalidStoreUrl, type StoreUnavailable } from "@smsbook/core"
 import * as Store from "@smsbook/store/Store"
-import { Effect, Layer, References, Tracer } from "effect"
+import { type Duration, Effect, Layer, References, Tracer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { NetAddress } from "effect/net"
@@ -27,6 +27,8 @@ export interface Options {
   readonly port?: number
   /** The store URL (`./smsbook.db`, `sqlite:PATH`, `postgres://…`, `memory:`). */
   readonly store: string
+  /** How long a write waits for another process's lock on a SQLite book before it fails (default `Store.defaultLockWait`). */
+  readonly lockWait?: Duration.Input
   /** The account the server sends for (short name, short code, user, time zone, spam period). */
   readonly account: Account.Settings
   /** Let every request through without a key: refused unless `host` is a loopback address. */
@@ -146,7 +148,11 @@ export const layer = (
     Layer.provideMerge(listen),
     Layer.provide(spansOnlyForABackend),
     Layer.provide(options.noAuth === true ? Authentication.layerOpen : Authentication.layer),
-    Layer.provide(Layer.mergeAll(Store.layer(options.store, { cacheKiB: options.cacheKiB ?? defaults.cacheKiB, groupCommit: true }), Account.layer(options.account)))
+    Layer.provide(Layer.mergeAll(Store.layer(options.store, {
+      cacheKiB: options.cacheKiB ?? defaults.cacheKiB,
+      groupCommit: true,
+      ...(options.lockWait === undefined ? {} : { lockWait: options.lockWait })
+    }), Account.layer(options.account)))
   )
   return Layer.unwrap(Effect.as(check(options), served))
 }

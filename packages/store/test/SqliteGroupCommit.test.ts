@@ -9,7 +9,6 @@ import { Fixtures } from "@smsbook/testing"
 import { Effect, Exit, Fiber, Option } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as SqliteStore from "../src/SqliteStore.ts"
 import * as SqliteFiles from "./sqliteFiles.ts"
 
 const freshPath = SqliteFiles.folder()

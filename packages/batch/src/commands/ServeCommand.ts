@@ -57,7 +57,14 @@ export const command = Command.make(
           Interruption.keep(stopped)
         }),
         Server.serve(
-          { host: input.host, port: input.port, store: resolved.store, account: resolved.account, noAuth: input.noAuth },
+          {
+            host: input.host,
+            port: input.port,
+            store: resolved.store,
+            account: resolved.account,
+            noAuth: input.noAuth,
+            ...(resolved.lockWait === undefined ? {} : { lockWait: resolved.lockWait })
+          },
           (url) => input.json ? Effect.andThen(Output.streamed, Console.log(JSON.stringify({ url }))) : Console.log(`smsbook serving on ${url} (reference: ${url}/docs)`)
         ).pipe(Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(input.host, input.port)(error))))
       )))
