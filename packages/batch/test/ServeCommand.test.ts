@@ -83,7 +83,7 @@ describe("smsbook keys and smsbook serve", () => {
       const response = await fetch(`${url}/contacts/447400700002`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: "{}" })
       const waited = performance.now() - started
       expect(response.status).toBe(500)
-      expect((await response.json()).error.code).toBe("STORE_FAILURE")
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("STORE_FAILURE")
       // The lock wait of --wait (1 s), not the 10 minutes of the default.
       expect(waited).toBeGreaterThanOrEqual(900)
       expect(waited).toBeLessThan(30_000)

@@ -90,7 +90,7 @@ export const checkTags = (tags: ReadonlyArray<string>, kept: ReadonlyArray<strin
 
 /** Body of `POST /contacts/:msisdn`. `status` is managed by the platform and refused. */
 export const CreateBody = Schema.toStandardSchemaV1(Schema.Struct({
-  msisdn: Schema.optionalKey(Wire.Text),
+  msisdn: Schema.optionalKey(Wire.PhoneText),
   country_code: Schema.optionalKey(Wire.Text),
   first_name: Schema.optionalKey(Schema.String),
   last_name: Schema.optionalKey(Schema.String)

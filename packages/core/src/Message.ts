@@ -62,7 +62,7 @@ export type Message = typeof Message.Type
 
 /** Body of `POST /messages/send_to_contact`. The table's `misdn` and the sample's `msisdn` both read. */
 export const SendToContactBody = Schema.toStandardSchemaV1(Schema.Struct({
-  msisdn: Wire.Text,
+  msisdn: Wire.PhoneText,
   message: Schema.String,
   id: Schema.optionalKey(Wire.Text)
 }))

@@ -62,7 +62,8 @@ const wholeNumber = (
 ): Result.Result<number, InvalidParameter> => {
   if (value === undefined || value.trim() === "") return Result.succeed(fallback)
   const text = value.trim()
-  const number = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN
+  // Sixteen digits reach past the largest safe integer, which `max` may be: what is past it is refused below.
+  const number = /^\d{1,16}$/.test(text) ? Number(text) : Number.NaN
   return Number.isInteger(number) && number >= min && number <= max
     ? Result.succeed(number)
     : Result.fail(new InvalidParameter({ parameter, value, reason: `must be a whole number from ${min} to ${max}` }))

@@ -29,21 +29,30 @@ export const Flag = Schema.Union([
   )
 )
 
+/** Text, or a JSON number of `number` read as its decimal text. */
+function textOrNumber(number: Schema.Codec<number>) {
+  return Schema.Union([Schema.String, number]).pipe(
+    Schema.decodeTo(
+      Schema.String,
+      SchemaTransformation.transform({
+        decode: (value) => typeof value === "number" ? value.toFixed(0) : value,
+        encode: (value) => value
+      })
+    )
+  )
+}
+
 /**
  * Text that may arrive as a JSON number (ids, msisdns): a whole number becomes its decimal text. Only a safe integer:
  * `1.5`, `1e21` or 2^53 + 1 would not come back as the digits the client sent, so they are refused.
  */
-export const Text = Schema.Union([
-  Schema.String,
+export const Text = /* @__PURE__ */ textOrNumber(
   Schema.Int.annotate({ expected: "text, or a whole number within ±(2^53 − 1) (send a larger one as text)" })
-]).pipe(
-  Schema.decodeTo(
-    Schema.String,
-    SchemaTransformation.transform({
-      decode: (value) => typeof value === "number" ? value.toFixed(0) : value,
-      encode: (value) => value
-    })
-  )
+)
+
+/** A phone number in a request: {@link Text}, but a JSON number only when positive (`-447400123456` names no number). */
+export const PhoneText = /* @__PURE__ */ textOrNumber(
+  Schema.Int.check(Schema.isGreaterThan(0)).annotate({ expected: "text, or a positive whole number up to 2^53 − 1 (send a larger one as text)" })
 )
 
 const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -83,23 +92,29 @@ export const decoder = <S extends Schema.ConstraintDecoder<unknown>>(schema: S) 
     })
     if (Result.isFailure(decoded)) return decoded
     // Among the fields read (unknown keys are ignored, so they cannot carry one anywhere).
-    const nul = nulAt(decoded.success)
-    if (nul === undefined) return decoded
-    const text = String(valueAt(decoded.success, nul))
+    const unstorable = unstorableAt(decoded.success)
+    if (unstorable === undefined) return decoded
+    const text = String(valueAt(decoded.success, unstorable))
+    const shown = text.toWellFormed().replaceAll("\u0000", "\\u0000")
     return Result.fail(new InvalidField({
-      field: nul.length === 0 ? "body" : nul.join("."),
-      value: (text.length > 200 ? `${text.slice(0, 200)}…` : text).replaceAll("\u0000", "\\u0000"),
-      reason: "holds U+0000 (NUL), which no text field may: remove it"
+      field: unstorable.length === 0 ? "body" : unstorable.join("."),
+      value: shown.length > 200 ? `${shown.slice(0, 200)}…` : shown,
+      reason: text.includes("\u0000")
+        ? "holds U+0000 (NUL), which no text field may: remove it"
+        : "holds a lone surrogate: it is not valid Unicode"
     }))
   }
 }
 
-/** The path of the first text in a decoded value that holds U+0000 (no store keeps one, PostgreSQL refuses it). */
-const nulAt = (value: unknown, path: ReadonlyArray<string | number> = []): ReadonlyArray<string | number> | undefined => {
-  if (typeof value === "string") return value.includes("\u0000") ? path : undefined
+/**
+ * The path of the first text in a decoded value that no store keeps as sent: one holding U+0000 (PostgreSQL refuses
+ * it) or a lone surrogate (half of a UTF-16 pair: stores keep U+FFFD, so the answer would not be what is stored).
+ */
+const unstorableAt = (value: unknown, path: ReadonlyArray<string | number> = []): ReadonlyArray<string | number> | undefined => {
+  if (typeof value === "string") return value.includes("\u0000") || !value.isWellFormed() ? path : undefined
   if (typeof value !== "object" || value === null) return undefined
   for (const [key, child] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
-    const found = nulAt(child, [...path, key])
+    const found = unstorableAt(child, [...path, key])
     if (found !== undefined) return found
   }
   return undefined

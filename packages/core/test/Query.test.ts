@@ -54,6 +54,15 @@ describe("Query.contacts", () => {
     expect(ok(Query.contacts({ Start: "" })).start).toBe(0)
   })
 
+  it("Start and start reach the bound their refusal names: the largest safe integer", () => {
+    const largest = String(Number.MAX_SAFE_INTEGER)
+    expect(ok(Query.contacts({ Start: largest })).start).toBe(Number.MAX_SAFE_INTEGER)
+    expect(ok(Query.messages({ start: largest })).start).toBe(Number.MAX_SAFE_INTEGER)
+    for (const start of ["9007199254740992", "9999999999999999", "10000000000000000"]) {
+      expect(failure(Query.contacts({ Start: start }))).toMatchObject({ parameter: "Start", reason: `must be a whole number from 0 to ${largest}` })
+    }
+  })
+
   it("Status reads the four statuses in any case, SUSCRIBED as SUBSCRIBED; anything else is refused", () => {
     expect(ok(Query.contacts({ Status: "cancelled" })).status).toBe("CANCELLED")
     expect(ok(Query.contacts({ Status: "SUSCRIBED" })).status).toBe("SUBSCRIBED")

@@ -224,6 +224,25 @@ describe("Wire.Text", () => {
     expect(body({ id: "a", tags: ["b"], other: "\u0000" })).toEqual(Result.succeed({ id: "a", tags: ["b"] }))
   })
 
+  it("refuses a lone surrogate in a text field it reads (stores keep U+FFFD: the answer would not be what is stored)", () => {
+    const body = Wire.decoder(Schema.Struct({ id: Schema.optionalKey(Wire.Text), tags: Schema.optionalKey(Schema.Array(Schema.String)) }))
+    expect(body({ tags: ["ok", "a\ud800"] })).toEqual(
+      Result.fail(expect.objectContaining({ field: "tags.1", value: "a\ufffd", reason: "holds a lone surrogate: it is not valid Unicode" }))
+    )
+    fc.assert(fc.property(fc.string({ unit: "binary" }), (text) => {
+      const storable = text.isWellFormed() && !text.includes("\u0000")
+      expect(Result.isSuccess(body({ id: text }))).toBe(storable)
+      expect(Result.isSuccess(body({ tags: [text] }))).toBe(storable)
+    }))
+  })
+
+  it("reads a phone number sent as a JSON number only when it is positive", () => {
+    const body = Wire.decoder(Schema.Struct({ msisdn: Wire.PhoneText }))
+    expect(body({ msisdn: 447400123456 })).toEqual(Result.succeed({ msisdn: "447400123456" }))
+    expect(body({ msisdn: "-447400123456" })).toEqual(Result.succeed({ msisdn: "-447400123456" }))
+    for (const msisdn of [-447400123456, 0, 1.5, 2 ** 53]) expect(body({ msisdn })).toEqual(Result.fail(expect.objectContaining({ field: "msisdn" })))
+  })
+
   it("keeps text as it is", () => {
     fc.assert(fc.property(fc.string(), (text) => {
       expect(decode({ id: text })).toEqual(Result.succeed({ id: text }))
