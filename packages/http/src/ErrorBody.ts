@@ -7,7 +7,7 @@ import { Effect, Predicate, Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
 
 /** Every status an smsbook server answers a failure with. */
-export const statuses = [400, 401, 403, 404, 408, 409, 413, 422, 500, 502, 503] as const
+export const statuses = [400, 401, 403, 404, 408, 409, 413, 422, 431, 500, 502, 503] as const
 export type Status = typeof statuses[number]
 
 /** A value of an error's own fields, as `details` carries it. */
@@ -37,6 +37,7 @@ export const RequestTimeout = make(408)
 export const Conflict = make(409)
 export const PayloadTooLarge = make(413)
 export const Unprocessable = make(422)
+export const HeadersTooLarge = make(431)
 export const Internal = make(500)
 export const BadGateway = make(502)
 export const Unavailable = make(503)
@@ -50,6 +51,7 @@ const byStatus = {
   409: Conflict,
   413: PayloadTooLarge,
   422: Unprocessable,
+  431: HeadersTooLarge,
   500: Internal,
   502: BadGateway,
   503: Unavailable
@@ -82,7 +84,9 @@ export const httpCatalog = {
   RouteNotFound: { code: "ROUTE_NOT_FOUND", number: 3004, status: 404 },
   RequestTimeout: { code: "REQUEST_TIMEOUT", number: 3005, status: 408 },
   InternalError: { code: "INTERNAL_ERROR", number: 3006, status: 500 },
-  NotReady: { code: "NOT_READY", number: 3007, status: 503 }
+  NotReady: { code: "NOT_READY", number: 3007, status: 503 },
+  HeadersTooLarge: { code: "HEADERS_TOO_LARGE", number: 3008, status: 431 },
+  MalformedRequest: { code: "MALFORMED_REQUEST", number: 3009, status: 400 }
 } as const satisfies { readonly [name: string]: { readonly code: string; readonly number: number; readonly status: Status } }
 
 export type HttpFailure = keyof typeof httpCatalog

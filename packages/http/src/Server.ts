@@ -7,7 +7,7 @@ import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Account, InvalidField, type InvalidStoreUrl, type StoreUnavailable } from "@smsbook/core"
 import * as Store from "@smsbook/store/Store"
-import { type Duration, Effect, Layer, References, Tracer } from "effect"
+import { type Duration, Effect, Layer, References, type Scope, Tracer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { NetAddress } from "effect/net"
@@ -18,7 +18,7 @@ import * as Handlers from "./Handlers.ts"
 import * as KannelCallbacks from "./KannelCallbacks.ts"
 import * as AccessLog from "./internal/accessLog.ts"
 import * as LineBatch from "./internal/lineBatch.ts"
-import * as RequestTimeout from "./internal/requestTimeout.ts"
+import * as ClientErrors from "./internal/clientErrors.ts"
 
 export interface Options {
   /** Host to listen on (default 127.0.0.1). */
@@ -85,29 +85,27 @@ export const check = (options: Options): Effect.Effect<void, InvalidField> => {
 }
 
 /**
- * The access log: to `log` when given, else to stderr in one write per turn of the event loop (a
- * write per request was a system call per request), what is pending written when the server stops.
+ * Where access-log lines go: to `log` when given, else to stderr in one write per turn of the event loop (a write per
+ * request was a system call per request), what is pending written when the server stops.
  */
-const accessLog = (log: Options["log"]) =>
-  log !== undefined
-    ? AccessLog.layer(log)
-    : Layer.unwrap(Effect.map(
-      Effect.acquireRelease(
-        Effect.sync(() => LineBatch.make((chunk) => void process.stderr.write(chunk))),
-        (batch) => Effect.sync(batch.close)
-      ),
-      (batch) => AccessLog.layer(batch.line)
-    ))
+const logLines = (log: Options["log"]): Effect.Effect<(line: string) => void, never, Scope.Scope> =>
+  log !== undefined ? Effect.succeed(log) : Effect.map(
+    Effect.acquireRelease(
+      Effect.sync(() => LineBatch.make((chunk) => void process.stderr.write(chunk))),
+      (batch) => Effect.sync(batch.close)
+    ),
+    (batch) => batch.line
+  )
 
 /** Every route: the API, `/openapi.json`, the reference page at `/docs`, Kannel's callbacks, and the access log around them. */
-const routes = (options: Options) =>
+const routes = (options: Options, log: (line: string) => void) =>
   Layer.mergeAll(
     HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
       Layer.provide(Handlers.layer(storeKind(options.store)))
     ),
     HttpApiScalar.layer(Api, { path: "/docs" }),
     KannelCallbacks.layer({ store: options.store, open: options.noAuth === true }),
-    accessLog(options.log)
+    AccessLog.layer(log)
   )
 
 /**
@@ -129,7 +127,7 @@ export const layer = (
 ): Layer.Layer<HttpServer.HttpServer, InvalidField | InvalidStoreUrl | StoreUnavailable | ServeError> => {
   const headersTimeout = options.headersTimeout ?? defaults.headersTimeout
   const requestTimeout = Math.max(options.requestTimeout ?? defaults.requestTimeout, headersTimeout)
-  const listen = NodeHttpServer.layer(
+  const listen = (log: (line: string) => void) => NodeHttpServer.layer(
     () =>
       createServer({
         headersTimeout,
@@ -137,15 +135,21 @@ export const layer = (
         keepAliveTimeout: options.keepAliveTimeout ?? defaults.keepAliveTimeout,
         // Node checks the two timeouts above on this period (30 s by default).
         connectionsCheckingInterval: Math.min(1000, headersTimeout)
-      }).on("clientError", RequestTimeout.onClientError),
+      }).on("clientError", ClientErrors.onClientError(log)),
     {
       host: options.host ?? defaults.host,
       port: options.port ?? defaults.port,
       gracefulShutdownTimeout: options.drainTimeout ?? defaults.drainTimeout
     }
   )
-  const served = HttpRouter.serve(routes(options), { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(listen),
+  const served = (log: (line: string) => void) => HttpRouter.serve(routes(options, log), {
+    disableLogger: true,
+    disableListenLog: true,
+    // The router's default (100 characters) answered a longer `:msisdn` 404 ROUTE_NOT_FOUND, as if the path were no
+    // endpoint: any length Node lets through (its 16 KiB of headers) reaches the endpoint, which says what is wrong.
+    routerConfig: { maxParamLength: 16 * 1024 }
+  }).pipe(
+    Layer.provideMerge(listen(log)),
     Layer.provide(spansOnlyForABackend),
     Layer.provide(options.noAuth === true ? Authentication.layerOpen : Authentication.layer),
     Layer.provide(Layer.mergeAll(Store.layer(options.store, {
@@ -154,7 +158,7 @@ export const layer = (
       ...(options.lockWait === undefined ? {} : { lockWait: options.lockWait })
     }), Account.layer(options.account)))
   )
-  return Layer.unwrap(Effect.as(check(options), served))
+  return Layer.unwrap(Effect.andThen(check(options), Effect.map(logLines(options.log), served)))
 }
 
 /**

@@ -129,13 +129,14 @@ describe("the server process", () => {
     await store.drop()
   }, 30_000)
 
-  it("cuts off a client that never finishes its headers", async () => {
+  it("cuts off a client that never finishes its headers, with an access-log line", async () => {
     const server = await launch(["memory:", "500"])
     const answer = await unfinished(server.url, "GET /health HTTP/1.1\r\nHost: x\r\n")
     expect(answer).toMatch(/^HTTP\/1\.1 408/)
     expect(bodyOf(answer)).toMatchObject({ error: { code: "REQUEST_TIMEOUT", status: 408 } })
     server.process.kill("SIGTERM")
     await server.exited
+    expect(await accessLines(server)).toContainEqual(expect.objectContaining({ status: 408, remote: "127.0.0.1", refused: "ERR_HTTP_REQUEST_TIMEOUT" }))
   }, 15_000)
 
   it("cuts off a body that never finishes: the client is answered 408 in JSON, and the access log says 408", async () => {
@@ -155,16 +156,22 @@ describe("the server process", () => {
     expect(await accessLines(server)).toContainEqual(expect.objectContaining({ path: "/messages/send_to_contact", status: 408, remote: "127.0.0.1" }))
   }, 15_000)
 
-  it("answers a keep-alive connection's later request that times out 408 too, and what Node answers bad requests", async () => {
+  it("answers a keep-alive connection's later request that times out 408 too, and requests Node cannot read in JSON", async () => {
     const server = await launch(["memory:", "500"])
     const later = await unfinished(
       server.url,
       "GET /health HTTP/1.1\r\nHost: x\r\n\r\nPOST /messages/send_to_contact HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"
     )
     expect(later).toMatch(/^HTTP\/1\.1 200[^]*HTTP\/1\.1 408[^]*REQUEST_TIMEOUT/)
-    expect(await unfinished(server.url, "NOT HTTP AT ALL\r\n\r\n")).toMatch(/^HTTP\/1\.1 400/)
-    expect(await unfinished(server.url, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 431/)
+    const garbage = await unfinished(server.url, "NOT HTTP AT ALL\r\n\r\n")
+    expect(garbage).toMatch(/^HTTP\/1\.1 400/)
+    expect(bodyOf(garbage)).toMatchObject({ error: { code: "MALFORMED_REQUEST", number: 3009, status: 400, details: {} } })
+    const big = await unfinished(server.url, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`)
+    expect(big).toMatch(/^HTTP\/1\.1 431/)
+    expect(bodyOf(big)).toMatchObject({ error: { code: "HEADERS_TOO_LARGE", number: 3008, status: 431 } })
     server.process.kill("SIGTERM")
     await server.exited
+    const refused = (await accessLines(server)).filter((line) => "refused" in line)
+    expect(refused.map((line) => line.status).sort()).toEqual([400, 408, 431])
   }, 15_000)
 })

@@ -223,6 +223,8 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     expectError(await call("POST", "/messages/send_to_contact", undefined, { raw: big }), "PAYLOAD_TOO_LARGE")
     expectError(await call("GET", "/no/such/endpoint"), "ROUTE_NOT_FOUND")
     expectError(await call("PATCH", `/contacts/${Samples.msisdn}`, {}), "ROUTE_NOT_FOUND")
+    // A path parameter of any length reaches its endpoint, which says what is wrong with it.
+    for (const msisdn of ["4".repeat(200), "x".repeat(300)]) expectError(await call("GET", `/contacts/${msisdn}`), "INVALID_MSISDN")
   })
 
   it("reads an empty body as no fields: the missing one is named, and a contact needs none", async () => {

@@ -7,7 +7,7 @@ import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import * as ErrorBody from "../ErrorBody.ts"
-import * as RequestTimeout from "./requestTimeout.ts"
+import * as ClientErrors from "./clientErrors.ts"
 
 /** The largest body accepted: 1 MiB. */
 export const maxBytes = 1024 * 1024
@@ -63,8 +63,8 @@ const bytes = (
       detach()
       resume(Effect.succeed(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : concat(chunks, size)))
     }
-    // Cut off by Node for slowness, the client was answered 408 (`requestTimeout.ts`): so is this request.
-    const cutOff = () => fail(RequestTimeout.isTimedOut(incoming.socket) ? RequestTimeout.refusal : unreadable)
+    // Cut off by Node for slowness, the client was answered 408 (`clientErrors.ts`): so is this request.
+    const cutOff = () => fail(ClientErrors.isTimedOut(incoming.socket) ? ClientErrors.refusal : unreadable)
     function onError() {
       cutOff()
     }

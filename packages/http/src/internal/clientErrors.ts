@@ -1,0 +1,62 @@
+/**
+ * Requests Node refuses itself, outside the app: too slow (`headersTimeout`, `requestTimeout`), headers too large,
+ * not HTTP at all. Node writes an empty answer on the socket; these are answered as every refusal is (a JSON body,
+ * `Connection: close`) with one access-log line each. A timed-out socket is remembered, so the app's reading of the
+ * body it will never get ends as that 408 too, and its own access-log line says what the client was told.
+ */
+import type { Duplex } from "node:stream"
+import * as ErrorBody from "../ErrorBody.ts"
+
+/** Sockets whose request Node timed out. */
+const timedOut = new WeakSet<object>()
+
+/** Whether Node cut off the request on `socket` for slowness. */
+export const isTimedOut = (socket: object | null | undefined): boolean => socket != null && timedOut.has(socket)
+
+/** The refusal of a request that did not arrive in time. */
+export const refusal = ErrorBody.http("RequestTimeout", "the request did not arrive in time: the connection is closed")
+
+/** The refusal of each error Node's parser reports (`clientError`), by its code; anything else is malformed HTTP. */
+const refusalOf = (code: string | undefined): ErrorBody.Body => {
+  switch (code) {
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return refusal
+    case "HPE_HEADER_OVERFLOW":
+      return ErrorBody.http("HeadersTooLarge", "the request's headers are larger than the server reads (16 KiB)")
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return ErrorBody.http("PayloadTooLarge", "the request's chunk extensions are larger than the server reads")
+    default:
+      return ErrorBody.http("MalformedRequest", "the request is not HTTP/1.1 the server can read")
+  }
+}
+
+const reasons: Readonly<Record<number, string>> = { 400: "Bad Request", 408: "Request Timeout", 413: "Payload Too Large", 431: "Request Header Fields Too Large" }
+
+const raw = (body: ErrorBody.Body): string => {
+  const text = JSON.stringify(body)
+  const status = body.error.status
+  return `HTTP/1.1 ${status} ${reasons[status] ?? "Bad Request"}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`
+}
+
+/** Whether the response of the request now on `socket` has not started: Node's own test (`_httpMessage`). */
+const unanswered = (socket: Duplex): boolean => {
+  const response: unknown = Reflect.get(socket, "_httpMessage")
+  return typeof response !== "object" || response === null || Reflect.get(response, "headersSent") !== true
+}
+
+/**
+ * The server's `clientError` listener, doing what Node does without one (an answer where the current request's
+ * response has not started, keep-alive connections included, then the socket destroyed), but with smsbook's answer,
+ * and its access-log line to `log` (the method and path are not known: Node read no whole request).
+ */
+export const onClientError = (log: (line: string) => void) => (error: Error & { readonly code?: string }, socket: Duplex): void => {
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") timedOut.add(socket)
+  if (socket.writable && unanswered(socket)) {
+    const body = refusalOf(error.code)
+    socket.write(raw(body))
+    const remote: unknown = Reflect.get(socket, "remoteAddress")
+    log(JSON.stringify({ time: new Date().toISOString(), status: body.error.status, remote, refused: error.code ?? error.message }))
+  }
+  socket.destroy(error)
+}
