@@ -47,9 +47,47 @@ const build = (): ReadonlyMap<string, CountryCode> => {
   level(regions((country) => displayNames("en", country)))
   level(regions((country) => displayNames(new Intl.Locale("und-" + country).maximize().language, country)))
   for (const locale of locales.slice(1)) level(regions((country) => displayNames(locale, country)))
+  level(aliases.filter(([, country]) => isSupported(country)))
   displays.clear()
   return table
 }
+
+/**
+ * Names found in contact lists that no table above holds: the United Kingdom's nations and informal names, and the
+ * long forms of ISO 3166's own list (`Bolivia (Plurinational State of)`), which the English tables give only short.
+ * Read last, so a name a table holds keeps its meaning.
+ */
+export const aliases: ReadonlyArray<readonly [string, CountryCode]> = [
+  ["England", "GB"],
+  ["Scotland", "GB"],
+  ["Wales", "GB"],
+  ["Northern Ireland", "GB"],
+  ["Britain", "GB"],
+  ["United Kingdom of Great Britain and Northern Ireland", "GB"],
+  ["Holland", "NL"],
+  ["Netherlands (Kingdom of the)", "NL"],
+  ["America", "US"],
+  ["Bolivia (Plurinational State of)", "BO"],
+  ["Iran (Islamic Republic of)", "IR"],
+  ["Iran, Islamic Republic of", "IR"],
+  ["Venezuela (Bolivarian Republic of)", "VE"],
+  ["Venezuela, Bolivarian Republic of", "VE"],
+  ["Tanzania, United Republic of", "TZ"],
+  ["Congo, Democratic Republic of the", "CD"],
+  ["Congo, The Democratic Republic of the", "CD"],
+  ["Congo (the Democratic Republic of the)", "CD"],
+  ["Palestine, State of", "PS"],
+  ["Micronesia (Federated States of)", "FM"],
+  ["Micronesia, Federated States of", "FM"],
+  ["Korea (the Republic of)", "KR"],
+  ["Korea (the Democratic People's Republic of)", "KP"],
+  ["Moldova (the Republic of)", "MD"],
+  ["Taiwan (Province of China)", "TW"],
+  ["Virgin Islands (British)", "VG"],
+  ["Virgin Islands (U.S.)", "VI"],
+  ["Sint Maarten (Dutch part)", "SX"],
+  ["Saint Martin (French part)", "MF"]
+]
 
 const styles = ["long", "short", "narrow"] as const
 

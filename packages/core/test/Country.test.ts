@@ -59,6 +59,13 @@ describe("the compiled country data", () => {
     expect(fs.readFileSync(CountryNames.target, "utf8")).toBe(CountryNames.render())
   })
 
+  it("reads every alias (the UK's nations, informal names, ISO 3166's long forms) as its country, in any case or spacing", () => {
+    for (const [name, country] of Country.aliases) {
+      expect(Country.lookup(name)).toBe(country)
+      expect(Country.lookup(`  ${name.toUpperCase()} `)).toBe(country)
+    }
+  })
+
   it("examples: alpha-3 codes and English short forms read as their country", () => {
     for (const [cell, country] of [["GBR", "GB"], ["deu", "DE"], ["UK", "GB"], ["USA", "US"], ["UAE", "AE"], ["Great Britain", "GB"]] as const) {
       expect(Country.lookup(cell)).toBe(country)

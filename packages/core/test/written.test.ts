@@ -36,6 +36,22 @@ describe("reading a written number", () => {
     )
   })
 
+  it("reads a number the same with the invisible marks of copied or right-to-left text anywhere in it", () => {
+    const marks = ["\u200b", "\u200c", "\u200d", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\ufeff"]
+    fc.assert(
+      fc.property(plainText, fc.array(fc.tuple(fc.nat(), fc.constantFrom(...marks)), { minLength: 1, maxLength: 4 }), (text, inserted) => {
+        const trimmed = text.trim()
+        fc.pre(trimmed !== "")
+        let marked = trimmed
+        for (const [at, mark] of inserted) {
+          const position = at % (marked.length + 1)
+          marked = marked.slice(0, position) + mark + marked.slice(position)
+        }
+        expect(Written.read(marked)).toEqual(Written.read(trimmed))
+      })
+    )
+  })
+
   it("examples: spreadsheet damage on the short path, extensions and letters on the full one", () => {
     expect(Written.read(" 447400123456.0 ")).toBe("not-a-number")
     expect(Written.read("+44 (0) 7400-123.456")).toEqual({ digits: "4407400123456", plus: true, extensionDropped: false, lettersConverted: false })

@@ -38,11 +38,15 @@ const extension =
 /** Letters on a phone keypad (ITU E.161), as Google's libphonenumber converts them. */
 const keypad = "22233344455566677778889999"
 
+// Spaces, dashes, dots, slashes and brackets of every width, and the invisible marks a number copied from a phone or
+// a right-to-left text carries (zero-width characters, U+200E/U+200F direction marks, U+202A–U+202E and
+// U+2066–U+2069 embeddings and isolates).
 const isSeparator = (c: number): boolean =>
   c === 32 || c === 46 || c === 45 || c === 40 || c === 41 || c === 47 || c === 91 || c === 93 || c === 9 ||
-  c === 160 || c === 0xad || (c >= 0x2000 && c <= 0x200b) || (c >= 0x2010 && c <= 0x2015) || c === 0x202f ||
-  c === 0x205f || c === 0x2060 || c === 0x2212 || c === 0x3000 || c === 0xff08 || c === 0xff09 || c === 0xff0d ||
-  c === 0xff0e || c === 0xff0f || c === 0xff3b || c === 0xff3d || c === 0x30fc || c === 0xfeff
+  c === 160 || c === 0xad || (c >= 0x2000 && c <= 0x2015) || (c >= 0x202a && c <= 0x202f) ||
+  (c >= 0x205f && c <= 0x2069) || c === 0x2212 || c === 0x3000 ||
+  c === 0xff08 || c === 0xff09 || c === 0xff0d || c === 0xff0e || c === 0xff0f || c === 0xff3b || c === 0xff3d ||
+  c === 0x30fc || c === 0xfeff
 
 const isDecimalDigit = /^\p{Nd}$/u
 
