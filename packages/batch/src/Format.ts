@@ -110,7 +110,8 @@ const counts = (record: { readonly [key: string]: number | undefined }): string 
   ).join(", ")
 
 /** The import summary of `file` (`-`: standard input). */
-export const importSummary = (file: string, summary: Import.Summary): ReadonlyArray<string> => {
+/** `listLimit`: how many opted-out numbers a summary lists at most (`Import.optedOutListLimit`); a full list ends in "…". */
+export const importSummary = (file: string, summary: Import.Summary, listLimit: number): ReadonlyArray<string> => {
   const source = file === "-" ? "standard input" : file
   const delimiter = summary.delimiter === "\t" ? "tab" : summary.delimiter
   const lines = [
@@ -134,7 +135,8 @@ export const importSummary = (file: string, summary: Import.Summary): ReadonlyAr
   if (summary.duplicates > 0) lines.push(`  ${plural(summary.duplicates, "row")} repeated an earlier number: merged (tags added)`)
   if (summary.opted_out > 0) {
     const shown = summary.opted_out_msisdns.join(", ")
-    const more = summary.opted_out > summary.opted_out_msisdns.length ? ", …" : ""
+    // The list holds distinct numbers, the count rows: only a list cut at its limit leaves numbers out.
+    const more = summary.opted_out_msisdns.length >= listLimit && summary.opted_out > summary.opted_out_msisdns.length ? ", …" : ""
     lines.push(`  ${plural(summary.opted_out, "row")} of opted-out contacts, left CANCELLED: ${shown}${more}`)
   }
   if (summary.rejected > 0) {

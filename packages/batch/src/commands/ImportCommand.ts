@@ -122,7 +122,7 @@ export const command = Command.make("import", flags, (input) =>
     )
     if (summary.max_rejects_exceeded && Option.isSome(maxRejects)) {
       // One outcome, one document: the error carries the summary; people still see the summary first.
-      if (!input.json) yield* Output.lines(Format.importSummary(input.file, summary))
+      if (!input.json) yield* Output.lines(Format.importSummary(input.file, summary, Import.optedOutListLimit))
       return yield* new CliErrors.TooManyRejects({
         rejected: summary.rejected,
         read: summary.read,
@@ -130,7 +130,7 @@ export const command = Command.make("import", flags, (input) =>
         summary
       })
     }
-    yield* Output.print(input.json, summary, (value) => Format.importSummary(input.file, value))
+    yield* Output.print(input.json, summary, (value) => Format.importSummary(input.file, value, Import.optedOutListLimit))
   }).pipe(Effect.scoped)).pipe(
     Command.withDescription("Import contacts from a CSV file: upsert by number, report every rejected row"),
     Command.withExamples([

@@ -16,6 +16,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { FileFailure } from "../../src/CliErrors.ts"
+import * as Format from "../../src/Format.ts"
 import * as Import from "../../src/jobs/Import.ts"
 import * as ContactRows from "../../src/internal/contactRows.ts"
 import * as spreadsheet from "../../src/internal/csv/spreadsheet.ts"
@@ -394,6 +395,10 @@ describe("Import laws", () => {
           expect(new Set(summary.opted_out_msisdns)).toEqual(
             new Set(rows.flatMap((row) => row._tag === "accept" ? [row.msisdn] : []))
           )
+          // The text lists them all, without the "…" of a list cut at its limit (these files hold fewer numbers).
+          const line = Format.importSummary("f.csv", summary, Import.optedOutListLimit).find((text) => text.includes("opted-out"))
+          if (rows.length === 0) expect(line).toBeUndefined()
+          else expect(line).toBe(`  ${rows.length} row${rows.length === 1 ? "" : "s"} of opted-out contacts, left CANCELLED: ${summary.opted_out_msisdns.join(", ")}`)
         }
       ),
       { numRuns: 40 }
@@ -629,6 +634,16 @@ describe("sample files", () => {
     })
     expect(first).toMatchObject({ encoding: "utf-8", delimiter: ",", unknown_columns: [] })
     expect(counts(second)).toMatchObject({ read: 20, unchanged: 20 })
+  })
+
+  it("a UTF-8 BOM decides the encoding over --encoding: the header and the names are read as written", async () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("First Name,Mobile\nZoë,07400123701\n", "utf8")])
+    const [summary, contacts] = await run(Effect.gen(function*() {
+      const summary = yield* importBytes(bytes, { encoding: "windows-1252", defaultCountry: "GB" })
+      return [summary, yield* allContacts] as const
+    }))
+    expect(summary).toMatchObject({ encoding: "utf-8", unknown_columns: [], created: 1 })
+    expect(contacts.map((contact) => contact.first_name)).toEqual(["Zoë"])
   })
 
   it("excel-export.csv: Windows-1252, sep=; line, CRLF, a multi-line note, countries per row", async () => {

@@ -143,7 +143,8 @@ async function* toUtf8(
   while (!ahead.ended && ahead.bytes.length < 4) await ahead.pull()
   const bom = bomOf(ahead.bytes)
   let decoder: Decoder | undefined
-  if (bom !== undefined && (forced === undefined || canonical(forced) === canonical(bom.encoding))) {
+  // A BOM is the file's own word: it wins over `--encoding`, which would otherwise read it into the first header name.
+  if (bom !== undefined) {
     ahead.bytes = ahead.bytes.subarray(bom.length)
     state.encoding = bom.encoding
     decoder = transcoder(bom.encoding)
