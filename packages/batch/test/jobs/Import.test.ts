@@ -521,6 +521,15 @@ describe("Import semantics", () => {
     expect(contacts).toEqual([])
   })
 
+  it("a record over 1 MiB is refused at the line it starts on, not where the limit was hit", async () => {
+    for (const eol of ["\n", "\r\n"]) {
+      const text = `${header}07400 100001,Ann,,${eol}07400 100002,"${`x${eol}`.repeat(600_000)}",,${eol}`
+      const error = await run(Effect.flip(importText(text)))
+      expect(error).toBeInstanceOf(InvalidParameter)
+      expect(error.message).toContain("line 3:")
+    }
+  })
+
   it("text after a closing quote is refused with its line, nothing written", async () => {
     const error = await run(Effect.flip(importText(`${header}07400 100001,Ann,,\n\n07400 100002,"Bea"x,,\n`)))
     expect(error).toBeInstanceOf(InvalidParameter)

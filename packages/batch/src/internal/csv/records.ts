@@ -120,10 +120,12 @@ export const open = async (source: AsyncIterable<Uint8Array>, options: Options):
     wake()
   })
   // Where reading stopped: csv-parse's own line (less its over-count so far) for an error within a record, the
-  // line after the last good record for a quote never closed (csv-parse reports the end of the file then).
+  // line after the last good record for a quote never closed or a record too long (csv-parse reports the end of the
+  // file, or where the limit was hit, thousands of lines on).
+  const fromLastRecord = new Set(["CSV_QUOTE_NOT_CLOSED", "CSV_MAX_RECORD_SIZE"])
   const malformed = (error: CsvError) => {
     const reported = typeof error["lines"] === "number" ? error["lines"] - overcount + opened.lineOffset : 0
-    const line = error.code === "CSV_QUOTE_NOT_CLOSED" ? lastLine + 1 : Math.max(lastLine + 1, reported)
+    const line = fromLastRecord.has(error.code) ? lastLine + 1 : Math.max(lastLine + 1, reported)
     return new Malformed({ code: error.code, line, reason: reasons[error.code] ?? error.message })
   }
   const finished = pipeline(input, parser).then(
