@@ -81,7 +81,7 @@ export const command = Command.make("import", flags, (input) =>
     const totalBytes = input.file === "-" ? undefined : sizeOf(input.file)
     const counted = Progress.counting(opened)
     const progress = Progress.line((p: Import.Progress) =>
-      Progress.describe({ rows: p.read, rejected: p.rejected, bytes: counted.bytes(), totalBytes, elapsedMs: p.elapsed_ms })
+      Progress.describe({ rows: p.read, rejected: p.rejected, bytes: p.input_bytes ?? counted.bytes(), totalBytes, elapsedMs: p.elapsed_ms })
     )
     const worker = Import.worthAWorker(totalBytes)
     // The flag is the process's, which this command owns (a library caller of `Import.run` keeps V8's default).

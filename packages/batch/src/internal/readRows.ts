@@ -31,6 +31,11 @@ export interface Opened {
   /** The next rows (blank records left out); empty at the end. Rejects with a `CsvRecords.Malformed` or the source's error. */
   readonly next: () => Promise<ReadonlyArray<RowBatches.Row>>
   readonly encoding: () => Dialect.Encoding
+  /**
+   * Bytes of the input the rows returned so far were read from, where that differs from the bytes taken from the
+   * source: a worker is handed megabytes ahead of its rows. `undefined` when reading on this thread.
+   */
+  readonly consumed: () => number | undefined
   /** Whether a worker thread reads the rows. */
   readonly inWorker: boolean
   /** Stops reading and releases the source (and the worker). */
@@ -83,6 +88,7 @@ const inThread = async (source: AsyncIterable<Uint8Array>, options: Options): Pr
       }
     },
     encoding: reader.encoding,
+    consumed: () => undefined,
     inWorker: false,
     close: reader.close
   }
@@ -125,7 +131,8 @@ const onWorker = (source: AsyncIterable<Uint8Array>, options: Options): Promise<
   }
   const worker = new Worker(workerUrl(), { workerData: start, execArgv, resourceLimits, stdout: false, stderr: false })
   // Batches as they came: read rows, or records this thread reads itself.
-  const batches: Array<{ readonly bytes: Uint8Array; readonly unread: boolean }> = []
+  const batches: Array<{ readonly bytes: Uint8Array; readonly unread: boolean; readonly consumed: number }> = []
+  let consumed = 0
   let context: ContactRows.Context | undefined
   let ended = false
   let closed = false
@@ -168,6 +175,7 @@ const onWorker = (source: AsyncIterable<Uint8Array>, options: Options): Promise<
     for (;;) {
       const batch = batches.shift()
       if (batch !== undefined) {
+        consumed = batch.consumed
         Atomics.add(start.taken, 0, 1)
         Atomics.notify(start.taken, 0)
         if (!batch.unread) return RowBatches.decode(batch.bytes)
@@ -188,7 +196,7 @@ const onWorker = (source: AsyncIterable<Uint8Array>, options: Options): Promise<
     if (typeof said === "string") encoding = said
     if (kind === "rows" || kind === "records") {
       const bytes = field(message, "bytes")
-      if (bytes instanceof Uint8Array) batches.push({ bytes, unread: kind === "records" })
+      if (bytes instanceof Uint8Array) batches.push({ bytes, unread: kind === "records", consumed: Number(field(message, "consumed") ?? 0) })
       else fail(new RowBatches.Corrupt("the import's worker sent rows that are not bytes"))
     } else if (kind === "end") ended = true
     else if (kind === "malformed") {
@@ -207,6 +215,7 @@ const onWorker = (source: AsyncIterable<Uint8Array>, options: Options): Promise<
         },
         next,
         encoding: () => encoding,
+        consumed: () => consumed,
         inWorker: true,
         close
       }

@@ -76,6 +76,9 @@ function readContext(value: unknown): ContactRowsTypes.Context {
   return { columns: { index: columnIndex, header, fallbacks, unknown }, defaultCountry, tags }
 }
 
+/** Bytes of input handed to the parser so far: how far into the file the batches sent come from (progress). */
+let consumed = 0
+
 // Each chunk taken is asked for again, so {@link chunksAhead} stay on their way.
 async function* input(): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < chunksAhead; i++) port?.postMessage({ t: "pull" })
@@ -84,6 +87,7 @@ async function* input(): AsyncGenerator<Uint8Array> {
     const chunk = chunks.shift()
     if (chunk === null || chunk === undefined) return
     port?.postMessage({ t: "pull" })
+    consumed += chunk.byteLength
     yield chunk
   }
 }
@@ -124,7 +128,7 @@ const run = async (start: RowBatchesTypes.Start): Promise<void> => {
       const bytes = share ? RowBatches.encodeRecords(records) : RowBatches.encode(rows)
       // Handed over when the bytes own their buffer (V8's serialiser gives them one), copied otherwise.
       const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-      port.postMessage({ t: share ? "records" : "rows", bytes }, owned && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [])
+      port.postMessage({ t: share ? "records" : "rows", bytes, consumed }, owned && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [])
     }
     records = await reader.next()
     if (records.length === 0) break

@@ -78,6 +78,11 @@ export interface Progress {
   readonly read: number
   readonly rejected: number
   readonly elapsed_ms: number
+  /**
+   * Bytes of the input these rows were read from, when that is not what was taken from the source: a worker thread
+   * is handed the file megabytes ahead of its rows (a share of the file from the source's count would run ahead).
+   */
+  readonly input_bytes?: number
 }
 
 /** Whether an input of `bytes` (`undefined`: unknown, as a pipe's) is read on a worker thread: large files only. */
@@ -349,7 +354,8 @@ export const run = Effect.fn("Import.run")(
       }
       if (options.onProgress !== undefined) {
         const now = yield* Clock.currentTimeMillis
-        yield* options.onProgress({ read: tally.read, rejected: tally.rejected, elapsed_ms: now - started })
+        const input_bytes = reader.consumed()
+        yield* options.onProgress({ read: tally.read, rejected: tally.rejected, elapsed_ms: now - started, ...(input_bytes === undefined ? {} : { input_bytes }) })
       }
     })
 

@@ -369,6 +369,23 @@ describe("Import laws", () => {
     )
   })
 
+  it("read on a worker, progress counts the bytes its rows came from, not the bytes handed to it ahead", async () => {
+    const rows = 100_000
+    const text = "phone,first_name\n" + Array.from({ length: rows }, (_, i) => `07400 ${String(100_000 + i)},Name ${i}\n`).join("")
+    const bytes = Buffer.from(text, "utf8")
+    const cuts = Array.from({ length: Math.ceil(bytes.length / 65536) }, (_, i) => i * 65536)
+    const seen: Array<Import.Progress> = []
+    await run(importBytes(bytes, { worker: true, onProgress: (progress) => Effect.sync(() => void seen.push(progress)) }, cuts))
+    expect(seen.length).toBeGreaterThan(10)
+    for (const [i, progress] of seen.entries()) {
+      const share = (progress.input_bytes ?? Number.NaN) / bytes.length
+      // Within a chunk or two of the rows' own share of the file (the parser's read-ahead), never megabytes ahead.
+      expect(share).toBeLessThanOrEqual(progress.read / rows + 0.1)
+      expect(share).toBeLessThanOrEqual(1)
+      if (i > 0) expect(progress.input_bytes).toBeGreaterThanOrEqual(seen[i - 1]?.input_bytes ?? 0)
+    }
+  })
+
   it("a CANCELLED contact stays CANCELLED whatever is imported, and its rows are counted as opted out", async () => {
     await fc.assert(
       fc.asyncProperty(
