@@ -8,9 +8,9 @@ import * as Store from "@smsbook/store/Store"
 import { Effect, Layer, Option, Result } from "effect"
 import { Flag } from "effect/cli"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as nodePath from "node:path"
 import { StoreNotFound } from "./CliErrors.ts"
+import * as Files from "./internal/files.ts"
 import * as Visible from "./internal/visible.ts"
 import * as Settings from "./Settings.ts"
 
@@ -193,6 +193,17 @@ export const checkStore = (url: string, options: { readonly create: boolean }): 
 }
 
 /** The path of the SQLite book `url` names, when its file does not exist. */
+/** Removes the SQLite book at `path` and its companions; what cannot be removed stays. */
+const removeBook = (path: string): void => {
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    try {
+      fs.rmSync(file, { force: true })
+    } catch {
+      // A book that cannot be removed is an empty book: no harm beyond its name.
+    }
+  }
+}
+
 const missingBook = (url: string): string | undefined => {
   const location = Store.locate(url)
   if (location instanceof InvalidStoreUrl || location.kind !== "sqlite" || location.path === ":memory:") return undefined
@@ -229,18 +240,23 @@ export const withStore = <A, E, R, E2 = never>(
     const run = (store: string) =>
       Effect.provide(effect, Layer.merge(Account.layer(resolved.account), storeLayer({ ...resolved, store }, options.cacheKiB)))
     const missing = options.create === "empty" ? creatableBook(resolved.store) : undefined
+    // A book this run creates goes again if the run fails: a mistyped path must not become a book that later
+    // commands accept (nothing of the run is in it: its writes were one transaction, rolled back).
+    const created = options.create === true ? missingBook(resolved.store) : undefined
     return Effect.andThen(
       Effect.andThen(
         checkStore(resolved.store, { create: options.create !== undefined && options.create !== false }),
         options.check === undefined ? Effect.void : options.check(resolved.store)
       ),
-      missing === undefined ? run(resolved.store) : Effect.acquireUseRelease(
-        // A fresh book as the real run would create it (SQLite, so the same import path and memory), in a
-        // directory of its own that goes with it.
-        Effect.sync(() => fs.mkdtempSync(nodePath.join(os.tmpdir(), "smsbook-preview-"))),
-        (directory) => run(`sqlite:${nodePath.join(directory, nodePath.basename(missing))}`),
-        (directory) => Effect.sync(() => fs.rmSync(directory, { recursive: true, force: true }))
-      )
+      missing === undefined
+        ? created === undefined ? run(resolved.store) : Effect.onError(run(resolved.store), () => Effect.sync(() => removeBook(created)))
+        : Effect.acquireUseRelease(
+          // A fresh book as the real run would create it (SQLite, so the same import path and memory), in a
+          // directory of its own that goes with it.
+          Effect.sync(Files.previewDirectory),
+          (directory) => run(`sqlite:${nodePath.join(directory, nodePath.basename(missing))}`),
+          (directory) => Effect.sync(() => fs.rmSync(directory, { recursive: true, force: true }))
+        )
     )
   })
 

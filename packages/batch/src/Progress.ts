@@ -65,7 +65,7 @@ export interface Line<A> {
   readonly report: (progress: A) => Effect.Effect<void>
   /** The last progress noted, for a summary of what was done when a job is stopped. */
   readonly latest: () => A | undefined
-  /** Ends the line: the final state on a terminal, on its own line, so the summary starts clean. */
+  /** Ends the line: the final state on a terminal, on its own line, so the summary starts clean (once: later calls do nothing). */
   readonly finish: Effect.Effect<void>
 }
 
@@ -86,8 +86,10 @@ export const line = <A>(text: (progress: A) => string, terminal: boolean = proce
         drawn = true
         process.stderr.write(`\r\x1b[K${text(progress)}`)
       }))
+  let finished = false
   const finish = Effect.sync(() => {
-    if (!terminal || latest === undefined) return
+    if (!terminal || latest === undefined || finished) return
+    finished = true
     process.stderr.write(`${drawn ? "\r\x1b[K" : ""}${text(latest)}\n`)
   })
   return { report, latest: () => latest, finish }

@@ -86,9 +86,23 @@ export const command = Command.make("import", flags, (input) =>
     const worker = Import.worthAWorker(totalBytes)
     // The flag is the process's, which this command owns (a library caller of `Import.run` keeps V8's default).
     if (worker) V8.setFlagsFromString(Import.noPretenuring)
+    // Over --max-rejects the run fails inside the store's use, as a failed run: a book it created goes with it.
+    const refuseOverLimit = (summary: Import.Summary) =>
+      Effect.gen(function*() {
+        if (!summary.max_rejects_exceeded || Option.isNone(maxRejects)) return
+        // One outcome, one document: the error carries the summary; people still see the summary first.
+        yield* progress.finish
+        if (!input.json) yield* Output.lines(Format.importSummary(input.file, summary, Import.optedOutListLimit))
+        return yield* new CliErrors.TooManyRejects({
+          rejected: summary.rejected,
+          read: summary.read,
+          allowed: Import.formatMaxRejects(maxRejects.value),
+          summary
+        })
+      })
     const summary = yield* GlobalFlags.withStore(
       input,
-      Import.run(counted.source, {
+      Effect.tap(Import.run(counted.source, {
         source: input.file,
         defaultCountry: Option.getOrUndefined(input.defaultCountry),
         map: input.map,
@@ -100,7 +114,7 @@ export const command = Command.make("import", flags, (input) =>
         rejectsPath,
         worker,
         onProgress: progress.report
-      }),
+      }), refuseOverLimit),
       {
         // A dry run into a book that does not exist previews the first import without creating the book.
         create: input.dryRun ? "empty" : true,
@@ -120,16 +134,6 @@ export const command = Command.make("import", flags, (input) =>
         )
       })
     )
-    if (summary.max_rejects_exceeded && Option.isSome(maxRejects)) {
-      // One outcome, one document: the error carries the summary; people still see the summary first.
-      if (!input.json) yield* Output.lines(Format.importSummary(input.file, summary, Import.optedOutListLimit))
-      return yield* new CliErrors.TooManyRejects({
-        rejected: summary.rejected,
-        read: summary.read,
-        allowed: Import.formatMaxRejects(maxRejects.value),
-        summary
-      })
-    }
     yield* Output.print(input.json, summary, (value) => Format.importSummary(input.file, value, Import.optedOutListLimit))
   }).pipe(Effect.scoped)).pipe(
     Command.withDescription("Import contacts from a CSV file: upsert by number, report every rejected row"),

@@ -9,6 +9,7 @@
  */
 import { Effect, Exit, type Scope } from "effect"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as nodePath from "node:path"
 import { FileFailure } from "../CliErrors.ts"
 
@@ -75,12 +76,10 @@ const isRunning = (pid: number): boolean => {
 }
 
 /**
- * Removes the partial files that killed runs left beside `path` (`path.<pid>.partial` of a process that is not
- * running); never fails, as they are only litter. A partial file of a running process is its work in progress.
+ * Removes what killed runs left in `directory`: each entry `pidOf` reads a process id from, of a process that is not
+ * running (a file or a directory). Never fails, as it is only litter; what a running process holds is its work.
  */
-export const removeLeftovers = (path: string): void => {
-  const directory = nodePath.dirname(path)
-  const prefix = `${nodePath.basename(path)}.`
+const removeOrphans = (directory: string, pidOf: (name: string) => string): void => {
   let names: ReadonlyArray<string> = []
   try {
     names = fs.readdirSync(directory)
@@ -88,15 +87,34 @@ export const removeLeftovers = (path: string): void => {
     return
   }
   for (const name of names) {
-    const pid = name.startsWith(prefix) && name.endsWith(".partial") ? name.slice(prefix.length, -".partial".length) : ""
+    const pid = pidOf(name)
     if (/^[0-9]+$/.test(pid) && Number(pid) !== process.pid && !isRunning(Number(pid))) {
       try {
-        fs.rmSync(nodePath.join(directory, name), { force: true })
+        fs.rmSync(nodePath.join(directory, name), { recursive: true, force: true })
       } catch {
         // Litter that cannot be removed stays: it never stands for the file itself.
       }
     }
   }
+}
+
+/** Removes the partial files that killed runs left beside `path` (`path.<pid>.partial` of a process not running). */
+export const removeLeftovers = (path: string): void => {
+  const prefix = `${nodePath.basename(path)}.`
+  removeOrphans(nodePath.dirname(path), (name) =>
+    name.startsWith(prefix) && name.endsWith(".partial") ? name.slice(prefix.length, -".partial".length) : "")
+}
+
+/** The start of the name of a dry run's temporary book directory, followed by its process id and a dash. */
+const previewPrefix = "smsbook-preview-"
+
+/**
+ * A new directory for a dry run's temporary book, in the system's temporary directory; the directories of killed
+ * dry runs (whose process is gone) are removed first, as nothing else would ever remove them.
+ */
+export const previewDirectory = (): string => {
+  removeOrphans(os.tmpdir(), (name) => name.startsWith(previewPrefix) ? name.slice(previewPrefix.length).split("-")[0] ?? "" : "")
+  return fs.mkdtempSync(nodePath.join(os.tmpdir(), `${previewPrefix}${process.pid}-`))
 }
 
 const writeAll = async (handle: fs.promises.FileHandle, text: string): Promise<void> => {

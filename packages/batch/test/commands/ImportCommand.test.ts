@@ -112,6 +112,39 @@ describe("smsbook import", () => {
     expect([preview.code, preview.error]).toEqual([real.code, real.error])
   })
 
+  it("a first import that fails leaves no book behind (a mistyped path must not become a book others accept)", async () => {
+    const broken = tempPath("broken.csv")
+    fs.writeFileSync(broken, "msisdn,first_name\n07400123201,\"Ann\"x\n")
+    for (
+      const args of [
+        [path.join(samples, "contacts.csv"), "--default-country", "XX"],
+        [path.join(samples, "contacts.csv"), "--default-country", "GB", "--map", "Nope=msisdn"],
+        [broken, "--default-country", "GB"],
+        [path.join(samples, "bad-rows.csv"), "--default-country", "GB", "--max-rejects", "0"]
+      ]
+    ) {
+      const book = tempPath("typo.db")
+      const ran = await runCommand([...args, "--store", `sqlite:${book}`, "--rejects", tempPath("rejects.csv")])
+      expect(ran.code, args.join(" ")).not.toBe(Output.ExitCode.done)
+      expect(fs.readdirSync(path.dirname(book)).filter((name) => name.startsWith(path.basename(book))), args.join(" ")).toEqual([])
+    }
+  })
+
+  it("a dry run removes the temporary books of dry runs killed before it, and only those", async () => {
+    const exited = spawn(process.execPath, ["-e", ""])
+    const dead = await new Promise<number>((resolve) => exited.once("exit", () => resolve(exited.pid ?? 0)))
+    const orphan = fs.mkdtempSync(path.join(os.tmpdir(), `smsbook-preview-${dead}-`))
+    const alive = fs.mkdtempSync(path.join(os.tmpdir(), `smsbook-preview-${process.ppid}-`))
+    try {
+      await runCommand([path.join(samples, "contacts.csv"), "--default-country", "GB", "--store", tempPath("none.db"), "--dry-run", "--json"])
+      expect(fs.existsSync(orphan)).toBe(false)
+      expect(fs.existsSync(alive)).toBe(true)
+    } finally {
+      fs.rmSync(orphan, { recursive: true, force: true })
+      fs.rmSync(alive, { recursive: true, force: true })
+    }
+  })
+
   it("over --max-rejects: exit code 3 with the summary in the error, and the store unchanged", async () => {
     const url = store()
     const rejects = tempPath("rejects.csv")
