@@ -19,6 +19,7 @@ import * as KannelCallbacks from "./KannelCallbacks.ts"
 import * as AccessLog from "./internal/accessLog.ts"
 import * as LineBatch from "./internal/lineBatch.ts"
 import * as ClientErrors from "./internal/clientErrors.ts"
+import * as Drain from "./internal/drain.ts"
 
 export interface Options {
   /** Host to listen on (default 127.0.0.1). */
@@ -127,15 +128,20 @@ export const layer = (
 ): Layer.Layer<HttpServer.HttpServer, InvalidField | InvalidStoreUrl | StoreUnavailable | ServeError> => {
   const headersTimeout = options.headersTimeout ?? defaults.headersTimeout
   const requestTimeout = Math.max(options.requestTimeout ?? defaults.requestTimeout, headersTimeout)
+  // The drain of the server the layer creates (built after it, so released before its `close`).
+  let drain: Drain.Drain | undefined
   const listen = (log: (line: string) => void) => NodeHttpServer.layer(
-    () =>
-      createServer({
+    () => {
+      const server = createServer({
         headersTimeout,
         requestTimeout,
         keepAliveTimeout: options.keepAliveTimeout ?? defaults.keepAliveTimeout,
         // Node checks the two timeouts above on this period (30 s by default).
         connectionsCheckingInterval: Math.min(1000, headersTimeout)
-      }).on("clientError", ClientErrors.onClientError(log)),
+      }).on("clientError", ClientErrors.onClientError(log))
+      drain = Drain.make(server)
+      return server
+    },
     {
       host: options.host ?? defaults.host,
       port: options.port ?? defaults.port,
@@ -158,7 +164,8 @@ export const layer = (
       ...(options.lockWait === undefined ? {} : { lockWait: options.lockWait })
     }), Account.layer(options.account)))
   )
-  return Layer.unwrap(Effect.andThen(check(options), Effect.map(logLines(options.log), served)))
+  const draining = Layer.effectDiscard(Effect.addFinalizer(() => Effect.sync(() => drain?.start())))
+  return Layer.unwrap(Effect.andThen(check(options), Effect.map(logLines(options.log), (log) => Layer.provideMerge(draining, served(log)))))
 }
 
 /**

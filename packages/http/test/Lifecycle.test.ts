@@ -3,7 +3,7 @@
  * an in-flight upload finishes), the store is closed after; slow clients are cut off.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { request } from "node:http"
+import { Agent, request } from "node:http"
 import { connect } from "node:net"
 import { MessageStore } from "@smsbook/core"
 import * as Store from "@smsbook/store/Store"
@@ -128,6 +128,40 @@ describe("the server process", () => {
     expect(logged.filter((line) => line.path === "/messages/send_to_contact" && line.status === 201)).toHaveLength(accepted.length + 1)
     await store.drop()
   }, 30_000)
+
+  it("while draining, answers Connection: close and exits once they are out, not after the keep-alive timeout", async () => {
+    const server = await launch(["memory:"])
+    const agent = new Agent({ keepAlive: true, maxSockets: 2 })
+    const send = (body: string, release: Promise<void>) =>
+      new Promise<{ readonly status: number; readonly connection: string | undefined; readonly at: number }>((resolve, reject) => {
+        const req = request(`${server.url}/messages/send_to_contact`, {
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) }
+        }, (response) => {
+          response.resume()
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, at: performance.now() }))
+        })
+        req.on("error", reject)
+        req.write(body.slice(0, 10))
+        void release.then(() => req.end(body.slice(10)))
+      })
+    // One keep-alive connection that answered a request before the stop, one with a request under way during it.
+    const before = await send(JSON.stringify({ msisdn: "447400123456", message: "before" }), Promise.resolve())
+    expect(before).toMatchObject({ status: 201, connection: "keep-alive" })
+    let release = () => {}
+    const during = send(JSON.stringify({ msisdn: "447400123456", message: "during" }), new Promise<void>((resolve) => (release = resolve)))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    server.process.kill("SIGTERM")
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    release()
+    const answered = await during
+    expect(answered).toMatchObject({ status: 201, connection: "close" })
+    await server.exited
+    // The keep-alive timeout is 5 s: the process is gone well before it would have closed the connection.
+    expect(performance.now() - answered.at).toBeLessThan(2500)
+    agent.destroy()
+  }, 20_000)
 
   it("cuts off a client that never finishes its headers, with an access-log line", async () => {
     const server = await launch(["memory:", "500"])
