@@ -221,8 +221,7 @@ export const make = Effect.fnUntraced(function*(
   }
 
   const exclusive = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.flatMap(Effect.service(ActiveTransactions), (active) =>
-      active.has(connection) ? effect : lock.withPermits(1)(effect))
+    Effect.flatMap(Effect.service(ActiveTransactions), (active) => active.has(connection) ? effect : lock.withPermits(1)(effect))
 
   /**
    * `BEGIN IMMEDIATE`, waiting asynchronously (backing off up to 50 ms) while another connection
