@@ -108,6 +108,34 @@ describe("group commit", () => {
     expect(committedMsisdns(path).size).toBe(200)
   })
 
+  it("closing the store while a transaction runs keeps none of its writes", async () => {
+    const path = freshPath()
+    await SqliteFiles.withStore(path, ({ contacts }) =>
+      Effect.gen(function*() {
+        // A fiber the store's scope does not own (a library caller's), stopped half-way by the close.
+        yield* Effect.forkDetach(contacts.transaction(Effect.andThen(contacts.insert(Fixtures.contact(1)), Effect.never)))
+        yield* Effect.sleep("20 millis")
+      }), grouped)
+    expect(committedMsisdns(path).size).toBe(0)
+  })
+
+  it("a transaction waiting for the lock can be interrupted, as outside groups", async () => {
+    const path = freshPath()
+    const took = await SqliteFiles.withStore(path, ({ contacts }) =>
+      Effect.gen(function*() {
+        const holder = yield* Effect.forkChild(contacts.transaction(Effect.andThen(contacts.insert(Fixtures.contact(1)), Effect.sleep("3 seconds"))))
+        yield* Effect.sleep("20 millis")
+        const queued = yield* Effect.forkChild(contacts.insert(Fixtures.contact(2)))
+        yield* Effect.sleep("20 millis")
+        const started = performance.now()
+        yield* Fiber.interrupt(queued)
+        const took = performance.now() - started
+        yield* Fiber.interrupt(holder)
+        return took
+      }), grouped)
+    expect(took).toBeLessThan(1000)
+  })
+
   it("rolls back an interrupted transaction alone, and nests a transaction in the one it runs in", async () => {
     const path = freshPath()
     await SqliteFiles.withStore(path, ({ contacts, messages }) =>

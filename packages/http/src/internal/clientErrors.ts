@@ -1,7 +1,7 @@
 /**
  * Requests Node refuses itself, outside the app: too slow (`headersTimeout`, `requestTimeout`), headers too large,
  * not HTTP at all. Node writes an empty answer on the socket; these are answered as every refusal is (a JSON body,
- * `Connection: close`) with one access-log line each. A timed-out socket is remembered, so the app's reading of the
+ * `Connection: close`), with an access-log line where the app never saw the request. A timed-out socket is remembered, so the app's reading of the
  * body it will never get ends as that 408 too, and its own access-log line says what the client was told.
  */
 import type { Duplex } from "node:stream"
@@ -55,8 +55,11 @@ export const onClientError = (log: (line: string) => void) => (error: Error & { 
   if (socket.writable && unanswered(socket)) {
     const body = refusalOf(error.code)
     socket.write(raw(body))
-    const remote: unknown = Reflect.get(socket, "remoteAddress")
-    log(JSON.stringify({ time: new Date().toISOString(), status: body.error.status, remote, refused: error.code ?? error.message }))
+    // A request the app holds (its body cut off) is ended and logged by the app, with its path: one line a request.
+    if (Reflect.get(socket, "_httpMessage") == null) {
+      const remote: unknown = Reflect.get(socket, "remoteAddress")
+      log(JSON.stringify({ time: new Date().toISOString(), status: body.error.status, remote, refused: error.code ?? error.message }))
+    }
   }
   socket.destroy(error)
 }

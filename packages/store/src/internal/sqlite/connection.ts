@@ -198,26 +198,37 @@ export const make = Effect.fnUntraced(function*(
     }),
     (opened) =>
       Effect.sync(() => {
-        commitGroup()
+        // A member still running (stopped mid-way) has not finished its writes: the group is not committed then.
+        if (running) failGroup(new Error("the store closed while a transaction ran"))
+        else commitGroup()
         opened.close()
       })
   )
+  // Whether a member of the group is running its effect (holding the lock).
+  let running = false
   // node:sqlite is one synchronous connection: a transaction of one fiber must never see the
   // statements of another interleaved into it, so every use of the connection takes this lock.
   const lock = yield* Semaphore.make(1)
+
+  /** Rolls the open group back, if any, and fails its members with `error`'s text. */
+  function failGroup(error: unknown): void {
+    const failing = group
+    group = undefined
+    connection.rollback()
+    if (failing !== undefined) Deferred.doneUnsafe(failing.committed, Effect.fail(failureOf("transaction", error)))
+  }
 
   /** Commits the open group, if any, and tells its members how it went (under the lock). */
   function commitGroup(): void {
     const committing = group
     if (committing === undefined) return
-    group = undefined
     try {
       connection.commit()
-      Deferred.doneUnsafe(committing.committed, Effect.void)
     } catch (error) {
-      connection.rollback()
-      Deferred.doneUnsafe(committing.committed, Effect.fail(failureOf("transaction", error)))
+      return failGroup(error)
     }
+    group = undefined
+    Deferred.doneUnsafe(committing.committed, Effect.void)
   }
 
   const exclusive = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -269,21 +280,22 @@ export const make = Effect.fnUntraced(function*(
       if (!succeeded) rollbackToSavepoint.run()
       releaseSavepoint.run()
     } catch (error) {
-      connection.rollback()
-      if (group === joined) group = undefined
-      Deferred.doneUnsafe(joined.committed, Effect.fail(failureOf("transaction", error)))
+      if (group === joined) failGroup(error)
     }
   }
 
   /**
    * `transaction` under `groupCommit`: `effect` in a savepoint of the open group (BEGIN IMMEDIATE opens one), its
    * failure rolling back to its savepoint alone; then, outside the lock, the group's COMMIT awaited, whose failure
-   * is every member's.
+   * is every member's (a failed member's too: its refusal may rest on the others' writes). Waiting for the lock can
+   * be interrupted, as outside groups; once running, a member ends and waits for the COMMIT uninterruptibly.
    */
   const grouped = <A, E, R>(effect: Effect.Effect<A, E, R>, active: ReadonlySet<object>) =>
-    Effect.uninterruptibleMask((restore) =>
-      Effect.flatMap(
-        lock.withPermits(1)(Effect.gen(function*() {
+    Effect.flatMap(
+      lock.withPermits(1)(Effect.uninterruptibleMask((restore) =>
+        Effect.gen(function*() {
+          // A statement outside any member (a read) can make SQLite roll the open transaction back.
+          if (group !== undefined && !connection.db.isTransaction) failGroup(new Error("SQLite rolled the transaction back"))
           if (group === undefined) {
             yield* begin(restore)
             group = { members: 0, committed: Deferred.makeUnsafe() }
@@ -292,15 +304,16 @@ export const make = Effect.fnUntraced(function*(
           const joined = group
           joined.members++
           yield* attempt("transaction", () => savepoint.run())
+          running = true
           const exit = yield* Effect.exit(
             restore(Effect.provideService(effect, ActiveTransactions, new Set([...active, connection])))
           )
+          running = false
           endMember(joined, Exit.isSuccess(exit))
           if (group === joined && joined.members >= groupLimit) commitGroup()
           return [joined, exit] as const
-        })),
-        ([joined, exit]) => Effect.andThen(Deferred.await(joined.committed), exit)
-      )
+        }))),
+      ([joined, exit]) => Effect.andThen(Effect.uninterruptible(Deferred.await(joined.committed)), exit)
     )
 
   /**
