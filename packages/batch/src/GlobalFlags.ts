@@ -193,17 +193,6 @@ export const checkStore = (url: string, options: { readonly create: boolean }): 
 }
 
 /** The path of the SQLite book `url` names, when its file does not exist. */
-/** Removes the SQLite book at `path` and its companions; what cannot be removed stays. */
-const removeBook = (path: string): void => {
-  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
-    try {
-      fs.rmSync(file, { force: true })
-    } catch {
-      // A book that cannot be removed is an empty book: no harm beyond its name.
-    }
-  }
-}
-
 const missingBook = (url: string): string | undefined => {
   const location = Store.locate(url)
   if (location instanceof InvalidStoreUrl || location.kind !== "sqlite" || location.path === ":memory:") return undefined
@@ -242,14 +231,17 @@ export const withStore = <A, E, R, E2 = never>(
     const missing = options.create === "empty" ? creatableBook(resolved.store) : undefined
     // A book this run creates goes again if the run fails: a mistyped path must not become a book that later
     // commands accept (nothing of the run is in it: its writes were one transaction, rolled back).
-    const created = options.create === true ? missingBook(resolved.store) : undefined
+    const runCreating = Effect.suspend(() => {
+      const claimed = Store.claimNewBook(resolved.store)
+      return claimed === undefined ? run(resolved.store) : Effect.onError(run(resolved.store), () => Effect.sync(claimed.discard))
+    })
     return Effect.andThen(
       Effect.andThen(
         checkStore(resolved.store, { create: options.create !== undefined && options.create !== false }),
         options.check === undefined ? Effect.void : options.check(resolved.store)
       ),
       missing === undefined
-        ? created === undefined ? run(resolved.store) : Effect.onError(run(resolved.store), () => Effect.sync(() => removeBook(created)))
+        ? options.create === true ? runCreating : run(resolved.store)
         : Effect.acquireUseRelease(
           // A fresh book as the real run would create it (SQLite, so the same import path and memory), in a
           // directory of its own that goes with it.

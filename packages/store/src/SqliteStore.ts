@@ -2,6 +2,8 @@
  * The SQLite adapter of every port, on Node's built-in `node:sqlite`: one WAL file that several
  * processes can share, with the memory store's semantics and keyset-paged streams for bulk work.
  */
+import * as fs from "node:fs"
+import { DatabaseSync } from "node:sqlite"
 import { Context, Duration, Effect, Layer, type Scope } from "effect"
 import { Ports, type StoreUnavailable } from "@smsbook/core"
 import * as ApiKeyStore from "./ApiKeyStore.ts"
@@ -57,6 +59,32 @@ export type Services = Ports.Services
 /** The API keys kept in the same store, beside the ports. */
 export interface Keys {
   readonly apiKeys: ApiKeyStore.ApiKeyStore["Service"]
+}
+
+/**
+ * Removes the SQLite book at `path` (and its WAL and shared memory) if no other connection has it open and it holds no
+ * row in any table: what a failed run that created the book leaves behind. Whether it was removed; any doubt keeps it.
+ * Leaving WAL mode needs the book alone (every connection to a WAL book holds a lock on its shared memory), so it
+ * tells whether another process opened the book meanwhile, as a second import started at the same time does.
+ */
+export const discardIfEmpty = (path: string): boolean => {
+  let db: DatabaseSync | undefined
+  try {
+    db = new DatabaseSync(path, { timeout: 0 })
+    const mode = db.prepare("PRAGMA journal_mode = DELETE").get()
+    if (mode?.["journal_mode"] !== "delete") throw new Error("another connection has the book open")
+    db.exec("BEGIN IMMEDIATE")
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%'").all()
+    const empty = tables.every((table) => db?.prepare(`SELECT 1 FROM "${String(table["name"]).replaceAll('"', '""')}" LIMIT 1`).get() === undefined)
+    db.exec("ROLLBACK")
+    db.close()
+    if (!empty) return false
+    for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) fs.rmSync(file, { force: true })
+    return true
+  } catch {
+    if (db?.isOpen === true) db.close()
+    return false
+  }
 }
 
 /** Rows per keyset page when not told otherwise. */

@@ -4,6 +4,7 @@
  */
 import { InvalidStoreUrl, MemoryStore, type Ports as CorePorts, StoreUnavailable } from "@smsbook/core"
 import { type Duration, Effect, Layer } from "effect"
+import * as fs from "node:fs"
 import * as ApiKeyStore from "./ApiKeyStore.ts"
 import { redactUrl } from "./internal/urlSecrets.ts"
 import * as SqliteStore from "./SqliteStore.ts"
@@ -72,6 +73,23 @@ export const postgresOnDemand = <M, A, E>(
       catch: (cause) => new StoreUnavailable({ url: redactUrl(url), reason: `the PostgreSQL driver cannot be loaded: ${String(cause)}` })
     }).pipe(Effect.map(build))
   )
+
+/**
+ * Claims the SQLite book `url` names for a run that may create it: creates its file when there is none, exclusively
+ * (a book another process created first is theirs). Returns `discard`, for the run to call if it fails: it removes the
+ * book again unless someone wrote to it meanwhile (`SqliteStore.discardIfEmpty`). `undefined` when there is nothing to
+ * claim (another store kind, or the file exists).
+ */
+export const claimNewBook = (url: string): { readonly discard: () => void } | undefined => {
+  const location = locate(url)
+  if (location instanceof InvalidStoreUrl || location.kind !== "sqlite" || location.path === ":memory:") return undefined
+  try {
+    fs.closeSync(fs.openSync(location.path, "wx"))
+  } catch {
+    return undefined
+  }
+  return { discard: () => void SqliteStore.discardIfEmpty(location.path) }
+}
 
 /** The ports and the API keys of the store at `url`. */
 export const layer = (url: string, options: Options = {}): Layer.Layer<Services, InvalidStoreUrl | StoreUnavailable> => {

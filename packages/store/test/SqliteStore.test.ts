@@ -300,3 +300,35 @@ describe("layer", () => {
     expect(existsSync(`${path}-wal`)).toBe(false)
   })
 })
+
+describe("discarding a book a failed run created", () => {
+  const book = async (contacts: number) => {
+    const path = freshPath()
+    await withStore(path, (ports) => Effect.forEach(Array.from({ length: contacts }, (_, i) => i), (i) => ports.contacts.insert(Fixtures.contact(i))))
+    return path
+  }
+  const files = (path: string) => [path, `${path}-wal`, `${path}-shm`].filter(existsSync)
+
+  it("removes an empty book no one else has open, with its WAL and shared memory", async () => {
+    const path = await book(0)
+    expect(SqliteStore.discardIfEmpty(path)).toBe(true)
+    expect(files(path)).toEqual([])
+  })
+
+  it("keeps a book that holds a row, and one another connection has open (a second import started with it)", async () => {
+    const filled = await book(1)
+    expect(SqliteStore.discardIfEmpty(filled)).toBe(false)
+    expect(files(filled)).toContain(filled)
+    const empty = await book(0)
+    // Open as a store opens it: in WAL mode, having read (which maps the shared memory).
+    const other = new DatabaseSync(empty)
+    other.prepare("SELECT count(*) FROM sqlite_schema").get()
+    try {
+      expect(SqliteStore.discardIfEmpty(empty)).toBe(false)
+      expect(files(empty)).toContain(empty)
+    } finally {
+      other.close()
+    }
+    expect(SqliteStore.discardIfEmpty(empty)).toBe(true)
+  })
+})
