@@ -540,10 +540,12 @@ describe("Import semantics", () => {
 
   it("a record over 1 MiB is refused at the line it starts on, not where the limit was hit", async () => {
     for (const eol of ["\n", "\r\n"]) {
-      const text = `${header}07400 100001,Ann,,${eol}07400 100002,"${`x${eol}`.repeat(600_000)}",,${eol}`
-      const error = await run(Effect.flip(importText(text)))
-      expect(error).toBeInstanceOf(InvalidParameter)
-      expect(error.message).toContain("line 3:")
+      for (const [blank, line] of [["", 3], [eol, 4], [`${eol}${eol}`, 5]] as const) {
+        const text = `${header}07400 100001,Ann,,${eol}${blank}07400 100002,"${`x${eol}`.repeat(600_000)}",,${eol}`
+        const error = await run(Effect.flip(importText(text)))
+        expect(error).toBeInstanceOf(InvalidParameter)
+        expect(error.message).toContain(`line ${line}:`)
+      }
     }
   })
 

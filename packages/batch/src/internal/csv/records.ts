@@ -86,7 +86,9 @@ export const open = async (source: AsyncIterable<Uint8Array>, options: Options):
     record_delimiter: ["\r\n", "\n", "\r"],
     relax_column_count: true,
     relax_quotes: true,
-    skip_empty_lines: true,
+    // Empty lines come out as one empty field and are dropped below, after counting: a record that fails then is
+    // placed after them (skipped by csv-parse, they left no trace of the line the next record starts on).
+    skip_empty_lines: false,
     ltrim: trim,
     rtrim: trim,
     max_record_size: maxRecordSize
@@ -108,6 +110,7 @@ export const open = async (source: AsyncIterable<Uint8Array>, options: Options):
     const end = info.lines - overcount - extra + opened.lineOffset
     overcount += extra
     lastLine = end
+    if (record.length === 1 && record[0] === "" && breaks === 0) return
     buffer.push({ fields: record, line: end - breaks })
     if (buffer.length >= options.batchSize) {
       parser.pause()
