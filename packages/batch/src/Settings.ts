@@ -5,6 +5,7 @@
 import { Account } from "@smsbook/core"
 import { Config, ConfigProvider, Duration, Effect, FileSystem, Option, Result } from "effect"
 import { InvalidSettings } from "./CliErrors.ts"
+import * as Files from "./internal/files.ts"
 import * as Visible from "./internal/visible.ts"
 
 /** The settings a command line may give; absent means "not said here". */
@@ -64,10 +65,12 @@ export const fromFile = (text: string, path: string): Result.Result<Given, Inval
   try {
     parsed = JSON.parse(text)
   } catch (error) {
-    return Result.fail(new InvalidSettings({ setting: path, value: text.slice(0, 40), reason: `is not JSON: ${String(error)}` }))
+    // Where, not what: the file may hold a store URL with its password, which JSON.parse's message would quote.
+    const where = /at position \d+(?: \(line \d+ column \d+\))?/.exec(String(error))?.[0]
+    return Result.fail(new InvalidSettings({ setting: path, value: path, reason: `is not JSON${where === undefined ? "" : ` (${where})`}` }))
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    return Result.fail(new InvalidSettings({ setting: path, value: text.slice(0, 40), reason: "must be a JSON object" }))
+    return Result.fail(new InvalidSettings({ setting: path, value: path, reason: "must be a JSON object" }))
   }
   const given: Record<string, string> = {}
   for (const [key, value] of Object.entries(parsed)) {
@@ -164,10 +167,19 @@ export const resolve = Effect.fnUntraced(function*(
 
 export const configFile = "smsbook.json"
 
-/** The layer of `./smsbook.json`: nothing when it cannot be read, a refusal when it is not settings. */
+/**
+ * The layer of `./smsbook.json`: nothing when there is none, a refusal when it is there but cannot be read or is not
+ * settings (ignored, an unreadable file sent a command to another book: `./smsbook.db`, created by an import).
+ */
 const fileLayer = Effect.gen(function*() {
   const fs = yield* FileSystem.FileSystem
-  const text = yield* Effect.option(fs.readFileString(configFile))
+  const text = yield* fs.readFileString(configFile).pipe(
+    Effect.map(Option.some),
+    Effect.catch((error) =>
+      error.reason._tag === "NotFound"
+        ? Effect.succeed(Option.none<string>())
+        : Effect.fail(new InvalidSettings({ setting: configFile, value: configFile, reason: `cannot be read: ${Files.reasonOf(error.reason.cause ?? error)}` })))
+  )
   return fromGiven(Option.isSome(text) ? yield* Effect.fromResult(fromFile(text.value, configFile)) : {})
 })
 

@@ -71,6 +71,22 @@ describe("--json: one document on stdout, every outcome", () => {
     }
   })
 
+  it("an smsbook.json that is there but cannot be read is refused (2), not skipped for a new ./smsbook.db", () => {
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-settings-"))
+    try {
+      // A directory named so (a permission error reads the same, but root reads any file).
+      fs.mkdirSync(path.join(other, "smsbook.json"))
+      fs.writeFileSync(path.join(other, "c.csv"), "msisdn\n447400123456\n")
+      const ran = spawnSync(process.execPath, [bin, "import", "c.csv", "--json"], { cwd: other, encoding: "utf8", env: env(), timeout: 60_000 })
+      expect(ran.status).toBe(2)
+      expect(JSON.parse(ran.stdout).error).toMatchObject({ code: "INVALID_SETTINGS", field: "smsbook.json" })
+      expect(String(JSON.parse(ran.stdout).error.message)).toContain("cannot be read: is a directory")
+      expect(fs.existsSync(path.join(other, "smsbook.db"))).toBe(false)
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true })
+    }
+  })
+
   it("a typo'd store is refused (2) naming the path and how to create a book, and nothing is created", () => {
     for (const args of [["contacts", "list"], ["messages", "list"], ["report"], ["keys", "list"], ["send", "--to", "447400123456", "--message", "hi"]]) {
       const refused = document([...args, "--store", "contcts.db"])

@@ -134,6 +134,13 @@ describe("Settings.fromFile", () => {
     }
   })
 
+  it("a file that is not JSON is refused without quoting it: it may hold a store URL with its password", () => {
+    const text = "{\"store\": \"postgres://postgres:TopSecret@127.0.0.1:5432/book\",\n \"short_name\": \"ACME\",}\n"
+    const error = settingsFailure(Settings.fromFile(text, "smsbook.json"))
+    expect(error.message).not.toContain("TopSecret")
+    expect(error.reason).toMatch(/^is not JSON \(at position \d+/)
+  })
+
   it("JSON that is not an object is refused", () => {
     for (const text of ["[]", "[{\"short_name\": \"ACME\"}]", "\"ACME\"", "42", "null", "true"]) {
       const error = settingsFailure(Settings.fromFile(text, "smsbook.json"))
