@@ -119,6 +119,16 @@ describe("opening a file", () => {
     other.exec("CREATE TABLE contacts (x); PRAGMA user_version = 3")
     other.close()
     expect((await openFailure(foreign)).reason).toMatch(/not an smsbook database/)
+
+    // Another program's file that sets neither pragma: its tables say it is not new, and it is left as it was.
+    const plain = freshPath()
+    const program = new DatabaseSync(plain)
+    program.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1)")
+    program.close()
+    expect((await openFailure(plain)).reason).toBe("not an smsbook database (a SQLite file of another program: tables t)")
+    const after = new DatabaseSync(plain, { readOnly: true })
+    expect(after.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all().map((row) => row["name"])).toEqual(["t"])
+    after.close()
   })
 
   it("fails with StoreUnavailable for a missing directory or a file that is not a database", async () => {

@@ -216,10 +216,16 @@ export const migrate = (db: DatabaseSync, steps: ReadonlyArray<Migration> = migr
     db.exec("BEGIN IMMEDIATE")
     const owner = pragmaNumber(db, "application_id")
     const from = pragmaNumber(db, "user_version")
+    // A file without our id is new only if it holds nothing: another program's file with tables of its own is not ours.
+    const foreignTables = owner === 0 && from === 0
+      ? db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%' LIMIT 3").all().map((row) => String(row["name"]))
+      : []
     const refusal = owner !== 0 && owner !== applicationId
       ? `not an smsbook database (application_id ${owner})`
       : owner === 0 && from !== 0
       ? `not an smsbook database (user_version ${from} without smsbook's application_id)`
+      : foreignTables.length > 0
+      ? `not an smsbook database (a SQLite file of another program: tables ${foreignTables.join(", ")})`
       : from > target
       ? `the database has schema version ${from}, newer than this smsbook knows (${target}): upgrade smsbook`
       : undefined
