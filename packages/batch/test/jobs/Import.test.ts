@@ -13,6 +13,7 @@ import iconv from "iconv-lite"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import * as zlib from "node:zlib"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { FileFailure } from "../../src/CliErrors.ts"
@@ -536,6 +537,21 @@ describe("Import semantics", () => {
     expect(error).toBeInstanceOf(InvalidParameter)
     expect(error.message).toContain("line 3")
     expect(contacts).toEqual([])
+  })
+
+  it("a workbook, archive or PDF exported instead of CSV is refused in a line that says so, not read as a header", async () => {
+    const zipped = new Uint8Array(zlib.gzipSync("msisdn\n447400123456\n"))
+    for (const [bytes, kind] of [
+      [Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(2000, 7)]), "ZIP archive"],
+      [Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), Buffer.alloc(2000, 0)]), "old Office document"],
+      [zipped, "gzip-compressed"],
+      [Buffer.from("%PDF-1.7\n"), "PDF document"]
+    ] as const) {
+      const error = await run(Effect.flip(importBytes(bytes)))
+      expect(error).toBeInstanceOf(InvalidParameter)
+      expect(error.message).toContain(kind)
+      expect(error.message.length).toBeLessThan(300)
+    }
   })
 
   it("a record over 1 MiB is refused at the line it starts on, not where the limit was hit", async () => {

@@ -76,6 +76,22 @@ export const judge = (bytes: Uint8Array, final: boolean): "utf-8" | "windows-125
 /** A file whose bytes are no text smsbook can tell the encoding of: it must be given with `--encoding`. */
 export class Undecodable extends Data.TaggedError("Undecodable")<{ readonly reason: string }> {}
 
+/** Files people export instead of CSV, by their first bytes: read as text, their bytes made a header of garbage. */
+const binaryKinds: ReadonlyArray<{ readonly magic: ReadonlyArray<number>; readonly kind: string }> = [
+  { magic: [0x50, 0x4b, 0x03, 0x04], kind: "a ZIP archive (an Excel .xlsx or OpenDocument .ods workbook?)" },
+  { magic: [0xd0, 0xcf, 0x11, 0xe0], kind: "an old Office document (an Excel .xls workbook?)" },
+  { magic: [0x1f, 0x8b], kind: "gzip-compressed (decompress it first: gunzip)" },
+  { magic: [0x25, 0x50, 0x44, 0x46], kind: "a PDF document" }
+]
+
+/** The kind of binary file `bytes` begin, when they begin one of {@link binaryKinds}. */
+export const binaryKindOf = (bytes: Uint8Array): Undecodable | undefined => {
+  const found = binaryKinds.find(({ magic }) => magic.every((byte, i) => bytes[i] === byte))
+  return found === undefined
+    ? undefined
+    : new Undecodable({ reason: `the file is not CSV text but ${found.kind}: export it as CSV (comma-separated values)` })
+}
+
 /**
  * UTF-16 or UTF-32 without a BOM, told by where the NUL bytes of the first character fall (a header starts with
  * a character below U+0100): `00 00 00 xx` UTF-32BE, `xx 00 00 00` UTF-32LE, `00 xx` UTF-16BE, `xx 00` UTF-16LE.
@@ -141,6 +157,8 @@ async function* toUtf8(
 ): AsyncGenerator<Uint8Array> {
   const ahead = readAhead(source[Symbol.asyncIterator]())
   while (!ahead.ended && ahead.bytes.length < 4) await ahead.pull()
+  const binary = binaryKindOf(ahead.bytes)
+  if (binary !== undefined) throw binary
   const bom = bomOf(ahead.bytes)
   let decoder: Decoder | undefined
   // A BOM is the file's own word: it wins over `--encoding`, which would otherwise read it into the first header name.
