@@ -7,6 +7,7 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Console, Effect, Exit, Option } from "effect"
 import { CliError, CliOutput, Command } from "effect/cli"
 import * as CliErrors from "./CliErrors.ts"
+import * as Files from "./internal/files.ts"
 import * as Interruption from "./internal/interruption.ts"
 import manifest from "../package.json" with { type: "json" }
 import * as Output from "./Output.ts"
@@ -206,6 +207,20 @@ export const program = (
 
 const writeDocument = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
 
+/**
+ * Standard output failed. Its reader went away (`| head`, EPIPE): it wanted no more, so the run ends quietly, as a
+ * pipeline's writer does. Anything else (a full disk under `> file`): said in words on stderr, exit 1. Either way what
+ * the command did stands (an import committed before its summary was written): only its output is lost. Without this
+ * listener Node printed a stack trace.
+ */
+const stdoutFailed = (error: Error & { readonly code?: string }): void => {
+  if (error.code === "EPIPE") return process.exit(Output.ExitCode.done)
+  process.stderr.write(
+    `error: standard output could not be written (${Files.reasonOf(error)}): what the command did stands, its output is lost\n`
+  )
+  process.exit(Output.ExitCode.failed)
+}
+
 /** The signal that stopped the run, if one did: SIGINT exits 130, SIGTERM 143. */
 let stoppedBy: "SIGINT" | "SIGTERM" | undefined
 
@@ -216,6 +231,7 @@ let stoppedBy: "SIGINT" | "SIGTERM" | undefined
 export const main = (args: ReadonlyArray<string>): void => {
   const asJson = wantsJson(args)
   const collected = Output.collector()
+  process.stdout.on("error", stdoutFailed)
   process.once("SIGINT", () => void (stoppedBy ??= "SIGINT"))
   process.once("SIGTERM", () => void (stoppedBy ??= "SIGTERM"))
   NodeRuntime.runMain(program(args, collected), {

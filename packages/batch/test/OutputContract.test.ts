@@ -3,6 +3,7 @@
  * document in every outcome of every command, and the exit code is the documented one.
  */
 import { spawn, spawnSync } from "node:child_process"
+import { once } from "node:events"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -85,6 +86,22 @@ describe("--json: one document on stdout, every outcome", () => {
     } finally {
       fs.rmSync(other, { recursive: true, force: true })
     }
+  })
+
+  it("standard output that fails is said in words (a full disk: exit 1), or ends the run quietly (its reader gone)", async () => {
+    const importArgs = ["import", path.join(samples, "contacts.csv"), "--default-country", "GB", "--store", `sqlite:${path.join(dir, "stdout.db")}`, "--json"]
+    const full = spawnSync(process.execPath, [bin, ...importArgs], { cwd: dir, encoding: "utf8", env: env(), timeout: 60_000, stdio: ["ignore", fs.openSync("/dev/full", "w"), "pipe"] })
+    expect(full.status).toBe(1)
+    expect(full.stderr).toContain("standard output could not be written (no space left on the device): what the command did stands")
+    expect(full.stderr).not.toMatch(/\n\s+at /)
+    // The reader of a pipe that closes at once: the export stops without a word, and without a stack trace.
+    const child = spawn(process.execPath, [bin, "contacts", "export", "--store", `sqlite:${path.join(dir, "stdout.db")}`, "--json"], { cwd: dir, env: env(), stdio: ["ignore", "pipe", "pipe"] })
+    child.stdout.destroy()
+    let stderr = ""
+    child.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
+    const [code] = await once(child, "exit")
+    expect(code).toBe(0)
+    expect(stderr).not.toMatch(/\n\s+at /)
   })
 
   it("a typo'd store is refused (2) naming the path and how to create a book, and nothing is created", () => {
