@@ -248,13 +248,15 @@ export const processGroupMessage = Effect.fn("Messaging.processGroupMessage")(fu
   let handed = 0
   const totals = yield* audience(message.tags).pipe(
     Stream.grouped(deliveryBatchSize),
+    // Each batch starts on a new turn of the event loop: over a synchronous store (SQLite) a whole broadcast ran in
+    // one, and a Ctrl-C waited for its end (the fiber is interrupted only when the signal's callback can run).
     Stream.mapEffect((batch) =>
-      store.transaction(Effect.gen(function*() {
+      Effect.andThen(Effect.yieldNow, store.transaction(Effect.gen(function*() {
         const fresh = yield* store.recordDeliveries(current.message_id, batch.map((member) => member.msisdn))
         const failed = fresh.length === 0 ? 0 : yield* carrier.handOver(fresh.flatMap((msisdn) => partsFor(current, texts, msisdn)))
         const recipients = batch.filter((member) => member.role === "recipient").length
         return { recipients, monitors: batch.length - recipients, fresh: fresh.length, failed }
-      })).pipe(Effect.tap((batch) => Effect.sync(() => progress(current.message_id, handed += batch.fresh))))
+      }))).pipe(Effect.tap((batch) => Effect.sync(() => progress(current.message_id, handed += batch.fresh))))
     ),
     Stream.runFold(
       () => ({ recipients: 0, monitors: 0, fresh: 0, failed: 0 }),

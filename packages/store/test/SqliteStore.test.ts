@@ -5,9 +5,9 @@
 import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
-import { Carrier as CarrierPort, ContactStore, MessageStore } from "@smsbook/core"
+import { Account, Carrier as CarrierPort, ContactStore, MessageStore, Messaging } from "@smsbook/core"
 import { Fixtures, ModelCheck } from "@smsbook/testing"
-import { Effect, Option, Stream } from "effect"
+import { Effect, Fiber, Layer, Option, Stream } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as SqliteMigrations from "../src/internal/sqlite/migrations.ts"
@@ -340,5 +340,32 @@ describe("discarding a book a failed run created", () => {
       other.close()
     }
     expect(SqliteStore.discardIfEmpty(empty)).toBe(true)
+  })
+})
+
+describe("a broadcast over SQLite", () => {
+  it("can be stopped between batches: each starts on a new turn of the event loop, where a signal's callback runs", async () => {
+    const path = freshPath()
+    const layer = Layer.merge(SqliteStore.layer(path), Account.layer({ ...Account.defaults, short_name: "ACME" }))
+    const recipients = 4 * Messaging.deliveryBatchSize
+    const { handed, delivered } = await Effect.runPromise(Effect.provide(
+      Effect.gen(function*() {
+        const contacts = yield* ContactStore.ContactStore
+        yield* contacts.write({ insert: Array.from({ length: recipients }, (_, i) => Fixtures.contact(i, { tags: ["news"] })), update: [] })
+        const { message_id } = yield* Messaging.sendToGroups({ tags: ["news"], message: "Big news" })
+        let handed = 0
+        const fiber = yield* Effect.forkChild(
+          Messaging.processGroupMessage(message_id).pipe(Effect.provideService(Messaging.HandOverProgress, (_, n) => void (handed = n)))
+        )
+        // A timer, as a signal is a callback of the event loop: it runs only when the broadcast lets the loop turn.
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 1)))
+        yield* Fiber.interrupt(fiber)
+        const messages = yield* MessageStore.MessageStore
+        return { handed, delivered: yield* messages.countDeliveries(message_id) }
+      }),
+      layer
+    ))
+    expect(delivered).toBe(handed)
+    expect(delivered).toBeLessThan(recipients)
   })
 })

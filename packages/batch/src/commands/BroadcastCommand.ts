@@ -83,7 +83,8 @@ export const command = Command.make(
           "interrupted: the broadcast stopped. Recipients already handed to the carrier keep their SMS; the rest were not sent.",
           Option.isSome(input.id) || Option.isSome(input.plan)
             ? "Run the same command again to send to the rest (the same id resumes it; nobody gets it twice)."
-            : "Run it again with the same --id to send to the rest, or see smsbook messages list --direction MT."
+            // Without --id, the id is a digest of the tags, the text and the short name: the same command resumes too.
+            : "Run the same command again to send to the rest (the same tags and text resume it; nobody gets it twice)."
         ]))
     )
 ).pipe(
