@@ -9,6 +9,7 @@ import { Console, Effect, Layer, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as GlobalFlags from "../GlobalFlags.ts"
 import * as Dispatch from "../jobs/Dispatch.ts"
+import * as Interruption from "../internal/interruption.ts"
 import * as Output from "../Output.ts"
 import * as Settings from "../Settings.ts"
 
@@ -57,6 +58,8 @@ export const command = Command.make(
       const tps = Option.getOrUndefined(input.tps)
       const config = yield* Effect.fromResult(CarrierConfig.parse(resolved.carrier, tps === undefined ? {} : { tps }))
       if (!input.json) yield* Console.error(`dispatching to ${CarrierConfig.mask(resolved.carrier)}${input.once ? " until drained" : " (Ctrl-C stops)"}`)
+      // Parts go out one by one and each is recorded: a stop keeps what was sent (not the rolled-back line of a job).
+      Interruption.keep("parts already submitted to the carrier stay sent and recorded; the others wait, and the next dispatch sends them, each once")
       const summary = yield* Dispatcher.run(config, {
         ...Dispatcher.defaults,
         dispatcher: PartStore.thisProcess(),
