@@ -208,8 +208,8 @@ export const program = (
 const writeDocument = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
 
 /**
- * Standard output failed. Its reader went away (`| head`, EPIPE): it wanted no more, so the run ends quietly, as a
- * pipeline's writer does. Anything else (a full disk under `> file`): said in words on stderr, exit 1. Either way what
+ * Standard output failed. Its reader went away (`| head`, EPIPE): it wanted no more, so the run ends quietly (exit 0,
+ * where a writer killed by SIGPIPE exits 141 and fails every `set -o pipefail` script that reads only a head). Anything else (a full disk under `> file`): said in words on stderr, exit 1. Either way what
  * the command did stands (an import committed before its summary was written): only its output is lost. Without this
  * listener Node printed a stack trace.
  */

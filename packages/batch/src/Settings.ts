@@ -177,7 +177,11 @@ const fileLayer = Effect.gen(function*() {
     Effect.map(Option.some),
     Effect.catch((error) =>
       error.reason._tag === "NotFound"
-        ? Effect.succeed(Option.none<string>())
+        // No file, unless it is a link to nothing: that too is a file meant to be read.
+        ? Effect.flatMap(Effect.option(fs.readLink(configFile)), (target) =>
+          Option.isNone(target)
+            ? Effect.succeed(Option.none<string>())
+            : Effect.fail(new InvalidSettings({ setting: configFile, value: target.value, reason: "is a link to a file that does not exist" })))
         : Effect.fail(new InvalidSettings({ setting: configFile, value: configFile, reason: `cannot be read: ${Files.reasonOf(error.reason.cause ?? error)}` })))
   )
   return fromGiven(Option.isSome(text) ? yield* Effect.fromResult(fromFile(text.value, configFile)) : {})

@@ -83,6 +83,13 @@ describe("--json: one document on stdout, every outcome", () => {
       expect(JSON.parse(ran.stdout).error).toMatchObject({ code: "INVALID_SETTINGS", field: "smsbook.json" })
       expect(String(JSON.parse(ran.stdout).error.message)).toContain("cannot be read: is a directory")
       expect(fs.existsSync(path.join(other, "smsbook.db"))).toBe(false)
+      // A link to nothing is a file meant to be read, too.
+      fs.rmdirSync(path.join(other, "smsbook.json"))
+      fs.symlinkSync("moved/smsbook.json", path.join(other, "smsbook.json"))
+      const dangling = spawnSync(process.execPath, [bin, "import", "c.csv", "--json"], { cwd: other, encoding: "utf8", env: env(), timeout: 60_000 })
+      expect(dangling.status).toBe(2)
+      expect(JSON.parse(dangling.stdout).error).toMatchObject({ code: "INVALID_SETTINGS", field: "smsbook.json" })
+      expect(fs.existsSync(path.join(other, "smsbook.db"))).toBe(false)
     } finally {
       fs.rmSync(other, { recursive: true, force: true })
     }

@@ -73,17 +73,20 @@ export const discardIfEmpty = (path: string): boolean => {
     db = new DatabaseSync(path, { timeout: 0 })
     const mode = db.prepare("PRAGMA journal_mode = DELETE").get()
     if (mode?.["journal_mode"] !== "delete") throw new Error("another connection has the book open")
-    db.exec("BEGIN IMMEDIATE")
-    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%'").all()
+    // Removed under an exclusive lock: a connection opening the book meanwhile waits, then finds it gone (its writes
+    // fail, SQLITE_READONLY_DBMOVED), where a removal after the lock let a second import commit into a deleted file.
+    db.exec("BEGIN EXCLUSIVE")
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").all()
     const empty = tables.every((table) => db?.prepare(`SELECT 1 FROM "${String(table["name"]).replaceAll('"', '""')}" LIMIT 1`).get() === undefined)
-    db.exec("ROLLBACK")
-    db.close()
-    if (!empty) return false
-    for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) fs.rmSync(file, { force: true })
-    return true
+    if (empty) for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) fs.rmSync(file, { force: true })
+    return empty
   } catch {
-    if (db?.isOpen === true) db.close()
     return false
+  } finally {
+    if (db?.isOpen === true) {
+      if (db.isTransaction) db.exec("ROLLBACK")
+      db.close()
+    }
   }
 }
 

@@ -77,7 +77,7 @@ export const postgresOnDemand = <M, A, E>(
 /**
  * Claims the SQLite book `url` names for a run that may create it: creates its file when there is none, exclusively
  * (a book another process created first is theirs). Returns `discard`, for the run to call if it fails: it removes the
- * book again unless someone wrote to it meanwhile (`SqliteStore.discardIfEmpty`). `undefined` when there is nothing to
+ * book again unless another connection has it open or wrote to it (`SqliteStore.discardIfEmpty`). `undefined` when there is nothing to
  * claim (another store kind, or the file exists).
  */
 export const claimNewBook = (url: string): { readonly discard: () => void } | undefined => {

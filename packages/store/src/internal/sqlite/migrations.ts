@@ -218,7 +218,7 @@ export const migrate = (db: DatabaseSync, steps: ReadonlyArray<Migration> = migr
     const from = pragmaNumber(db, "user_version")
     // A file without our id is new only if it holds nothing: another program's file with tables of its own is not ours.
     const foreignTables = owner === 0 && from === 0
-      ? db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%' LIMIT 3").all().map((row) => String(row["name"]))
+      ? db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 3").all().map((row) => String(row["name"]))
       : []
     const refusal = owner !== 0 && owner !== applicationId
       ? `not an smsbook database (application_id ${owner})`
