@@ -539,6 +539,19 @@ describe("Import semantics", () => {
     expect(contacts).toEqual([])
   })
 
+  it("blank lines before the header: the delimiter is the header's, read in any chunking", async () => {
+    const text = "\r\n\n  \nmsisdn;first_name\n447400123456;Ann\n"
+    const bytes = Buffer.from(text, "utf8")
+    for (const cuts of [[], [1], [2, 3], [6]]) {
+      const [summary, contacts] = await run(Effect.gen(function*() {
+        const summary = yield* importBytes(bytes, {}, cuts)
+        return [summary, yield* allContacts] as const
+      }))
+      expect(summary).toMatchObject({ delimiter: ";", created: 1, rejected: 0 })
+      expect(contacts.map((contact) => contact.first_name)).toEqual(["Ann"])
+    }
+  })
+
   it("a workbook, archive or PDF exported instead of CSV is refused in a line that says so, not read as a header", async () => {
     const zipped = new Uint8Array(zlib.gzipSync("msisdn\n447400123456\n"))
     for (const [bytes, kind] of [

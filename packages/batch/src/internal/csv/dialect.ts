@@ -222,6 +222,20 @@ export const firstLine = (text: string): { readonly line: string; readonly next:
   return { line: text, next: text.length, complete: false }
 }
 
+/**
+ * The first line of `text` that holds more than white space (the header, after blank lines some exports start with);
+ * not `complete` while the text ends before one, so that more is read.
+ */
+const firstContentLine = (text: string): { readonly line: string; readonly complete: boolean } => {
+  let at = 0
+  for (;;) {
+    const line = firstLine(text.slice(at))
+    if (line.line.trim() !== "" || !line.complete) return line
+    at += line.next
+    if (at >= text.length) return { line: "", complete: false }
+  }
+}
+
 const sepPattern = /^"?sep=(.)"?\s*$/i
 
 /** Excel's first line `sep=;` names the delimiter of the rest of the file (quoted by some tools). */
@@ -274,7 +288,7 @@ export const open = async (source: AsyncIterable<Uint8Array>, options: Options =
     const text = Buffer.from(ahead.bytes.buffer, ahead.bytes.byteOffset, ahead.bytes.length).toString("utf8")
     const first = firstLine(text)
     const sep = first.complete ? sepLineOf(first.line) : undefined
-    const header = sep === undefined ? first : firstLine(text.slice(first.next))
+    const header = firstContentLine(sep === undefined ? text : text.slice(first.next))
     return { first, sep, header }
   }
   let found = lines()
