@@ -44,7 +44,9 @@ describe("spreadsheet.neutralize", () => {
 
   it("law: a formula character anywhere but first is left alone", () => {
     fc.assert(fc.property(
-      fc.string({ minLength: 1 }).filter((text) => !startsWithFormula(text) && !/^'*$/.test(text)),
+      // Heads that start the cell as a formula does, or as a neutralised one does (`'` then a formula character, as
+      // `'= ` in a random string), are the first law's, not this one's.
+      fc.string({ minLength: 1 }).filter((text) => !startsWithFormula(text) && !looksNeutralised(text) && !/^'*$/.test(text)),
       fc.constantFrom(...formulaStarts),
       fc.string(),
       (head, formula, tail) => {
