@@ -2,7 +2,7 @@
  * The SQLite adapter on its own files: the same answers as the memory store on any sequence of calls,
  * the schema and its migrations, keyset streams over many pages, failures, the outbox and the layer.
  */
-import { existsSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { Account, Carrier as CarrierPort, ContactStore, MessageStore, Messaging } from "@smsbook/core"
@@ -10,6 +10,7 @@ import { Fixtures, ModelCheck } from "@smsbook/testing"
 import { Effect, Fiber, Layer, Option, Stream } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import * as SqliteConnection from "../src/internal/sqlite/connection.ts"
 import * as SqliteMigrations from "../src/internal/sqlite/migrations.ts"
 import * as SqliteStore from "../src/SqliteStore.ts"
 import * as SqliteFiles from "./sqliteFiles.ts"
@@ -129,6 +130,29 @@ describe("opening a file", () => {
     const after = new DatabaseSync(plain, { readOnly: true })
     expect(after.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all().map((row) => row["name"])).toEqual(["t"])
     after.close()
+  })
+
+  it("leaves a SQLite file of another program exactly as it was: no WAL mode, no -wal or -shm, not a byte changed", async () => {
+    // Each way a file says it is another program's: tables of its own, a user_version, an application_id.
+    for (const setup of ["", "PRAGMA user_version = 7", "PRAGMA application_id = 1234"]) {
+      const path = freshPath()
+      const program = new DatabaseSync(path)
+      program.exec(`CREATE TABLE accounts (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO accounts (name) VALUES ('a'), ('b'); ${setup}`)
+      program.close()
+      const before = readFileSync(path)
+      expect(pragma(path, "journal_mode")).toBe("delete")
+      expect((await openFailure(path)).reason).toMatch(/^not an smsbook database/)
+      expect(readFileSync(path).equals(before)).toBe(true)
+      expect(pragma(path, "journal_mode")).toBe("delete")
+      for (const beside of ["-wal", "-shm", "-journal"]) expect(existsSync(path + beside)).toBe(false)
+    }
+  })
+
+  it("gives a new book its page size and WAL mode", async () => {
+    const path = freshPath()
+    await withStore(path, () => Effect.void)
+    expect(pragma(path, "page_size")).toBe(SqliteConnection.pageSize)
+    expect(pragma(path, "journal_mode")).toBe("wal")
   })
 
   it("fails with StoreUnavailable for a missing directory or a file that is not a database", async () => {

@@ -7,6 +7,7 @@ import { Context, Deferred, Effect, Exit, Result, type Scope, Semaphore } from "
 import { StoreFailure, StoreUnavailable } from "@smsbook/core"
 import * as Contention from "../contention.ts"
 import * as LockHolder from "./lockHolder.ts"
+import * as Ownership from "./ownership.ts"
 
 export interface Connection {
   readonly db: DatabaseSync
@@ -61,11 +62,15 @@ export const isBusy = (error: unknown): boolean =>
 
 /**
  * Opens `path` and applies the pragmas; throws node:sqlite's error when the file cannot be opened
- * or is not a database (closing what was opened).
+ * or is not a database, and an error saying whose it is when it is another program's SQLite file (closing what was
+ * opened). That is read before any pragma: WAL mode rewrites the file's header and leaves a -wal and -shm beside it,
+ * which a refused file must not get.
  */
 export const open = (path: string, busyTimeout: number, cacheKiB: number = defaultCacheKiB): Connection => {
   const db = new DatabaseSync(path, { enableForeignKeyConstraints: true, timeout: busyTimeout })
   try {
+    const refusal = Ownership.refusal(db)
+    if (refusal !== undefined) throw new Error(refusal)
     for (const pragma of pragmas(busyTimeout, cacheKiB)) db.prepare(pragma).get()
   } catch (error) {
     db.close()

@@ -6,6 +6,7 @@ import type { DatabaseSync } from "node:sqlite"
 import { Effect, Result } from "effect"
 import { StoreUnavailable } from "@smsbook/core"
 import { type Database, reasonOf } from "./connection.ts"
+import * as Ownership from "./ownership.ts"
 
 /** One step of the schema: applied once, in order, never edited after release (append a new one). */
 export interface Migration {
@@ -15,7 +16,7 @@ export interface Migration {
 }
 
 /** `PRAGMA application_id` of smsbook files ("SMSB"): a SQLite file of another program is refused, not altered. */
-export const applicationId = 0x534d5342
+export const applicationId = Ownership.applicationId
 
 /**
  * The predicate of the partial index `outbox_pending` (migration 5), word for word. SQLite uses a partial index only
@@ -192,11 +193,6 @@ export interface Migrated {
   readonly to: number
 }
 
-const pragmaNumber = (db: DatabaseSync, pragma: "user_version" | "application_id"): number => {
-  const value = db.prepare(`PRAGMA ${pragma}`).get()?.[pragma]
-  return typeof value === "number" ? value : 0
-}
-
 /**
  * Brings the file to the latest version of `steps`: every pending migration and the new
  * `user_version` commit together or not at all, under `BEGIN IMMEDIATE` so two processes opening a
@@ -211,24 +207,16 @@ export const migrate = (db: DatabaseSync, steps: ReadonlyArray<Migration> = migr
   try {
     // The common case, a file already current, is decided by a plain read: opening never waits
     // for another process's write transaction.
-    const seen = pragmaNumber(db, "user_version")
-    if (seen === target && pragmaNumber(db, "application_id") === applicationId) return Result.succeed({ from: seen, to: target })
+    const seen = Ownership.pragmaNumber(db, "user_version")
+    if (seen === target && Ownership.pragmaNumber(db, "application_id") === applicationId) return Result.succeed({ from: seen, to: target })
     db.exec("BEGIN IMMEDIATE")
-    const owner = pragmaNumber(db, "application_id")
-    const from = pragmaNumber(db, "user_version")
-    // A file without our id is new only if it holds nothing: another program's file with tables of its own is not ours.
-    const foreignTables = owner === 0 && from === 0
-      ? db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 3").all().map((row) => String(row["name"]))
-      : []
-    const refusal = owner !== 0 && owner !== applicationId
-      ? `not an smsbook database (application_id ${owner})`
-      : owner === 0 && from !== 0
-      ? `not an smsbook database (user_version ${from} without smsbook's application_id)`
-      : foreignTables.length > 0
-      ? `not an smsbook database (a SQLite file of another program: tables ${foreignTables.join(", ")})`
-      : from > target
-      ? `the database has schema version ${from}, newer than this smsbook knows (${target}): upgrade smsbook`
-      : undefined
+    const from = Ownership.pragmaNumber(db, "user_version")
+    // Read again under the lock: the connection checked the file before its pragmas, but another process may have
+    // written it since.
+    const refusal = Ownership.refusal(db) ??
+      (from > target
+        ? `the database has schema version ${from}, newer than this smsbook knows (${target}): upgrade smsbook`
+        : undefined)
     if (refusal !== undefined) {
       db.exec("ROLLBACK")
       return Result.fail({ reason: refusal })
