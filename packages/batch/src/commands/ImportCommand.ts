@@ -14,6 +14,7 @@ import * as CsvDialect from "../internal/csv/dialect.ts"
 import * as InputFile from "../internal/inputFile.ts"
 import * as Interruption from "../internal/interruption.ts"
 import * as OutputPath from "../internal/outputPath.ts"
+import * as RejectsFile from "../internal/rejectsFile.ts"
 import * as Import from "../jobs/Import.ts"
 import * as Output from "../Output.ts"
 import * as Progress from "../Progress.ts"
@@ -32,7 +33,7 @@ const flags = {
   tags: GlobalFlags.optionalText("tags", "Comma-separated tags added to every imported contact, e.g. newsletter,2026-11"),
   rejects: GlobalFlags.optionalText(
     "rejects",
-    "Where rejected rows go (default FILE.rejects.csv beside the input; ./smsbook-rejects.csv for stdin)"
+    "Where rejected rows go (default FILE.rejects.csv beside the input; ./smsbook-rejects.csv for stdin); - for stdout, not with --json (then the summary goes to stderr)"
   ),
   dryRun: Flag.Boolean("dry-run").pipe(
     Flag.withDescription(
@@ -73,7 +74,29 @@ export const command = Command.make("import", flags, (input) =>
     if (encoding !== undefined && !CsvDialect.encodingExists(encoding)) {
       return yield* new InvalidParameter({ parameter: "--encoding", value: encoding, reason: "unknown encoding" })
     }
-    const rejectsPath = Option.getOrElse(input.rejects, () => defaultRejectsPath(input.file))
+    const rejectsGiven = Option.getOrElse(input.rejects, () => defaultRejectsPath(input.file))
+    // Rejects for stdout (-, /dev/stdout…) are copied there after the import, and then they own it: the summary goes
+    // to stderr. With --json, stdout is the one JSON document, which CSV cannot join.
+    const rejectsToStdout = OutputPath.isStandardOutput(rejectsGiven)
+    if (rejectsToStdout && input.json) {
+      return yield* new InvalidParameter({
+        parameter: "--rejects",
+        value: rejectsGiven,
+        reason: "is standard output, which carries the one JSON document with --json: give the rejects a file, or leave --rejects out"
+      })
+    }
+    const stdoutRejects = rejectsToStdout
+      ? yield* Effect.mapError(
+        RejectsFile.standardOutput,
+        (failure) => new InvalidParameter({ parameter: "--rejects", value: rejectsGiven, reason: failure.reason })
+      )
+      : undefined
+    const rejectsPath = stdoutRejects?.path ?? rejectsGiven
+    /** The summary as the user reads it: the rejects where they asked for them (not the temporary file of stdout's). */
+    const shown = (summary: Import.Summary): Import.Summary =>
+      stdoutRejects === undefined || summary.rejects_file === null ? summary : { ...summary, rejects_file: rejectsGiven }
+    const human = rejectsToStdout ? Output.notes : Output.lines
+    const sendRejects = stdoutRejects?.send ?? Effect.void
     const opened = yield* InputFile.open(input.file)
     if (input.file === "-" && process.stdin.isTTY === true) {
       yield* Console.error("reading contacts from standard input (end with Ctrl-D)")
@@ -92,12 +115,13 @@ export const command = Command.make("import", flags, (input) =>
         if (!summary.max_rejects_exceeded || Option.isNone(maxRejects)) return
         // One outcome, one document: the error carries the summary; people still see the summary first.
         yield* progress.finish
-        if (!input.json) yield* Output.lines(Format.importSummary(input.file, summary, Import.optedOutListLimit))
+        yield* sendRejects
+        if (!input.json) yield* human(Format.importSummary(input.file, shown(summary), Import.optedOutListLimit))
         return yield* new CliErrors.TooManyRejects({
           rejected: summary.rejected,
           read: summary.read,
           allowed: Import.formatMaxRejects(maxRejects.value),
-          summary
+          summary: shown(summary)
         })
       })
     const summary = yield* GlobalFlags.withStore(
@@ -134,7 +158,10 @@ export const command = Command.make("import", flags, (input) =>
         )
       })
     )
-    yield* Output.print(input.json, summary, (value) => Format.importSummary(input.file, value, Import.optedOutListLimit))
+    yield* sendRejects
+    yield* input.json
+      ? Output.json(shown(summary))
+      : human(Format.importSummary(input.file, shown(summary), Import.optedOutListLimit))
   }).pipe(Effect.scoped)).pipe(
     Command.withDescription("Import contacts from a CSV file: upsert by number, report every rejected row"),
     Command.withExamples([

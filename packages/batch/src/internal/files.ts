@@ -105,17 +105,17 @@ export const removeLeftovers = (path: string): void => {
     name.startsWith(prefix) && name.endsWith(".partial") ? name.slice(prefix.length, -".partial".length) : "")
 }
 
-/** The start of the name of a dry run's temporary book directory, followed by its process id and a dash. */
-const previewPrefix = "smsbook-preview-"
-
 /**
- * A new directory for a dry run's temporary book, in the system's temporary directory; the directories of killed
- * dry runs (whose process is gone) are removed first, as nothing else would ever remove them.
+ * A new directory of this process in the system's temporary directory, named `<prefix><pid>-…`; the directories of
+ * that prefix that killed runs (whose process is gone) left are removed first, as nothing else would ever remove them.
  */
-export const previewDirectory = (): string => {
-  removeOrphans(os.tmpdir(), (name) => name.startsWith(previewPrefix) ? name.slice(previewPrefix.length).split("-")[0] ?? "" : "")
-  return fs.mkdtempSync(nodePath.join(os.tmpdir(), `${previewPrefix}${process.pid}-`))
+export const scratchDirectory = (prefix: string): string => {
+  removeOrphans(os.tmpdir(), (name) => name.startsWith(prefix) ? name.slice(prefix.length).split("-")[0] ?? "" : "")
+  return fs.mkdtempSync(nodePath.join(os.tmpdir(), `${prefix}${process.pid}-`))
 }
+
+/** A new directory for a dry run's temporary book: {@link scratchDirectory}. */
+export const previewDirectory = (): string => scratchDirectory("smsbook-preview-")
 
 const writeAll = async (handle: fs.promises.FileHandle, text: string): Promise<void> => {
   const bytes = Buffer.from(text, "utf8")

@@ -8,6 +8,7 @@ import * as Store from "@smsbook/store/Store"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
+import * as tty from "node:tty"
 
 /** A file a command must not write over, and what it is to the command (`the input FILE`, `the store`…). */
 export interface Kept {
@@ -77,6 +78,24 @@ export const ensureDistinct = (
       })
     )
   })
+
+/**
+ * Whether writing `path` writes to this process's standard output: `-`, or the same pipe, terminal or file as
+ * descriptor 1 (`/dev/stdout`, `/proc/self/fd/1`, the file stdout is redirected to). A device that is no terminal
+ * (`/dev/null` under a job that discards its output) mixes nothing, so it never counts.
+ */
+export const isStandardOutput = (path: string): boolean => {
+  if (path === "-") return true
+  let stdout: fs.Stats
+  try {
+    stdout = fs.fstatSync(1)
+  } catch {
+    return false
+  }
+  const target = identity(path)
+  if (target === undefined || target.dev !== stdout.dev || target.ino !== stdout.ino) return false
+  return !target.isCharacterDevice() || tty.isatty(1)
+}
 
 /** The check of a data export's `--out` (`contacts export`, `report`): it must not be one of the store's files. */
 export const exportCheck = (out: string) => (store: string): Effect.Effect<void, InvalidParameter> =>

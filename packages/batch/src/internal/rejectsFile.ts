@@ -1,10 +1,12 @@
 /**
  * The rejects file of an import: each refused row with its line, reason and message, then its own cells, as a
- * spreadsheet-safe CSV that can be fixed and imported again. Written under a temporary name, put in place at the end.
+ * spreadsheet-safe CSV that can be fixed and imported again. Written under a temporary name, put in place at the end;
+ * for standard output, copied there once the import has ended.
  */
 import { stringify } from "csv-stringify/sync"
 import { Effect, type Scope } from "effect"
 import * as fs from "node:fs"
+import * as nodePath from "node:path"
 import { FileFailure } from "../CliErrors.ts"
 import * as Files from "./files.ts"
 import * as spreadsheet from "./csv/spreadsheet.ts"
@@ -52,6 +54,12 @@ const isOurs = (path: string): boolean => {
   }
 }
 
+const notAFile = () =>
+  new FileFailure({
+    path: "-",
+    reason: "is standard output, not a file: an import writes its rejects to a path (RejectsFile.standardOutput gives one sent there)"
+  })
+
 /**
  * A rejects file at `path`, its temporary file created now, so an unwritable path fails before the import does
  * anything. UTF-8 with a BOM (so Excel reads accents right), the input's delimiter, cells starting `= + - @`, tab
@@ -60,10 +68,11 @@ const isOurs = (path: string): boolean => {
  * back. A run without rejected rows writes no file, and a real run then removes a rejects file of an earlier run
  * at `path` (recognised by its header), so the file on disk describes the latest import; a dry run never removes
  * one (it writes nothing but its own preview, when it has rejected rows). Either way, partial files that killed
- * runs left beside `path` are removed. Not finished by the end of the scope, nothing is put in place.
+ * runs left beside `path` are removed. Not finished by the end of the scope, nothing is put in place. `-` is refused,
+ * never taken for a file of that name: rejects for standard output go through {@link standardOutput}.
  */
 export const open = (path: string, options: Options): Effect.Effect<File, FileFailure, Scope.Scope> =>
-  Effect.map(Files.temporary(path), (file): File => ({
+  Effect.map(path === "-" ? Effect.fail(notAFile()) : Files.temporary(path), (file): File => ({
     writer: (header, delimiter) => {
       const csv = { ...spreadsheet.rawCsvOptions, delimiter }
       let written = 0
@@ -88,3 +97,60 @@ export const open = (path: string, options: Options): Effect.Effect<File, FileFa
       }
     }
   }))
+
+/** The rejects of an import whose `--rejects` is standard output: {@link standardOutput}. */
+export interface ToStandardOutput {
+  /** Where the import writes its rejects file (in a directory of this run's own). */
+  readonly path: string
+  /** Copies the rejects file to standard output; nothing when no row was rejected (no file was written). */
+  readonly send: Effect.Effect<void, FileFailure>
+}
+
+const chunkBytes = 1 << 16
+
+/**
+ * Rejects for standard output: the import writes them as a rejects file in a temporary directory of this run
+ * (removed with the scope; one a killed run left is removed by the next), and `send` copies it to standard output
+ * once the import has ended. So standard output carries the rows in one piece, after the work and never within it,
+ * and it fails as any command's output does: a reader gone (`| head`) or a full disk loses the output, not the import,
+ * which has committed by then (written during the import, a reader gone would have ended the run mid-transaction).
+ */
+export const standardOutput: Effect.Effect<ToStandardOutput, FileFailure, Scope.Scope> = Effect.map(
+  Effect.acquireRelease(
+    Effect.try({
+      try: () => Files.scratchDirectory("smsbook-rejects-"),
+      catch: (cause) => new FileFailure({ path: "-", reason: `cannot create a temporary file for the rejects: ${Files.reasonOf(cause)}` })
+    }),
+    (directory) => Effect.sync(() => fs.rmSync(directory, { recursive: true, force: true }))
+  ),
+  (directory): ToStandardOutput => {
+    const path = nodePath.join(directory, "rejects.csv")
+    return {
+      path,
+      send: Effect.scoped(Effect.gen(function*() {
+        if (!fs.existsSync(path)) return
+        const out = yield* Files.open("-")
+        const handle = yield* Effect.acquireRelease(
+          Effect.tryPromise({
+            try: () => fs.promises.open(path, "r"),
+            catch: (cause) => new FileFailure({ path, reason: `cannot read the rejects: ${Files.reasonOf(cause)}` })
+          }),
+          (opened) => Effect.promise(() => opened.close())
+        )
+        const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
+        const buffer = Buffer.alloc(chunkBytes)
+        while (true) {
+          const { bytesRead } = yield* Effect.tryPromise({
+            try: () => handle.read(buffer, 0, buffer.length, null),
+            catch: (cause) => new FileFailure({ path, reason: `cannot read the rejects: ${Files.reasonOf(cause)}` })
+          })
+          if (bytesRead === 0) break
+          yield* out.write(decoder.decode(buffer.subarray(0, bytesRead), { stream: true }))
+        }
+        const rest = decoder.decode()
+        if (rest !== "") yield* out.write(rest)
+        yield* out.close
+      }))
+    }
+  }
+)

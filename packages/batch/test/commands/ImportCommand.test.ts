@@ -282,6 +282,39 @@ describe("smsbook import (process)", () => {
     expect(fs.readFileSync(path.join(temporary, "smsbook-rejects.csv"), "utf8")).toContain("not-a-number")
   })
 
+  it("--rejects - sends the rejects to standard output after the import, the summary to stderr; no file named -", async () => {
+    const input = "phone\n07400 100001\nnope\n"
+    const ran = await cli(["-", "--default-country", "GB", "--store", "memory:", "--rejects", "-"], input)
+    expect(ran.code, ran.stderr).toBe(0)
+    // Standard output is the rejects file and nothing else: its header, then line 3 of the input.
+    expect(ran.stdout).toMatch(/^\uFEFFline,reason,message,phone\n3,not-a-number,[^\n]+,nope\n$/)
+    expect(ran.stderr).toContain("created 1")
+    expect(ran.stderr).toContain("rejected: 1 not-a-number → -")
+    expect(fs.existsSync(path.join(temporary, "-"))).toBe(false)
+    // Over --max-rejects the rejects still come (they are what to fix), and the exit code says nothing was imported.
+    const over = await cli(["-", "--default-country", "GB", "--store", "memory:", "--rejects", "-", "--max-rejects", "0"], input)
+    expect(over.code).toBe(3)
+    expect(over.stdout).toBe(ran.stdout)
+    expect(fs.existsSync(path.join(temporary, "-"))).toBe(false)
+  })
+
+  it("with --json, a --rejects that is standard output (-, /dev/stdout) is refused, exit 2, and nothing is imported", async () => {
+    const book = tempPath("json-rejects.db")
+    const seeded = await cli([path.join(samples, "contacts.csv"), "--default-country", "GB", "--store", `sqlite:${book}`, "--json"])
+    expect(seeded.code).toBe(0)
+    const before = await contactsOf(`sqlite:${book}`)
+    const stdouts = fs.existsSync("/dev/stdout") ? ["-", "/dev/stdout"] : ["-"]
+    for (const rejects of stdouts) {
+      const ran = await cli(["-", "--default-country", "GB", "--store", `sqlite:${book}`, "--rejects", rejects, "--json"], "phone\n07400 100001\nnope\n")
+      expect(ran.code, rejects).toBe(2)
+      // Standard output is the one JSON document: the refusal, naming the flag, and no CSV before or after it.
+      expect(JSON.parse(ran.stdout), rejects).toMatchObject({ error: { code: "INVALID_PARAMETER", field: "--rejects", exit_code: 2 } })
+      expect(ran.stdout).not.toContain("line,reason,message")
+    }
+    expect(fs.existsSync(path.join(temporary, "-"))).toBe(false)
+    expect(await contactsOf(`sqlite:${book}`)).toEqual(before)
+  })
+
   it("exits 3 over --max-rejects and 2 for a file without a phone column", async () => {
     const bad = await cli([path.join(samples, "bad-rows.csv"), "--default-country", "GB", "--store", "memory:", "--max-rejects", "3", "--rejects", tempPath("r.csv")])
     expect(bad.code).toBe(3)

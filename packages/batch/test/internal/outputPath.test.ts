@@ -58,3 +58,12 @@ describe("OutputPath.ensureDistinct", () => {
     expect(refused("/dev/null", [{ role: "the input FILE", path: "/dev/null" }])).toBe(false)
   })
 })
+
+describe("OutputPath.isStandardOutput", () => {
+  it("is - and what descriptor 1 is; never a file of another name, nor a device that is no terminal", () => {
+    expect(OutputPath.isStandardOutput("-")).toBe(true)
+    expect(OutputPath.isStandardOutput(input)).toBe(false)
+    expect(OutputPath.isStandardOutput(path.join(temporary, "missing.csv"))).toBe(false)
+    expect(OutputPath.isStandardOutput("/dev/null")).toBe(false)
+  })
+})
