@@ -7,6 +7,7 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Console, Effect, Exit, Option } from "effect"
 import { CliError, CliOutput, Command } from "effect/cli"
 import * as CliErrors from "./CliErrors.ts"
+import * as FailureHint from "./internal/failureHint.ts"
 import * as Files from "./internal/files.ts"
 import * as Interruption from "./internal/interruption.ts"
 import manifest from "../package.json" with { type: "json" }
@@ -122,12 +123,20 @@ export const usageError = (error: CliError.CliError): CliErrors.Usage => {
   })
 }
 
-/** The exit code of a failure, after its stderr line and (with `--json`) its document. */
-const fail = (error: unknown, asJson: boolean) =>
-  Console.error(Output.describeError(error)).pipe(
-    Effect.andThen(asJson ? Output.json(Output.errorJson(error)) : Effect.void),
+/**
+ * The exit code of a failure, after its stderr lines (the error, then its hints) and (with `--json`) its document, which
+ * carries the hints and the store's problem too.
+ */
+const fail = (error: unknown, asJson: boolean) => {
+  const hints = FailureHint.of(error)
+  const { error: body } = Output.errorJson(error)
+  const problem = FailureHint.problemOf(error)
+  const document = hints.length === 0 ? { error: body } : { error: { ...body, ...(problem === undefined ? {} : { problem }), hints } }
+  return Console.error([Output.describeError(error), ...hints.map(Output.describeHint)].join("\n")).pipe(
+    Effect.andThen(asJson ? Output.json(document) : Effect.void),
     Effect.as(Output.exitCodeOf(error))
   )
+}
 
 /**
  * A flag followed by a value starting with `-` (`--message -5`): the parser takes that value for a flag, so the

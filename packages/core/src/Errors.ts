@@ -165,9 +165,23 @@ export class InvalidStoreUrl extends /* @__PURE__ */ Data.TaggedError("InvalidSt
   }
 }
 
+/**
+ * What a store's failure comes from, where its adapter can tell by the driver's own codes (never by its words): each
+ * asks something else of whoever runs smsbook (the command line's hint says what).
+ * - `connection`: the database server cannot be reached, or it closed the connection;
+ * - `disk-full`: the disk (or the server's) has no room for the write;
+ * - `read-only`: the book cannot be written (file permissions, a read-only replica);
+ * - `disk-io`: the disk failed a read or a write;
+ * - `damaged`: the book's file or the server's data is corrupt, or is not a database;
+ * - `access-denied`: the server refused the credentials or the role's privileges.
+ */
+export const storeProblems = ["connection", "disk-full", "read-only", "disk-io", "damaged", "access-denied"] as const
+export type StoreProblem = (typeof storeProblems)[number]
+
 export class StoreUnavailable extends /* @__PURE__ */ Data.TaggedError("StoreUnavailable")<{
   readonly url: string
   readonly reason: string
+  readonly problem?: StoreProblem
 }> {
   override get message(): string {
     return `cannot open store ${this.url}: ${this.reason}`
@@ -177,6 +191,7 @@ export class StoreUnavailable extends /* @__PURE__ */ Data.TaggedError("StoreUna
 export class StoreFailure extends /* @__PURE__ */ Data.TaggedError("StoreFailure")<{
   readonly operation: string
   readonly reason: string
+  readonly problem?: StoreProblem
 }> {
   override get message(): string {
     return `store failed during ${this.operation}: ${this.reason}`

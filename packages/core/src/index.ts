@@ -43,4 +43,4 @@ export {
   StoreFailure,
   StoreUnavailable
 } from "./Errors.ts"
-export type { SmsbookError } from "./Errors.ts"
+export type { SmsbookError, StoreProblem } from "./Errors.ts"

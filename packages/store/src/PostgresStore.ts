@@ -11,7 +11,7 @@ import * as ApiKeyStore from "./ApiKeyStore.ts"
 import * as Adapter from "./internal/adapter.ts"
 import * as ApiKeys from "./internal/postgres/apiKeys.ts"
 import * as Carrier from "./internal/postgres/carrier.ts"
-import { describeError } from "./internal/postgres/connection.ts"
+import { describeError, problemOf } from "./internal/postgres/connection.ts"
 import * as Contacts from "./internal/postgres/contacts.ts"
 import * as Messages from "./internal/postgres/messages.ts"
 import * as Migrations from "./internal/postgres/migrations.ts"
@@ -41,7 +41,7 @@ const unavailable = (url: string) => (error: SqlError.SqlError | Migrator.Migrat
     : SqlError.isSqlError(error.cause)
     ? `${error.message}: ${describeError(error.cause)}`
     : error.message
-  return new StoreUnavailable({ url: redactUrl(url), reason: scrub(url, reason) })
+  return new StoreUnavailable({ url: redactUrl(url), reason: scrub(url, reason), ...problemOf(SqlError.isSqlError(error) ? error : error.cause) })
 }
 
 const hasConnectTimeout = (url: string): boolean => /[?&]connect_timeout=/i.test(url)

@@ -158,8 +158,8 @@ export interface Summary {
   readonly max_rejects_exceeded: boolean
 }
 
-/** What a run stopped while its import commits says it kept: the truth is either, and a re-run is safe either way. */
-export const committing = "the import was committing when stopped, so it may have been committed: " +
+/** What a run stopped (or failed) while its import commits says it kept: either is true, and a re-run is safe either way. */
+export const committing = "the import was committing when it stopped, so it may have been committed: " +
   "run the same command again (rows already committed are then found unchanged)"
 
 /** Ends the transaction without its writes: a dry run, or too many rejects. Never leaves this module. */

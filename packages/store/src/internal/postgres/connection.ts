@@ -4,7 +4,7 @@
  */
 import { Effect, Option, Result, Schema, SchemaTransformation, Stream } from "effect"
 import { type SqlClient, SqlError } from "effect/sql"
-import { StoreFailure } from "@smsbook/core"
+import { StoreFailure, type StoreProblem } from "@smsbook/core"
 import * as Contention from "../contention.ts"
 
 /** The text of a failure: PostgreSQL's own message when there is one (it names the constraint, the value). */
@@ -23,9 +23,38 @@ const sqlState = (error: SqlError.SqlError): string | undefined => {
   return typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined
 }
 
+/** SQLSTATEs that say what is wrong beneath the book (PostgreSQL's appendix A), as `StoreProblem`s. */
+const problemCodes: ReadonlyMap<string, StoreProblem> = new Map([
+  ["57P01", "connection"], // admin_shutdown: the server is stopping
+  ["57P02", "connection"], // crash_shutdown
+  ["57P03", "connection"], // cannot_connect_now: the server is starting or in recovery
+  ["53100", "disk-full"], // disk_full
+  ["25006", "read-only"], // read_only_sql_transaction: a standby, or default_transaction_read_only
+  ["58030", "disk-io"], // io_error
+  ["XX001", "damaged"], // data_corrupted
+  ["XX002", "damaged"], // index_corrupted
+  ["28000", "access-denied"], // invalid_authorization_specification
+  ["28P01", "access-denied"], // invalid_password
+  ["42501", "access-denied"] // insufficient_privilege
+])
+
+/**
+ * What a failure comes from, by the driver's reason (a lost or refused connection, refused credentials) or the server's
+ * SQLSTATE (class 08 is every connection exception), as `StoreFailure` and `StoreUnavailable` carry it.
+ */
+export const problemOf = (error: unknown): { readonly problem?: StoreProblem } => {
+  if (!SqlError.isSqlError(error)) return {}
+  const kind = error.reason._tag
+  if (kind === "ConnectionError") return { problem: "connection" }
+  if (kind === "AuthenticationError" || kind === "AuthorizationError") return { problem: "access-denied" }
+  const code = sqlState(error) ?? ""
+  const problem = code.startsWith("08") ? "connection" : problemCodes.get(code)
+  return problem === undefined ? {} : { problem }
+}
+
 /** `error` as a `StoreFailure({ operation })`, marked as contention when PostgreSQL aborted for it. */
 export const failure = (operation: string, error: SqlError.SqlError | Schema.SchemaError): StoreFailure => {
-  const failed = new StoreFailure({ operation, reason: describeError(error) })
+  const failed = new StoreFailure({ operation, reason: describeError(error), ...problemOf(error) })
   return SqlError.isSqlError(error) && contentionCodes.has(sqlState(error) ?? "") ? Contention.mark(failed) : failed
 }
 

@@ -4,7 +4,7 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite"
 import { Context, Deferred, Effect, Exit, Result, type Scope, Semaphore } from "effect"
-import { StoreFailure, StoreUnavailable } from "@smsbook/core"
+import { StoreFailure, type StoreProblem, StoreUnavailable } from "@smsbook/core"
 import * as Contention from "../contention.ts"
 import * as LockHolder from "./lockHolder.ts"
 import * as Ownership from "./ownership.ts"
@@ -55,10 +55,29 @@ export const pragmas = (busyTimeout: number, cacheKiB: number = defaultCacheKiB)
 /** The message of a thrown value: node:sqlite throws `Error`s carrying SQLite's own text. */
 export const reasonOf = (error: unknown): string => error instanceof Error ? error.message : String(error)
 
+/** SQLite's primary result code of a node:sqlite error (its extended code's low byte), if it carries one. */
+const primaryCode = (error: unknown): number | undefined =>
+  typeof error === "object" && error !== null && "errcode" in error && typeof error.errcode === "number"
+    ? error.errcode & 0xff
+    : undefined
+
 /** Whether a node:sqlite error is SQLITE_BUSY (another connection holds the lock), extended codes included. */
-export const isBusy = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && "errcode" in error && typeof error.errcode === "number" &&
-  (error.errcode & 0xff) === 5
+export const isBusy = (error: unknown): boolean => primaryCode(error) === 5
+
+/** SQLite's result codes that say what is wrong beneath the book (sqlite3.h), as `StoreProblem`s. */
+const problems: ReadonlyMap<number, StoreProblem> = new Map([
+  [8, "read-only"], // SQLITE_READONLY
+  [10, "disk-io"], // SQLITE_IOERR
+  [11, "damaged"], // SQLITE_CORRUPT
+  [13, "disk-full"], // SQLITE_FULL
+  [26, "damaged"] // SQLITE_NOTADB
+])
+
+/** What a node:sqlite error comes from, by SQLite's result code, as `StoreFailure` and `StoreUnavailable` carry it. */
+export const problemOf = (error: unknown): { readonly problem?: StoreProblem } => {
+  const problem = problems.get(primaryCode(error) ?? -1)
+  return problem === undefined ? {} : { problem }
+}
 
 /**
  * Opens `path` and applies the pragmas; throws node:sqlite's error when the file cannot be opened
@@ -147,7 +166,7 @@ export interface Database {
 
 /** node:sqlite's thrown `error` as `StoreFailure({ operation })` (marked as contention when SQLite was busy). */
 const failureOf = (operation: string, error: unknown): StoreFailure => {
-  const failure = new StoreFailure({ operation, reason: reasonOf(error) })
+  const failure = new StoreFailure({ operation, reason: reasonOf(error), ...problemOf(error) })
   return isBusy(error) ? Contention.mark(failure) : failure
 }
 
@@ -199,7 +218,7 @@ export const make = Effect.fnUntraced(function*(
   const connection = yield* Effect.acquireRelease(
     Effect.try({
       try: () => open(path, busyTimeout, cacheKiB),
-      catch: (error) => new StoreUnavailable({ url: path, reason: reasonOf(error) })
+      catch: (error) => new StoreUnavailable({ url: path, reason: reasonOf(error), ...problemOf(error) })
     }),
     (opened) =>
       Effect.sync(() => {

@@ -4,8 +4,8 @@
  */
 import type { DatabaseSync } from "node:sqlite"
 import { Effect, Result } from "effect"
-import { StoreUnavailable } from "@smsbook/core"
-import { type Database, reasonOf } from "./connection.ts"
+import { StoreUnavailable, type StoreProblem } from "@smsbook/core"
+import { type Database, problemOf, reasonOf } from "./connection.ts"
 import * as Ownership from "./ownership.ts"
 
 /** One step of the schema: applied once, in order, never edited after release (append a new one). */
@@ -185,6 +185,8 @@ export const latestVersion: number = migrations.reduce((latest, migration) => Ma
 /** Why a file cannot be brought to `latestVersion`. */
 export interface MigrationProblem {
   readonly reason: string
+  /** What beneath the book made it fail (a full disk, a read-only file…), where SQLite's result code says. */
+  readonly problem?: StoreProblem
 }
 
 /** What `migrate` did: the version found and the version left. */
@@ -236,7 +238,7 @@ export const migrate = (db: DatabaseSync, steps: ReadonlyArray<Migration> = migr
   } catch (error) {
     if (db.isOpen && db.isTransaction) db.exec("ROLLBACK")
     const step = current === undefined ? "" : `migration ${current.version} (${current.name}): `
-    return Result.fail({ reason: step + reasonOf(error) })
+    return Result.fail({ reason: step + reasonOf(error), ...problemOf(error) })
   }
 }
 
@@ -246,5 +248,5 @@ export const run = (db: Database, path: string): Effect.Effect<Migrated, StoreUn
     const migrated = migrate(db.connection.db)
     return Result.isSuccess(migrated)
       ? Effect.succeed(migrated.success)
-      : Effect.fail(new StoreUnavailable({ url: path, reason: migrated.failure.reason }))
+      : Effect.fail(new StoreUnavailable({ url: path, ...migrated.failure }))
   })

@@ -1,0 +1,38 @@
+/**
+ * What a run that failed in its store says besides the error, for whoever reads it at 3 a.m.: what is wrong beneath
+ * the book, where the adapter could tell by the driver's codes (`StoreProblem`), what to do about it, and what the
+ * command's work left behind.
+ */
+import { StoreFailure, type StoreProblem, StoreUnavailable } from "@smsbook/core"
+import * as Interruption from "./interruption.ts"
+
+/** What to check or do for each problem. */
+export const advice: { readonly [P in StoreProblem]: string } = {
+  "connection": "the database server could not be reached or closed the connection: check that it is running and reachable from here",
+  "disk-full": "the disk is full (the book's, or the database server's): free some space",
+  "read-only": "the book cannot be written: check the permissions of its file and its folder (SQLite writes -wal and -shm " +
+    "files beside the book), or that the server is not a read-only standby",
+  "disk-io": "the disk failed a read or a write: check the device and its free space",
+  "damaged": "the book's data is damaged: stop writing to it and restore it from a backup",
+  "access-denied": "the server refused the user or its privileges: check the user and password of the store URL " +
+    "(--store, SMSBOOK_STORE or smsbook.json) and the role's grants"
+}
+
+/** What stays of a job whose transaction rolled back: every job but those that say otherwise (`Interruption.keep`). */
+export const rolledBack = "nothing was changed (the work under way was rolled back): once the store is fixed, " +
+  "run the same command again"
+
+/** The problem beneath the book that `error` names, if it is a store's failure that names one. */
+export const problemOf = (error: unknown): StoreProblem | undefined =>
+  error instanceof StoreFailure || error instanceof StoreUnavailable ? error.problem : undefined
+
+/**
+ * The hint lines for `error`: the problem's advice where the adapter named one, and, for a failure under way (not one
+ * opening the store, before anything ran), what the job left.
+ */
+export const of = (error: unknown): ReadonlyArray<string> => {
+  if (!(error instanceof StoreFailure || error instanceof StoreUnavailable)) return []
+  const hints = error.problem === undefined ? [] : [advice[error.problem]]
+  if (error instanceof StoreFailure) hints.push(Interruption.keptSoFar() ?? rolledBack)
+  return hints
+}
