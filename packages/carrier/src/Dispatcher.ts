@@ -3,7 +3,7 @@
  * It processes messages left PENDING or READY, claims parts under a lease, stores each part's state
  * before and after its PDU, turns receipts into part states and `error_count`, and records inbound SMS.
  */
-import { Account, type Carrier, ContactStore, Message, MessageStore, Messaging, PartQueue, Sms, type StoreFailure } from "@smsbook/core"
+import { Account, type Carrier, CarrierFailure, ContactStore, Message, MessageStore, Messaging, PartQueue, Sms, type StoreFailure } from "@smsbook/core"
 import { Effect, Fiber, Option, Semaphore, Stream } from "effect"
 import * as Inbound from "./internal/inbound.ts"
 import * as Link from "./internal/link.ts"
@@ -73,10 +73,14 @@ export type Notice =
   | { readonly _tag: "Recovered"; readonly requeued: number; readonly inDoubt: number }
   | { readonly _tag: "Resent"; readonly parts: number }
 
-/** The notices worth a warning: refused or unreadable input, receipts nobody matches, parts a stopped dispatcher left. */
+/**
+ * The notices worth a warning: refused or unreadable input, receipts nobody matches, parts a stopped dispatcher left,
+ * and a link that dropped or could not bind (it is tried again: without a word, an unreachable SMSC looked like a hang).
+ */
 export const isWarning = (notice: Notice): boolean =>
   notice._tag === "InboundRefused" || notice._tag === "UnreadableReceipt" || notice._tag === "Recovered" || notice._tag === "Resent" ||
-  (notice._tag === "Receipt" && notice.outcome._tag === "Unknown")
+  (notice._tag === "Receipt" && notice.outcome._tag === "Unknown") ||
+  (notice._tag === "Link" && (notice.event._tag === "Disconnected" || notice.event._tag === "BindRefused"))
 
 type Services = PartQueue.PartQueue | MessageStore.MessageStore | ContactStore.ContactStore | Account.Account | Carrier.Carrier
 
@@ -116,7 +120,10 @@ const processMessages = Effect.fnUntraced(function*(withinMs: number, notify: (n
  * its response); parts a link drop left unanswered are sent again by the link. Of a dispatcher that
  * died, parts claimed but never written are sent again, and parts written without an answer are in
  * doubt: a receipt from their number settles them (the SMSC had them), else after `doubtMs` bound
- * they are sent again. A part whose number opted out before its message to it started is cancelled.
+ * they are sent again. A part whose number opted out before its message to it started is cancelled. With `once`, an
+ * SMPP link that has not bound once since the run began fails the run (`CarrierFailure`, with the link's reason, which
+ * names the SMSC's address and what to check) when an attempt has failed and `connectTimeoutMs` has passed: an SMSC that is not there ends a run, not hangs it
+ * (without `once`, the link keeps trying with backoff, each failure a warning).
  */
 export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Options, onNotice?: (notice: Notice) => void) =>
   Effect.scoped(Effect.gen(function*() {
@@ -208,11 +215,20 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
       beforeWrite: (seqs) => runPromise(storing.withPermits(1)(Effect.andThen(storeAnswers, queue.sending(seqs)))),
       notTaken: (seqs) => runPromise(queue.notTaken(seqs))
     }
+    // Whether the link has bound since the run began, and why its latest attempt failed.
+    let everBound = false
+    let linkTrouble: string | undefined
+    const onLinkEvent = (event: Link.Event) => {
+      if (event._tag === "Bound") everBound = true
+      else if (event._tag === "Disconnected") linkTrouble = event.reason
+      notify({ _tag: "Link", event })
+    }
+    const openedAt = Date.now()
     const link = yield* Effect.acquireRelease(
       Effect.sync(() =>
         KannelConfig.is(config)
-          ? KannelLink.open(config, (event) => notify({ _tag: "Link", event }), journal)
-          : Link.open(config, inbound.handle, (event) => notify({ _tag: "Link", event }), journal)
+          ? KannelLink.open(config, onLinkEvent, journal)
+          : Link.open(config, inbound.handle, onLinkEvent, journal)
       ),
       (opened) => Effect.promise(() => opened.close())
     )
@@ -348,6 +364,11 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
           counts.resent += resent
           notify({ _tag: "Resent", parts: resent })
         }
+      }
+      if (options.once && smpp !== undefined && !everBound && linkTrouble !== undefined && now - openedAt >= smpp.connectTimeoutMs) {
+        return yield* new CarrierFailure({
+          reason: `no bind to the SMSC as ${smpp.systemId} after ${smpp.connectTimeoutMs / 1000} s: ${linkTrouble}`
+        })
       }
       if (options.once) {
         const idle = claimed === 0 && inflight === 0 && answers.length === 0 && released.length === 0 && !messagesPending && lastScan > 0

@@ -27,12 +27,24 @@ export const defaults = {
 /** The URL with its password masked, for messages and logs. */
 export const mask = (url: string): string => url.replace(/^(smpp:\/\/[^:@/]*:)[^@/]*@/i, "$1***@")
 
-const known = new Set(["tps", "window", "packing", "system_type", "enquire_link_ms", "response_timeout_ms", "reassembly_timeout_ms", "receipts", "max_bind_attempts"])
+const known = new Set([
+  "tps",
+  "window",
+  "packing",
+  "system_type",
+  "enquire_link_ms",
+  "response_timeout_ms",
+  "connect_timeout_ms",
+  "reassembly_timeout_ms",
+  "receipts",
+  "max_bind_attempts"
+])
 
 /**
  * Reads `smpp://system_id:password@host:port?…`. Parameters: `tps` (0 = no limit), `window`,
  * `packing` (`unpacked`/`packed`), `system_type`, `enquire_link_ms`, `response_timeout_ms`,
- * `reassembly_timeout_ms`, `receipts` (`true`/`false`), `max_bind_attempts` (0 = forever).
+ * `connect_timeout_ms` (connect and bind), `reassembly_timeout_ms`, `receipts` (`true`/`false`),
+ * `max_bind_attempts` (0 = forever).
  */
 export const parse = (url: string, overrides: { readonly tps?: number } = {}): Result.Result<SmppConfig, InvalidField> =>
   Result.gen(function*() {
@@ -60,6 +72,7 @@ export const parse = (url: string, overrides: { readonly tps?: number } = {}): R
       window: yield* read.integer(params, "window", defaults.window, 1),
       enquireLinkMs: yield* read.integer(params, "enquire_link_ms", defaults.enquireLinkMs, 10),
       responseTimeoutMs: yield* read.integer(params, "response_timeout_ms", defaults.responseTimeoutMs, 10),
+      connectTimeoutMs: yield* read.integer(params, "connect_timeout_ms", defaults.connectTimeoutMs, 10),
       reassemblyTimeoutMs: yield* read.integer(params, "reassembly_timeout_ms", defaults.reassemblyTimeoutMs, 10),
       maxBindAttempts: yield* read.integer(params, "max_bind_attempts", defaults.maxBindAttempts, 0),
       packing,

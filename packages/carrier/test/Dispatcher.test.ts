@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Account, ContactBook, Messaging, PartQueue, Sms, StoreFailure } from "@smsbook/core"
+import { Account, CarrierFailure, ContactBook, Messaging, PartQueue, Sms, StoreFailure } from "@smsbook/core"
 import { PartStore, Store } from "@smsbook/store"
 import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -164,5 +164,35 @@ describe("Dispatcher (SQLite)", () => {
       const sent = await runtime.runPromise(Messaging.listMessages({ direction: "MT" }))
       expect(sent.map((message) => [message.status, message.sent_count, message.error_count])).toEqual([["SENT", 1, 0]])
     })
+  })
+
+  it("--once against an SMSC that is not there fails within the connect timeout, naming its address and why, and sends nothing", async () => {
+    const runtime = runtimeFor(join(folder, "book.db"))
+    const silent = await TestSmsc.silentServer()
+    try {
+      await book(runtime, 1)
+      await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message: "hello" }))
+      const closed = await TestSmsc.closedPort()
+      for (
+        const [port, why] of [
+          [closed, `connection refused: nothing listens on 127.0.0.1:${closed}`],
+          [silent.port, `127.0.0.1:${silent.port} took the connection but did not answer bind_transceiver within 0.3 s`]
+        ] as const
+      ) {
+        const started = Date.now()
+        // Bounded here too, so a run that hangs fails the test rather than outlive it.
+        const run = Dispatcher.run(TestSmsc.clientConfig(port, { connectTimeoutMs: 300 }), once(), () => undefined)
+        const failure = await runtime.runPromise(Effect.flip(Effect.timeout(run, "4 seconds")))
+        expect(Date.now() - started).toBeLessThan(4000)
+        expect(failure).toBeInstanceOf(CarrierFailure)
+        expect(failure.message).toContain(`no bind to the SMSC as smsbook after 0.3 s: ${why}`)
+      }
+      // The part waits for the next run: nothing was claimed for good.
+      const queue = await runtime.runPromise(Effect.service(PartQueue.PartQueue))
+      expect(await runtime.runPromise(queue.pending)).toBe(1)
+    } finally {
+      await silent.close()
+      await runtime.dispose()
+    }
   })
 })

@@ -104,4 +104,47 @@ describe("SMPP link", () => {
       expect(smsc.binds()).toBe(2)
     })
   })
+
+  it("names the address and what to check when nothing listens there, and keeps trying", async () => {
+    const port = await TestSmsc.closedPort()
+    const events: Array<Link.Event> = []
+    const link = Link.open(TestSmsc.clientConfig(port, { reconnectMs: { initial: 20, max: 20 } }), async () => 0, (event) => events.push(event))
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      const reasons = events.flatMap((event) => event._tag === "Disconnected" ? [event.reason] : [])
+      expect(reasons.length).toBeGreaterThanOrEqual(2)
+      expect(reasons[0]).toBe(
+        `connection refused: nothing listens on 127.0.0.1:${port}; check the host and port of the carrier URL, and that the SMSC is running`
+      )
+      expect(link.isBound()).toBe(false)
+    } finally {
+      await link.close()
+    }
+  })
+
+  it("gives up an attempt not bound within connectTimeoutMs: a server that takes the connection and never answers the bind", async () => {
+    const silent = await TestSmsc.silentServer()
+    const events: Array<Link.Event> = []
+    const link = Link.open(
+      TestSmsc.clientConfig(silent.port, { connectTimeoutMs: 100, reconnectMs: { initial: 20, max: 20 } }),
+      async () => 0,
+      (event) => events.push(event)
+    )
+    try {
+      const started = Date.now()
+      const outcome = link.submit(submitParams(1))
+      while (silent.connections() < 2 && Date.now() - started < 3000) await new Promise((resolve) => setTimeout(resolve, 10))
+      // The first attempt was dropped after its timeout and a second one made: it never waits for the bind forever.
+      expect(silent.connections()).toBeGreaterThanOrEqual(2)
+      const [first] = events.flatMap((event) => event._tag === "Disconnected" ? [event.reason] : [])
+      expect(first).toBe(
+        `127.0.0.1:${silent.port} took the connection but did not answer bind_transceiver within 0.1 s; check that the carrier URL's port is the SMSC's SMPP port`
+      )
+      await link.close()
+      expect(await outcome).toMatchObject({ _tag: "LinkFailed", sent: false })
+    } finally {
+      await link.close()
+      await silent.close()
+    }
+  })
 })

@@ -1,7 +1,9 @@
 /**
  * A scriptable SMSC for tests, on the `smpp` package's server side on 127.0.0.1: accepts binds (or
  * refuses them), throttles every Nth submit, drops the link mid-window, sends receipts and inbound SMS.
+ * And SMSCs that are not there: a port nothing listens on, a server that takes connections and never answers.
  */
+import * as net from "node:net"
 import smpp, { type Pdu, type Session } from "smpp"
 import * as Raw from "../src/internal/raw.ts"
 import * as SmppConfig from "../src/SmppConfig.ts"
@@ -330,3 +332,48 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
     })
   })
 }
+
+/** A port of 127.0.0.1 that nothing listens on: bound, then closed again. */
+export const closedPort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+
+/** A server on 127.0.0.1 that takes every connection and never answers a byte (nor a bind). */
+export interface SilentServer {
+  readonly port: number
+  /** Connections taken so far. */
+  readonly connections: () => number
+  readonly close: () => Promise<void>
+}
+
+export const silentServer = (): Promise<SilentServer> =>
+  new Promise((resolve, reject) => {
+    const sockets = new Set<net.Socket>()
+    let connections = 0
+    const server = net.createServer((socket) => {
+      connections++
+      sockets.add(socket)
+      socket.on("error", () => undefined)
+      socket.on("close", () => sockets.delete(socket))
+    })
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      resolve({
+        port: typeof address === "object" && address !== null ? address.port : 0,
+        connections: () => connections,
+        close: () =>
+          new Promise<void>((closed) => {
+            for (const socket of sockets) socket.destroy()
+            server.close(() => closed())
+          })
+      })
+    })
+  })

@@ -251,6 +251,51 @@ describe("smsbook dispatch", () => {
     }
   }, 120_000)
 
+  it("--once against an SMSC that is not there (nothing on the port, or no answer to the bind) fails in bounded time: exit 1, CARRIER_FAILURE naming the address and what to check", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-dispatch-unreachable-"))
+    const silent = await TestSmsc.silentServer()
+    const children: Array<ChildProcess> = []
+    try {
+      const base = { ...process.env, SMSBOOK_STORE: `sqlite:${path.join(dir, "book.db")}`, SMSBOOK_SHORT_NAME: shortName }
+      const file = path.join(dir, "contacts.csv")
+      fs.writeFileSync(file, `mobile\n+${msisdnOf(0)}\n`)
+      expect(cli(["import", file, "--json"], dir, base)).toMatchObject({ created: 1 })
+      expect(cli(["send", "--to", msisdnOf(0), "--message", "hello", "--json"], dir, base)).toMatchObject({ sent_count: 1 })
+      const closed = await TestSmsc.closedPort()
+      for (
+        const [port, why] of [
+          [closed, `connection refused: nothing listens on 127.0.0.1:${closed}; check the host and port`],
+          [silent.port, `127.0.0.1:${silent.port} took the connection but did not answer bind_transceiver within 0.5 s; check that`]
+        ] as const
+      ) {
+        const env = { ...base, SMSBOOK_CARRIER: `smpp://smsbook:secret@127.0.0.1:${port}?connect_timeout_ms=500` }
+        const child = spawn(process.execPath, [bin, "dispatch", "--once", "--json"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
+        children.push(child)
+        let stdout = ""
+        let stderr = ""
+        child.stdout?.on("data", (chunk: Buffer) => void (stdout += chunk.toString()))
+        child.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
+        const started = Date.now()
+        // A dispatcher that hangs is killed, so the test ends by itself (and fails).
+        const guard = setTimeout(() => child.kill("SIGKILL"), 20_000)
+        const status = await exited(child)
+        clearTimeout(guard)
+        expect(Date.now() - started, stderr).toBeLessThan(20_000)
+        expect(status, stderr).toBe(1)
+        const { error } = JSON.parse(stdout) as { error: { code: string; message: string; exit_code: number } }
+        expect(error).toMatchObject({ code: "CARRIER_FAILURE", exit_code: 1 })
+        expect(error.message).toContain(`no bind to the SMSC as smsbook after 0.5 s: ${why}`)
+        // Each failed attempt was said on stderr as it happened; the password never.
+        expect(stderr).toMatch(/^dispatch: \{"_tag":"Link","event":\{"_tag":"Disconnected"/m)
+        expect(stdout + stderr).not.toContain("secret")
+      }
+    } finally {
+      await stopAll(children)
+      await silent.close()
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
   it.skipIf(postgresUrl === "")("PostgreSQL: kill -9 at random moments and restarts: every part reaches the SMSC exactly once", async () => {
     await withSchema((url) => scenario(url, 4))
   }, 120_000)

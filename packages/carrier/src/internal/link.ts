@@ -22,6 +22,11 @@ export interface Options {
   readonly enquireLinkMs: number
   /** A request unanswered this long means the link is dead: it is dropped and bound again. */
   readonly responseTimeoutMs: number
+  /**
+   * An attempt to connect and bind that is not bound this long after it started is given up (and tried again after
+   * the backoff): a host that never answers, or a server that takes the connection and never answers the bind.
+   */
+  readonly connectTimeoutMs: number
   /** Rebind backoff: first wait, doubled up to the maximum. */
   readonly reconnectMs: { readonly initial: number; readonly max: number }
   /** Backoff after ESME_RTHROTTLED / ESME_RMSGQFUL: first wait, doubled up to the maximum. */
@@ -36,6 +41,7 @@ export const defaults: Omit<Options, "host" | "port" | "systemId" | "password"> 
   tps: 0,
   enquireLinkMs: 30_000,
   responseTimeoutMs: 30_000,
+  connectTimeoutMs: 10_000,
   reconnectMs: { initial: 250, max: 30_000 },
   throttleMs: { initial: 100, max: 10_000 },
   maxBindAttempts: 0
@@ -104,6 +110,48 @@ export const statusTemporaryError = 0x64
 /** Answer to an inbound PDU that can never be handled (bad encoding): the SMSC drops it. */
 export const statusPermanentError = 0x65
 
+/** `host:port` of the SMSC, as messages name it (an IPv6 address in brackets). */
+export const addressOf = (options: Pick<Options, "host" | "port">): string =>
+  `${options.host.includes(":") ? `[${options.host}]` : options.host}:${options.port}`
+
+/** The names of the command_status values an SMSC answers a bind with most often (SMPP 3.4, 5.1.3). */
+const bindStatuses: { readonly [status: number]: string } = {
+  0x05: "ESME_RALYBND, already bound",
+  0x08: "ESME_RSYSERR, system error",
+  0x0d: "ESME_RBINDFAIL, bind failed",
+  0x0e: "ESME_RINVPASWD, invalid password",
+  0x0f: "ESME_RINVSYSID, invalid system_id"
+}
+
+/** Why the SMSC refused a bind, and what to check. */
+export const bindRefusal = (options: Pick<Options, "host" | "port">, status: number): string => {
+  const name = bindStatuses[status]
+  return `the SMSC at ${addressOf(options)} refused the bind with status 0x${status.toString(16).padStart(8, "0")}` +
+    `${name === undefined ? "" : ` (${name})`}; check the system_id, password and system_type of the carrier URL`
+}
+
+/**
+ * Why an attempt to connect failed, from the socket's error, and what to check: the address is named, as a wrong
+ * host or port is the usual cause.
+ */
+const connectFailure = (options: Options, error: Error & { readonly code?: unknown }): string => {
+  const address = addressOf(options)
+  switch (error.code) {
+    case "ECONNREFUSED":
+      return `connection refused: nothing listens on ${address}; check the host and port of the carrier URL, and that the SMSC is running`
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `cannot resolve the host name ${options.host}; check the host of the carrier URL`
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return `no route to ${address}; check the host of the carrier URL and this machine's network`
+    case "ETIMEDOUT":
+      return `no answer from ${address}; check the host and port of the carrier URL, and that no firewall stands between`
+    default:
+      return `cannot connect to ${address} (${error.message}); check the host and port of the carrier URL`
+  }
+}
+
 /** Opens the link and keeps it bound until `close`. */
 export const open = (options: Options, onInbound: InboundHandler, onEvent: (event: Event) => void, journal?: Journal): Link => {
   Raw.apply()
@@ -118,6 +166,8 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   let nextSlot = 0
   let lastTraffic = Date.now()
   let enquirePending: number | undefined
+  // Gives up the attempt under way when it is not bound in time.
+  let connectTimer: ReturnType<typeof setTimeout> | undefined
   const interval = options.tps > 0 ? 1000 / options.tps : 0
 
   const destinationOf = (submission: Submission): string => String(submission.params["destination_addr"] ?? "")
@@ -137,6 +187,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     session = undefined
     bound = false
     enquirePending = undefined
+    clearTimeout(connectTimer)
     // Unanswered submissions were not accepted: they go back to the head of the queue, in order.
     const requeued = [...inflight.values()].sort((a, b) => a.sentAt - b.sentAt).map((entry) => entry.submission)
     inflight.clear()
@@ -235,12 +286,29 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     attempt++
     const current = smpp.connect({ host: options.host, port: options.port })
     session = current
+    let connected = false
+    const address = addressOf(options)
+    const seconds = `${options.connectTimeoutMs / 1000} s`
+    connectTimer = setTimeout(() => {
+      if (session !== current || bound) return
+      dropLink(
+        connected
+          ? `${address} took the connection but did not answer bind_transceiver within ${seconds}; check that the carrier URL's port is the SMSC's SMPP port`
+          : `no answer from ${address} within ${seconds}; check the host and port of the carrier URL, and that no firewall stands between`
+      )
+    }, options.connectTimeoutMs)
     // Small PDUs written back to back would wait for delayed ACKs under Nagle's algorithm (40 ms each).
     current.socket.setNoDelay(true)
-    current.on("error", (error: Error) => dropLink(error.message))
-    current.on("close", () => dropLink("the connection closed"))
+    current.on("error", (error: Error) => dropLink(connected ? error.message : connectFailure(options, error)))
+    current.on("close", () =>
+      dropLink(
+        bound
+          ? "the connection closed"
+          : `${address} closed the connection before answering the bind; check that the carrier URL's port is the SMSC's SMPP port`
+      ))
     current.on("pdu", onPdu)
     current.on("connect", () => {
+      connected = true
       current.bind_transceiver({
         system_id: options.systemId,
         password: options.password,
@@ -249,8 +317,9 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
       }, (response) => {
         if (response.command_status !== 0) {
           onEvent({ _tag: "BindRefused", status: response.command_status, attempt })
-          return dropLink(`bind refused with status ${response.command_status}`)
+          return dropLink(bindRefusal(options, response.command_status))
         }
+        clearTimeout(connectTimer)
         bound = true
         reconnectWait = options.reconnectMs.initial
         onEvent({ _tag: "Bound", attempt })
@@ -295,6 +364,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
       new Promise<void>((resolve) => {
         closed = true
         clearInterval(watchdog)
+        clearTimeout(connectTimer)
         pending.drain("the link is closed")
         for (const entry of inflight.values()) entry.submission.settle({ _tag: "LinkFailed", reason: "the link is closed", sent: true })
         inflight.clear()
