@@ -18,7 +18,13 @@ import { enableCompileCache, registerHooks } from "node:module"
 // V8's code cache on disk (as TypeScript's own bin does): about a quarter less CPU at every start.
 enableCompileCache()
 
-if (import.meta.url.includes("/node_modules/")) {
+const installed = import.meta.url.includes("/node_modules/")
+
+// Before anything else loads: a Ctrl-C or SIGTERM from here on is remembered until the command line listens itself,
+// so a run stopped while it loads still ends with its message (and its JSON document), not silently.
+await import(installed ? "../dist/internal/earlySignals.js" : "../src/internal/earlySignals.ts")
+
+if (installed) {
   await import("../dist/bin.js")
 } else {
   // The `@smsbook/source` export condition, as `node --conditions=@smsbook/source` would set it.

@@ -7,6 +7,7 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Console, Effect, Exit, Option } from "effect"
 import { CliError, CliOutput, Command } from "effect/cli"
 import * as CliErrors from "./CliErrors.ts"
+import * as EarlySignals from "./internal/earlySignals.ts"
 import * as FailureHint from "./internal/failureHint.ts"
 import * as Files from "./internal/files.ts"
 import * as Interruption from "./internal/interruption.ts"
@@ -243,17 +244,29 @@ export const main = (args: ReadonlyArray<string>): void => {
   process.stdout.on("error", stdoutFailed)
   process.once("SIGINT", () => void (stoppedBy ??= "SIGINT"))
   process.once("SIGTERM", () => void (stoppedBy ??= "SIGTERM"))
+  EarlySignals.release()
+  const early = EarlySignals.received()
+  if (early !== undefined) {
+    // Stopped while loading: nothing was done, and the run says so as any stopped run does.
+    stoppedBy = early
+    return interrupted(asJson, collected, (code) => process.exit(code))
+  }
   NodeRuntime.runMain(program(args, collected), {
     disableErrorReporting: true,
     teardown: (exit, onExit) => {
       if (Exit.isSuccess(exit) && typeof exit.value === "number") return onExit(exit.value)
-      const signal = stoppedBy ?? "SIGINT"
-      const kept = Interruption.keptSoFar()
-      const interrupted = new CliErrors.Interrupted(kept === undefined ? { signal } : { signal, kept })
-      process.stderr.write(`${Output.describeError(interrupted)}\n`)
-      // Data already streamed to stdout (a server's address, an export) is the document: nothing is added.
-      if (asJson && collected.pending()._tag !== "Streamed") writeDocument(Output.errorJson(interrupted))
-      onExit(Output.exitCodeOf(interrupted))
+      interrupted(asJson, collected, onExit)
     }
   })
+}
+
+/** Ends a run a signal stopped: what it kept (or that it kept nothing) on stderr, the error document with `--json`. */
+const interrupted = (asJson: boolean, collected: ReturnType<typeof Output.collector>, onExit: (code: number) => void): void => {
+  const signal = stoppedBy ?? "SIGINT"
+  const kept = Interruption.keptSoFar()
+  const error = new CliErrors.Interrupted(kept === undefined ? { signal } : { signal, kept })
+  process.stderr.write(`${Output.describeError(error)}\n`)
+  // Data already streamed to stdout (a server's address, an export) is the document: nothing is added.
+  if (asJson && collected.pending()._tag !== "Streamed") writeDocument(Output.errorJson(error))
+  onExit(Output.exitCodeOf(error))
 }

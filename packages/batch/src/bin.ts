@@ -3,6 +3,8 @@
  * The `smsbook` executable. It installs the phone-number regex cache first, then loads the
  * command line: nothing may load libphonenumber-js before the swap is in place.
  */
+// First: a signal from here on is remembered until the command line listens itself.
+import * as EarlySignals from "./internal/earlySignals.ts"
 import * as ServeHeap from "@smsbook/http/ServeHeap"
 import * as PhoneRegexCache from "./internal/phoneRegexCache.ts"
 
@@ -47,6 +49,10 @@ if (serving && !ServeHeap.capped()) {
   // the cap unless its launcher gave it, and passes signals on, so SIGTERM still drains the requests in flight.
   const { spawn } = await import("node:child_process")
   const { constants } = await import("node:os")
+  EarlySignals.release()
+  const early = EarlySignals.received()
+  // Stopped before the server started: nothing to start.
+  if (early !== undefined) process.exit(128 + constants.signals[early])
   // The IPC channel tells the server when this process is gone, even killed by a signal it cannot pass on.
   const child = spawn(process.execPath, [...process.execArgv, ...ServeHeap.flags(), ...process.argv.slice(1)], {
     stdio: ["inherit", "inherit", "inherit", "ipc"],
