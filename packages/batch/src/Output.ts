@@ -5,6 +5,7 @@
 import { Errors, InvalidParameter, type SmsbookError } from "@smsbook/core"
 import { Console, Context, Effect, Option } from "effect"
 import * as CliErrors from "./CliErrors.ts"
+import * as OutputPath from "./internal/outputPath.ts"
 import * as Visible from "./internal/visible.ts"
 
 /**
@@ -153,23 +154,30 @@ export const print = <A>(asJson: boolean, value: A, human: (value: A) => Readonl
   asJson ? json(value) : lines(human(value))
 
 /**
+ * Where a data export (`report`, `contacts export`) writes its `--out`: `-` for every path that is standard output
+ * (`-`, `/dev/stdout`, `/proc/self/fd/1`, the file stdout is redirected to: `OutputPath.isStandardOutput`), so each is
+ * written as `-` is (to stdout in place, never a file renamed over the one stdout holds open); any other path as given.
+ */
+export const exportOut = (out: string): string => OutputPath.isStandardOutput(out) ? "-" : out
+
+/**
  * The format of a data export (`report`, `contacts export`): `--format` if given, else CSV — but with
- * `--json` and `--out -`, stdout must be one JSON document, so the format is JSON and CSV or JSON Lines
- * there are refused.
+ * `--json` and an `--out` that is standard output (`-`, `/dev/stdout`…), stdout must be one JSON document, so the
+ * format is JSON and CSV or JSON Lines there are refused.
  */
 export const exportFormat = <F extends string>(input: {
   readonly json: boolean
   readonly format: Option.Option<F | "csv" | "json">
   readonly out: string
 }): Effect.Effect<F | "csv" | "json", InvalidParameter> => {
-  const toStdout = input.json && input.out === "-"
+  const toStdout = input.json && OutputPath.isStandardOutput(input.out)
   if (Option.isNone(input.format)) return Effect.succeed(toStdout ? "json" : "csv")
   if (toStdout && input.format.value !== "json") {
     return Effect.fail(
       new InvalidParameter({
         parameter: "--format",
         value: input.format.value,
-        reason: "with --json and --out -, stdout carries one JSON document: use --format json, or --out FILE"
+        reason: `with --json and --out ${input.out}, which is standard output, stdout carries one JSON document: use --format json, or --out FILE`
       })
     )
   }
@@ -178,11 +186,11 @@ export const exportFormat = <F extends string>(input: {
 
 /**
  * What an export says when done. Written to a file, its summary is the command's result (JSON with
- * `--json`); written to stdout, the data owns stdout and the summary goes to stderr.
+ * `--json`); written to stdout (any path that is standard output), the data owns stdout and the summary goes to stderr.
  */
 export const exported = <A>(asJson: boolean, out: string, result: A, human: (value: A) => ReadonlyArray<string>) =>
-  out === "-" ? notes(human(result)) : print(asJson, result, human)
+  OutputPath.isStandardOutput(out) ? notes(human(result)) : print(asJson, result, human)
 
-/** Runs an export `write`, marking stdout as streamed first when the data goes there with `--json`. */
+/** Runs an export `write`, marking stdout as streamed first when the data goes there (any path that is standard output) with `--json`. */
 export const exporting = <A, E, R>(asJson: boolean, out: string, write: Effect.Effect<A, E, R>) =>
-  asJson && out === "-" ? Effect.andThen(streamed, write) : write
+  asJson && OutputPath.isStandardOutput(out) ? Effect.andThen(streamed, write) : write

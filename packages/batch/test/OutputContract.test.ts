@@ -237,6 +237,47 @@ describe("--json: one document on stdout, every outcome", () => {
     expect(bytes.toString("utf8")).toContain("msisdn,first_name,last_name,tags,status,monitoring\r\n")
   })
 
+  it("report and contacts export to a path that is standard output (/dev/stdout, the file stdout goes to) behave as --out -", () => {
+    for (const command of [["report"], ["contacts", "export"]]) {
+      const name = command.join(" ")
+      const toDash = document([...command, "--out", "-"])
+      expect([name, toDash.code, Array.isArray(toDash.doc)]).toEqual([name, 0, true])
+      if (fs.existsSync("/dev/stdout")) {
+        // stdout a socket (how Node connects a child) or a pipe (`| cat`), /dev/stdout is that: the data is the one
+        // JSON document, nothing before or after it (CSV came first, then the summary's document).
+        const toDevice = document([...command, "--out", "/dev/stdout"])
+        expect([name, toDevice.code, toDevice.doc]).toEqual([name, 0, toDash.doc])
+        const piped = spawnSync("sh", ["-c", `"$0" "$@" | cat`, process.execPath, bin, ...command, "--out", "/dev/stdout", "--json"], {
+          cwd: dir,
+          encoding: "utf8",
+          env: env(),
+          timeout: 60_000
+        })
+        expect([name, piped.status, piped.stdout.trimStart().startsWith("[")], piped.stdout).toEqual([name, 0, true])
+        expect(JSON.parse(piped.stdout)).toEqual(toDash.doc)
+        const csv = document([...command, "--out", "/dev/stdout", "--format", "csv"])
+        expect([name, csv.code, csv.doc.error?.field]).toEqual([name, 2, "--format"])
+        // Without --json the CSV owns stdout and the summary goes to stderr, as with --out -.
+        const human = run([...command, "--out", "/dev/stdout"])
+        expect([name, human.code, human.stdout]).toEqual([name, 0, run([...command, "--out", "-"]).stdout])
+        expect(human.stderr).toMatch(/(messages written|contacts exported as csv)\n/)
+      }
+      // stdout redirected to a file that --out names: the file holds the one document (CSV was renamed over it).
+      const file = path.join(dir, "stdout.json")
+      const descriptor = fs.openSync(file, "w")
+      const ran = spawnSync(process.execPath, [bin, ...command, "--out", file, "--json"], {
+        cwd: dir,
+        encoding: "utf8",
+        env: env(),
+        timeout: 60_000,
+        stdio: ["ignore", descriptor, "pipe"]
+      })
+      fs.closeSync(descriptor)
+      expect([name, ran.status], ran.stderr).toEqual([name, 0])
+      expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual(toDash.doc)
+    }
+  })
+
   it("contacts export and report refuse an --out that is the book, by any spelling (2), and leave it as it was", () => {
     const before = fs.readFileSync(book())
     fs.symlinkSync(book(), path.join(dir, "link.db"))

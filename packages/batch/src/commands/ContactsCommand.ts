@@ -220,16 +220,18 @@ const exportCommand = Command.make(
       Effect.gen(function*() {
         const format = yield* Output.exportFormat(input)
         const status = yield* namingFlags(Effect.fromResult(Query.contactStatus(Option.getOrUndefined(input.status))))
+        // `/dev/stdout` and the like are written as `-` is: the data owns stdout.
+        const out = Output.exportOut(input.out)
         const result = yield* Output.exporting(
           input.json,
-          input.out,
+          out,
           ContactExport.write(
             { tags: list(input.tags), status, query: Option.getOrUndefined(input.query) },
-            input.out,
+            out,
             { format, excel: input.excel }
           )
         )
-        yield* Output.exported(input.json, input.out, result, (r) => [
+        yield* Output.exported(input.json, out, result, (r) => [
           `${r.rows.toLocaleString("en-US")} contacts exported as ${r.format}${r.out === "-" ? "" : ` to ${r.out}`}`
         ])
       }),

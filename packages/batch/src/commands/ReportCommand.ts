@@ -32,12 +32,14 @@ export const command = Command.make(
       Effect.gen(function*() {
         const format = yield* Output.exportFormat(input)
         const filter = yield* MessageFilter.filter(input)
-        const result = yield* Output.exporting(input.json, input.out, Report.write(filter, format, input.out, { excel: input.excel }))
+        // `/dev/stdout` and the like are written as `-` is: the data owns stdout.
+        const out = Output.exportOut(input.out)
+        const result = yield* Output.exporting(input.json, out, Report.write(filter, format, out, { excel: input.excel }))
         const document = input.summary ? { rows: result.rows, format, out: input.out, summary: result.summary } : { rows: result.rows, format, out: input.out }
-        yield* Output.exported(input.json, input.out, document, () =>
+        yield* Output.exported(input.json, out, document, () =>
           input.summary
             ? Format.reportSummary(result)
-            : [`${result.rows.toLocaleString("en-US")} messages written${input.out === "-" ? "" : ` to ${input.out}`}`])
+            : [`${result.rows.toLocaleString("en-US")} messages written${out === "-" ? "" : ` to ${input.out}`}`])
       }),
       { check: OutputPath.exportCheck(input.out), cacheKiB: Report.cacheKiB }
     )
