@@ -185,7 +185,7 @@ describe("Dispatcher (SQLite)", () => {
         const failure = await runtime.runPromise(Effect.flip(Effect.timeout(run, "4 seconds")))
         expect(Date.now() - started).toBeLessThan(4000)
         expect(failure).toBeInstanceOf(CarrierFailure)
-        expect(failure.message).toContain(`no bind to the SMSC as smsbook after 0.3 s: ${why}`)
+        expect(failure.message).toContain(`the link to the carrier failed: no bind to the SMSC as smsbook after 0.3 s: ${why}`)
       }
       // The part waits for the next run: nothing was claimed for good.
       const queue = await runtime.runPromise(Effect.service(PartQueue.PartQueue))

@@ -198,11 +198,15 @@ export class StoreFailure extends /* @__PURE__ */ Data.TaggedError("StoreFailure
   }
 }
 
+/**
+ * The link to the carrier (an SMPP bind, smsbox's sendsms) failed: it could not be made (nothing listens, no bind, no
+ * answer) or it broke under a hand-over. Not a refusal of a message: the carrier refusing a part is a part state.
+ */
 export class CarrierFailure extends /* @__PURE__ */ Data.TaggedError("CarrierFailure")<{
   readonly reason: string
 }> {
   override get message(): string {
-    return `the carrier refused the hand-over: ${this.reason}`
+    return `the link to the carrier failed: ${this.reason}`
   }
 }
 

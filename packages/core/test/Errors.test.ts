@@ -15,4 +15,17 @@ describe("Errors", () => {
     expect(Errors.isInputError(new Errors.StoreFailure({ operation: "x", reason: "y" }))).toBe(false)
     expect(error.message).toContain("154")
   })
+
+  it("CarrierFailure says the link to the carrier failed, which is true of a connection never made as of one that broke", () => {
+    const reasons = [
+      "no bind to the SMSC as smsbook after 10 s: connection refused: nothing listens on 127.0.0.1:2775; check the host and port",
+      "the link is closed"
+    ]
+    for (const reason of reasons) {
+      const error = new Errors.CarrierFailure({ reason })
+      expect(error.message).toBe(`the link to the carrier failed: ${reason}`)
+      expect(error.message).not.toContain("refused the hand-over")
+      expect(Errors.info(error)).toEqual({ code: "CARRIER_FAILURE", number: 2003, status: 502 })
+    }
+  })
 })

@@ -284,7 +284,7 @@ describe("smsbook dispatch", () => {
         expect(status, stderr).toBe(1)
         const { error } = JSON.parse(stdout) as { error: { code: string; message: string; exit_code: number } }
         expect(error).toMatchObject({ code: "CARRIER_FAILURE", exit_code: 1 })
-        expect(error.message).toContain(`no bind to the SMSC as smsbook after 0.5 s: ${why}`)
+        expect(error.message).toContain(`the link to the carrier failed: no bind to the SMSC as smsbook after 0.5 s: ${why}`)
         // Each failed attempt was said on stderr as it happened; the password never.
         expect(stderr).toMatch(/^dispatch: \{"_tag":"Link","event":\{"_tag":"Disconnected"/m)
         expect(stdout + stderr).not.toContain("secret")
