@@ -120,10 +120,12 @@ const processMessages = Effect.fnUntraced(function*(withinMs: number, notify: (n
  * its response); parts a link drop left unanswered are sent again by the link. Of a dispatcher that
  * died, parts claimed but never written are sent again, and parts written without an answer are in
  * doubt: a receipt from their number settles them (the SMSC had them), else after `doubtMs` bound
- * they are sent again. A part whose number opted out before its message to it started is cancelled. With `once`, an
- * SMPP link that has not bound once since the run began fails the run (`CarrierFailure`, with the link's reason, which
- * names the SMSC's address and what to check) when an attempt has failed and `connectTimeoutMs` has passed: an SMSC that is not there ends a run, not hangs it
- * (without `once`, the link keeps trying with backoff, each failure a warning).
+ * they are sent again. A part whose number opted out before its message to it started is cancelled. With `once`, a
+ * carrier that has not answered since the run began (an SMPP link never bound, smsbox's sendsms never answered) fails
+ * the run (`CarrierFailure`, with the link's reason, which names the address and what to check) when an attempt has
+ * failed and `connectTimeoutMs` has passed: a carrier that is not there ends a run, not hangs it. Over Kannel, a run
+ * whose requests were all taken and never answered fails too when it would end (those parts count as sent: smsbox may
+ * have them). Without `once`, the link keeps trying with backoff, each failure a warning.
  */
 export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Options, onNotice?: (notice: Notice) => void) =>
   Effect.scoped(Effect.gen(function*() {
@@ -215,7 +217,7 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
       beforeWrite: (seqs) => runPromise(storing.withPermits(1)(Effect.andThen(storeAnswers, queue.sending(seqs)))),
       notTaken: (seqs) => runPromise(queue.notTaken(seqs))
     }
-    // Whether the link has bound since the run began, and why its latest attempt failed.
+    // Whether the link has bound (smsbox has answered) since the run began, and why its latest attempt failed.
     let everBound = false
     let linkTrouble: string | undefined
     const onLinkEvent = (event: Link.Event) => {
@@ -224,6 +226,13 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
       notify({ _tag: "Link", event })
     }
     const openedAt = Date.now()
+    /** The failure of a `once` run whose carrier never answered. */
+    const unreachable = (trouble: string) =>
+      new CarrierFailure({
+        reason: KannelConfig.is(config)
+          ? `no answer from smsbox to the sendsms-user ${config.username} since the run began: ${trouble}`
+          : `no bind to the SMSC as ${config.systemId} after ${config.connectTimeoutMs / 1000} s: ${trouble}`
+      })
     const link = yield* Effect.acquireRelease(
       Effect.sync(() =>
         KannelConfig.is(config)
@@ -365,11 +374,9 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
           notify({ _tag: "Resent", parts: resent })
         }
       }
-      if (options.once && smpp !== undefined && !everBound && linkTrouble !== undefined && now - openedAt >= smpp.connectTimeoutMs) {
-        return yield* new CarrierFailure({
-          reason: `no bind to the SMSC as ${smpp.systemId} after ${smpp.connectTimeoutMs / 1000} s: ${linkTrouble}`
-        })
-      }
+      // Why a `once` run's carrier has not answered yet, if it has not.
+      const unreached = options.once && !everBound ? linkTrouble : undefined
+      if (unreached !== undefined && now - openedAt >= config.connectTimeoutMs) return yield* unreachable(unreached)
       if (options.once) {
         const idle = claimed === 0 && inflight === 0 && answers.length === 0 && released.length === 0 && !messagesPending && lastScan > 0
         if (idle && (yield* queue.pending) === 0) {
@@ -377,7 +384,11 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
           const waited = now - drainedAt
           // The receipts of this run, and of parts an earlier (killed) run had accepted.
           const receiptsIn = receipts.length === 0 && (!config.receipts || (yield* queue.awaitingReceipts) === 0)
-          if (receiptsIn || waited >= options.receiptWaitMs) break
+          if (receiptsIn || waited >= options.receiptWaitMs) {
+            // Every request made was taken and never answered: no smsbox seems to be there.
+            if (unreached !== undefined && KannelConfig.is(config)) return yield* unreachable(unreached)
+            break
+          }
         } else drainedAt = undefined
       }
       if (claimed === 0 || inflight >= config.window * 2) yield* nap(claimed === 0 ? 100 : 20)

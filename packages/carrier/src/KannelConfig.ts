@@ -27,6 +27,11 @@ export interface KannelConfig {
   readonly tps: number
   /** A sendsms request unanswered this long is given up: its part stays in doubt (smsbox may have it). */
   readonly responseTimeoutMs: number
+  /**
+   * With `once`, how long a dispatcher run waits for smsbox's first answer once a request has failed before the run
+   * fails (`CarrierFailure`): smsbox not there (connections refused, no route) would otherwise be retried forever.
+   */
+  readonly connectTimeoutMs: number
   /** Backoff while smsbox is unreachable or full (HTTP 503): first wait, doubled up to the maximum. */
   readonly retryMs: { readonly initial: number; readonly max: number }
 }
@@ -37,6 +42,7 @@ export const defaults = {
   window: 10,
   tps: 0,
   responseTimeoutMs: 30_000,
+  connectTimeoutMs: 10_000,
   retryMs: { initial: 250, max: 30_000 }
 } as const
 
@@ -47,7 +53,7 @@ export const is = (config: object): config is KannelConfig => "protocol" in conf
 export const mask = (url: string): string =>
   url.replace(/^(kannel:\/\/[^:@/]*:)[^@/]*@/i, "$1***@").replace(/([?&]key=)[^&]*/gi, "$1***")
 
-const known = new Set(["callback", "key", "smsc", "path", "receipts", "window", "tps", "response_timeout_ms"])
+const known = new Set(["callback", "key", "smsc", "path", "receipts", "window", "tps", "response_timeout_ms", "connect_timeout_ms"])
 
 /** A key Kannel copies into its callbacks verbatim: characters that need no escaping in a URL. */
 const urlSafe = /^[A-Za-z0-9_.~-]+$/
@@ -56,7 +62,8 @@ const urlSafe = /^[A-Za-z0-9_.~-]+$/
  * Reads `kannel://username:password@host:port?…` (a smsbox `sendsms-user`; port 13013 when absent).
  * Parameters: `callback` (smsbook's server as smsbox reaches it, `http://127.0.0.1:8080`), `key`
  * (an API key for the callbacks), `smsc` (Kannel's smsc-id), `path` (default `/cgi-bin/sendsms`),
- * `receipts` (`true`/`false`), `window`, `tps` (0 = no limit), `response_timeout_ms`.
+ * `receipts` (`true`/`false`), `window`, `tps` (0 = no limit), `response_timeout_ms`, `connect_timeout_ms` (how long
+ * `dispatch --once` waits for smsbox's first answer once a request failed).
  */
 export const parse = (url: string, overrides: { readonly tps?: number } = {}): Result.Result<KannelConfig, InvalidField> =>
   Result.gen(function*() {
@@ -89,6 +96,7 @@ export const parse = (url: string, overrides: { readonly tps?: number } = {}): R
       receipts,
       window: yield* read.integer(params, "window", defaults.window, 1),
       tps: overrides.tps ?? (yield* read.integer(params, "tps", defaults.tps, 0)),
-      responseTimeoutMs: yield* read.integer(params, "response_timeout_ms", defaults.responseTimeoutMs, 10)
+      responseTimeoutMs: yield* read.integer(params, "response_timeout_ms", defaults.responseTimeoutMs, 10),
+      connectTimeoutMs: yield* read.integer(params, "connect_timeout_ms", defaults.connectTimeoutMs, 10)
     }
   })

@@ -48,6 +48,35 @@ export const failureCode = (error: unknown): string | undefined => {
 /** Whether a `fetch` failure left the request unsent (then it may be made again), rather than unanswered. */
 export const unsent = (error: unknown): boolean => notConnected.has(failureCode(error) ?? "")
 
+/** `host:port` of smsbox's sendsms, as messages name it. */
+export const addressOf = (config: Pick<KannelConfig, "sendsmsUrl">): string => new URL(config.sendsmsUrl).host
+
+/** What a `fetch` failure says, with undici's code when it gives one. */
+const describeFailure = (error: unknown): string =>
+  error instanceof Error ? `${error.message}${failureCode(error) === undefined ? "" : ` (${failureCode(error)})`}` : String(error)
+
+/**
+ * Why a request could not connect (it was never sent), and what to check: the address is named, as a wrong host or
+ * port, or an smsbox that is not running, is the usual cause.
+ */
+export const connectFailure = (config: Pick<KannelConfig, "sendsmsUrl">, error: unknown): string => {
+  const address = addressOf(config)
+  switch (failureCode(error)) {
+    case "ECONNREFUSED":
+      return `connection refused: nothing listens on ${address}; check the host and port of the carrier URL (smsbox's sendsms-port), and that smsbox is running`
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `cannot resolve the host name ${new URL(config.sendsmsUrl).hostname}; check the host of the carrier URL`
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return `no route to ${address}; check the host of the carrier URL and this machine's network`
+    case "UND_ERR_CONNECT_TIMEOUT":
+      return `no answer from ${address} to the connection; check the host and port of the carrier URL, and that no firewall stands between`
+    default:
+      return `cannot connect to ${address} (${describeFailure(error)}); check the host and port of the carrier URL`
+  }
+}
+
 const field = (params: Record<string, unknown>, name: string): string => {
   const value = params[name]
   return typeof value === "string" ? value : ""
@@ -58,7 +87,9 @@ const field = (params: Record<string, unknown>, name: string): string => {
  * settled by its verdict; one that never left (smsbox unreachable) or that smsbox could not take
  * (503) waits and is made again, the journal told it was not taken; one whose answer was lost (a
  * timeout, a reset) is never made again: `Accepted` under its id, which its report will name. On
- * `close`, requests in flight are `LinkFailed` with `sent` (in doubt for the next run).
+ * `close`, requests in flight are `LinkFailed` with `sent` (in doubt for the next run). Events: `Bound` at smsbox's
+ * first answer (any status) and at the first after it was unreachable; `Disconnected` for each request that failed:
+ * one that could not connect names smsbox's address and what to check, as does a lost answer before smsbox answered.
  */
 export const open = (
   config: KannelConfig,
@@ -73,6 +104,8 @@ export const open = (
   const inflight = new Map<Submission, AbortController>()
   const busy = new Set<string>()
   let reachable = true
+  // Whether smsbox has answered a request (any status) since the link was opened.
+  let answered = false
   let closed = false
   let failures = 0
   let retryWait = config.retryMs.initial
@@ -106,7 +139,7 @@ export const open = (
 
   const send = (submission: Submission) => {
     const controller = new AbortController()
-    const timer = setTimeout(() => controller.abort(new Error("smsbox did not answer in time")), config.responseTimeoutMs)
+    const timer = setTimeout(() => controller.abort(new Error(`no answer within ${config.responseTimeoutMs / 1000} s`)), config.responseTimeoutMs)
     inflight.set(submission, controller)
     busy.add(submission.destination)
     request(submission.url, controller.signal).then(
@@ -114,8 +147,10 @@ export const open = (
         clearTimeout(timer)
         finish(submission)
         if (closed) return submission.settle({ _tag: "LinkFailed", reason: "the link is closed", sent: true })
-        if (!reachable) {
+        // The first answer, or the first after smsbox was unreachable: it is there.
+        if (!reachable || !answered) {
           reachable = true
+          answered = true
           onEvent({ _tag: "Bound", attempt: failures + 1 })
         }
         failures = 0
@@ -129,16 +164,24 @@ export const open = (
       (error: unknown) => {
         clearTimeout(timer)
         finish(submission)
-        const reason = error instanceof Error ? `${error.message}${failureCode(error) === undefined ? "" : ` (${failureCode(error)})`}` : String(error)
+        const reason = describeFailure(error)
         if (closed) return submission.settle({ _tag: "LinkFailed", reason, sent: true })
         if (unsent(error)) {
           reachable = false
           failures++
-          return onEvent({ _tag: "Disconnected", reason, requeued: 1, retryInMs: again(submission) })
+          return onEvent({ _tag: "Disconnected", reason: connectFailure(config, error), requeued: 1, retryInMs: again(submission) })
         }
         // smsbox may have it: never asked again. Its report names it, so it is taken as submitted
         // under its id and the report settles it (without reports it counts as sent: at most once).
-        onEvent({ _tag: "Disconnected", reason: `the answer to ${submission.id} was lost: ${reason}`, requeued: 0, retryInMs: 0 })
+        // A server that never answered at all is likely no smsbox: that is said, with what to check.
+        onEvent({
+          _tag: "Disconnected",
+          reason: answered
+            ? `the answer to ${submission.id} was lost: ${reason}`
+            : `${addressOf(config)} took the request for ${submission.id} but has not answered a request (${reason}); check that the carrier URL's port is smsbox's sendsms-port; ${submission.id} counts as sent, as smsbox may have it`,
+          requeued: 0,
+          retryInMs: 0
+        })
         submission.settle({ _tag: "Accepted", messageId: submission.id })
       }
     ).finally(() => {

@@ -6,6 +6,7 @@ import { PartStore, Store } from "@smsbook/store"
 import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import * as Dispatcher from "../src/Dispatcher.ts"
+import * as KannelConfig from "../src/KannelConfig.ts"
 import * as TestSmsc from "./TestSmsc.ts"
 
 const shortName = "Shop"
@@ -192,6 +193,92 @@ describe("Dispatcher (SQLite)", () => {
       expect(await runtime.runPromise(queue.pending)).toBe(1)
     } finally {
       await silent.close()
+      await runtime.dispose()
+    }
+  })
+
+  /** Kannel's smsbox at 127.0.0.1:`port` as a `kannel://` URL names it, with `parameters`. */
+  const kannelAt = (port: number, parameters: string) => {
+    const parsed = KannelConfig.parse(`kannel://smsbook:secret@127.0.0.1:${port}?callback=http://127.0.0.1:9&${parameters}`)
+    if (parsed._tag !== "Success") throw new Error(parsed.failure.message)
+    return parsed.success
+  }
+
+  it("--once against an smsbox that is not there fails within the connect timeout (and the stop), naming its address and what to check; the part waits for the next run", async () => {
+    const runtime = runtimeFor(join(folder, "book.db"))
+    try {
+      await book(runtime, 1)
+      await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message: "hello" }))
+      const closed = await TestSmsc.closedPort()
+      const started = Date.now()
+      // Bounded here too, so a run that hangs (it retried forever) fails the test rather than outlive it.
+      const run = Dispatcher.run(kannelAt(closed, "connect_timeout_ms=300"), once(), () => undefined)
+      const failure = await runtime.runPromise(Effect.flip(Effect.timeout(run, "10 seconds")))
+      // The connect timeout, then at most the 5 s a stop gives what is on the wire.
+      expect(Date.now() - started).toBeLessThan(7000)
+      expect(failure).toBeInstanceOf(CarrierFailure)
+      expect(failure.message).toBe(
+        `the link to the carrier failed: no answer from smsbox to the sendsms-user smsbook since the run began: connection refused: nothing listens on 127.0.0.1:${closed}; check the host and port of the carrier URL (smsbox's sendsms-port), and that smsbox is running`
+      )
+      expect(failure.message).not.toContain("secret")
+      // It was never sent: queued again for the next run.
+      const queue = await runtime.runPromise(Effect.service(PartQueue.PartQueue))
+      expect(await runtime.runPromise(queue.pending)).toBe(1)
+    } finally {
+      await runtime.dispose()
+    }
+  })
+
+  it("--once against a server that takes the request and never answers fails, saying what to check; the part counts as sent (smsbox may have it), never asked again", async () => {
+    const runtime = runtimeFor(join(folder, "book.db"))
+    const silent = await TestSmsc.silentServer()
+    try {
+      await book(runtime, 1)
+      const cases = [
+        // After the connect timeout…
+        ["hello", "connect_timeout_ms=300&response_timeout_ms=200"],
+        // …or, sooner, when the run would end: it never says "done" for parts nobody answered.
+        ["hello again", "receipts=false&connect_timeout_ms=60000&response_timeout_ms=200"]
+      ] as const
+      for (const [message, parameters] of cases) {
+        await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message }))
+        const started = Date.now()
+        const run = Dispatcher.run(kannelAt(silent.port, parameters), once(), () => undefined)
+        const failure = await runtime.runPromise(Effect.flip(Effect.timeout(run, "10 seconds")))
+        expect(Date.now() - started, parameters).toBeLessThan(7000)
+        expect(failure).toBeInstanceOf(CarrierFailure)
+        expect(failure.message).toMatch(
+          new RegExp(
+            `^the link to the carrier failed: no answer from smsbox to the sendsms-user smsbook since the run began: 127\\.0\\.0\\.1:${silent.port} took the request for (k\\d+) but has not answered a request \\(no answer within 0\\.2 s\\); check that the carrier URL's port is smsbox's sendsms-port; \\1 counts as sent, as smsbox may have it$`
+          )
+        )
+      }
+      // One request a part, never made again (fetch may open a spare connection, which sends nothing).
+      expect(silent.received().match(/^GET /gm)?.length).toBe(2)
+      const queue = await runtime.runPromise(Effect.service(PartQueue.PartQueue))
+      expect(await runtime.runPromise(queue.pending)).toBe(0)
+    } finally {
+      await silent.close()
+      await runtime.dispose()
+    }
+  })
+
+  it("without --once, an smsbox that is not there is asked again with backoff, each failure a notice naming its address", async () => {
+    const runtime = runtimeFor(join(folder, "book.db"))
+    try {
+      await book(runtime, 1)
+      await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message: "hello" }))
+      const closed = await TestSmsc.closedPort()
+      const notices: Array<Dispatcher.Notice> = []
+      const run = Dispatcher.run(kannelAt(closed, "connect_timeout_ms=100"), once({ once: false }), (notice) => notices.push(notice))
+      // Still running long after the connect timeout: interrupted by the test's own timeout, not failed.
+      const stopped = await runtime.runPromise(Effect.flip(Effect.timeout(run, "1500 millis")))
+      expect(stopped._tag).toBe("TimeoutError")
+      const failures = notices.flatMap((notice) => notice._tag === "Link" && notice.event._tag === "Disconnected" ? [notice.event.reason] : [])
+      expect(failures.length).toBeGreaterThanOrEqual(2)
+      expect(new Set(failures)).toEqual(new Set([expect.stringContaining(`nothing listens on 127.0.0.1:${closed}`)]))
+      expect(notices.filter((notice) => Dispatcher.isWarning(notice)).length).toBe(notices.filter((notice) => notice._tag === "Link").length)
+    } finally {
       await runtime.dispose()
     }
   })

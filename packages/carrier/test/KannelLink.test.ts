@@ -123,6 +123,32 @@ describe("KannelLink", () => {
     await link.close()
   })
 
+  it("names smsbox's address and what to check when a request cannot connect, or is taken and never answered before smsbox answered once", async () => {
+    const at = config({ sendsmsUrl: "http://127.0.0.1:14013/cgi-bin/sendsms" })
+    const failure = (code: string) => Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error(code), { code }) })
+    expect(KannelLink.connectFailure(at, refused())).toBe(
+      "connection refused: nothing listens on 127.0.0.1:14013; check the host and port of the carrier URL (smsbox's sendsms-port), and that smsbox is running"
+    )
+    expect(KannelLink.connectFailure(config({ sendsmsUrl: "http://smsbox.invalid:13013/cgi-bin/sendsms" }), failure("ENOTFOUND"))).toBe(
+      "cannot resolve the host name smsbox.invalid; check the host of the carrier URL"
+    )
+    expect(KannelLink.connectFailure(at, failure("UND_ERR_CONNECT_TIMEOUT"))).toContain("no answer from 127.0.0.1:14013 to the connection")
+    // k1's answer is lost before smsbox ever answered (a wrong port?); k2 is answered (smsbox is there: Bound);
+    // k3's answer is lost after that, which is a lost answer and nothing more.
+    const events: Array<Link.Event> = []
+    const smsbox = fakeSmsbox((url) => url.includes("k2") ? "accept" : "lost")
+    const link = KannelLink.open(at, (event) => events.push(event), undefined, smsbox.request)
+    await link.submit(submission("447400000001", "k1"))
+    await link.submit(submission("447400000002", "k2"))
+    await link.submit(submission("447400000003", "k3"))
+    await link.close()
+    expect(events.map((event) => event._tag === "Disconnected" ? event.reason : event._tag)).toEqual([
+      "127.0.0.1:14013 took the request for k1 but has not answered a request (no answer within 0.05 s); check that the carrier URL's port is smsbox's sendsms-port; k1 counts as sent, as smsbox may have it",
+      "Bound",
+      "the answer to k3 was lost: no answer within 0.05 s"
+    ])
+  })
+
   it("withholds what the journal does not allow, and settles everything on close", async () => {
     const smsbox = fakeSmsbox(() => "lost")
     const { journal } = journalOf((key) => key !== 2)

@@ -84,7 +84,7 @@ describe("KannelRequest", () => {
 
 describe("KannelConfig", () => {
   it("reads kannel:// URLs: host, port, user, callback, key and limits", () => {
-    const parsed = KannelConfig.parse("kannel://smsbook:s%40cret@127.0.0.1:14013?callback=http://127.0.0.1:8080/&key=smsbook_K1&smsc=op&window=4&tps=20&path=/send")
+    const parsed = KannelConfig.parse("kannel://smsbook:s%40cret@127.0.0.1:14013?callback=http://127.0.0.1:8080/&key=smsbook_K1&smsc=op&window=4&tps=20&path=/send&connect_timeout_ms=2500")
     expect(parsed._tag).toBe("Success")
     if (parsed._tag !== "Success") return
     expect(parsed.success).toMatchObject({
@@ -96,10 +96,16 @@ describe("KannelConfig", () => {
       smsc: "op",
       window: 4,
       tps: 20,
+      connectTimeoutMs: 2500,
       receipts: true
     })
     const bare = KannelConfig.parse("kannel://u:p@box?receipts=false", { tps: 5 })
-    expect(bare._tag === "Success" && [bare.success.sendsmsUrl, bare.success.tps, bare.success.callback]).toEqual(["http://box:13013/cgi-bin/sendsms", 5, undefined])
+    expect(bare._tag === "Success" && [bare.success.sendsmsUrl, bare.success.tps, bare.success.callback, bare.success.connectTimeoutMs]).toEqual([
+      "http://box:13013/cgi-bin/sendsms",
+      5,
+      undefined,
+      10_000
+    ])
   })
 
   it("refuses bad URLs with an InvalidField naming the carrier, the masked value and the reason", () => {
@@ -107,6 +113,7 @@ describe("KannelConfig", () => {
       ["kannel://u:p@h", /needs callback=/],
       ["kannel://:p@h?receipts=false", /sendsms-user/],
       ["kannel://u:p@h?receipts=false&window=0", /window=0/],
+      ["kannel://u:p@h?receipts=false&connect_timeout_ms=5", /connect_timeout_ms=5/],
       ["kannel://u:p@h?receipts=maybe", /receipts=maybe/],
       ["kannel://u:p@h?callback=ftp://x", /callback=ftp/],
       ["kannel://u:p@h?callback=http://x&key=a%25b", /key must be/],

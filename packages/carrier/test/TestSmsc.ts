@@ -350,6 +350,8 @@ export interface SilentServer {
   readonly port: number
   /** Connections taken so far. */
   readonly connections: () => number
+  /** What the connections sent, as Latin-1 text. */
+  readonly received: () => string
   readonly close: () => Promise<void>
 }
 
@@ -357,9 +359,11 @@ export const silentServer = (): Promise<SilentServer> =>
   new Promise((resolve, reject) => {
     const sockets = new Set<net.Socket>()
     let connections = 0
+    let received = ""
     const server = net.createServer((socket) => {
       connections++
       sockets.add(socket)
+      socket.on("data", (chunk: Buffer) => void (received += chunk.toString("latin1")))
       socket.on("error", () => undefined)
       socket.on("close", () => sockets.delete(socket))
     })
@@ -369,6 +373,7 @@ export const silentServer = (): Promise<SilentServer> =>
       resolve({
         port: typeof address === "object" && address !== null ? address.port : 0,
         connections: () => connections,
+        received: () => received,
         close: () =>
           new Promise<void>((closed) => {
             for (const socket of sockets) socket.destroy()

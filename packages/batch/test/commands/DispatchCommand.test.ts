@@ -296,6 +296,54 @@ describe("smsbook dispatch", () => {
     }
   }, 60_000)
 
+  it("--once with a kannel:// carrier whose smsbox is not there (nothing on the port, or no answer to the request) fails in bounded time: exit 1, CARRIER_FAILURE naming the address and what to check", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-dispatch-kannel-unreachable-"))
+    const silent = await TestSmsc.silentServer()
+    const children: Array<ChildProcess> = []
+    try {
+      const base = { ...process.env, SMSBOOK_STORE: `sqlite:${path.join(dir, "book.db")}`, SMSBOOK_SHORT_NAME: shortName }
+      const file = path.join(dir, "contacts.csv")
+      fs.writeFileSync(file, `mobile\n+${msisdnOf(0)}\n`)
+      expect(cli(["import", file, "--json"], dir, base)).toMatchObject({ created: 1 })
+      expect(cli(["send", "--to", msisdnOf(0), "--message", "hello", "--json"], dir, base)).toMatchObject({ sent_count: 1 })
+      const closed = await TestSmsc.closedPort()
+      // The part stays queued after the first (it was never sent), so the second sends it into the silence.
+      for (
+        const [port, why] of [
+          [closed, `connection refused: nothing listens on 127.0.0.1:${closed}; check the host and port of the carrier URL (smsbox's sendsms-port), and that smsbox is running`],
+          [silent.port, `127.0.0.1:${silent.port} took the request for k1 but has not answered a request (no answer within 0.3 s); check that the carrier URL's port is smsbox's sendsms-port; k1 counts as sent`]
+        ] as const
+      ) {
+        const carrier = `kannel://smsbook:secret@127.0.0.1:${port}?callback=http://127.0.0.1:9&key=smsbook_secretkey&connect_timeout_ms=500&response_timeout_ms=300`
+        const child = spawn(process.execPath, [bin, "dispatch", "--once", "--json"], { cwd: dir, env: { ...base, SMSBOOK_CARRIER: carrier }, stdio: ["ignore", "pipe", "pipe"] })
+        children.push(child)
+        let stdout = ""
+        let stderr = ""
+        child.stdout?.on("data", (chunk: Buffer) => void (stdout += chunk.toString()))
+        child.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
+        const started = Date.now()
+        // A dispatcher that hangs (it retried forever) is killed, so the test ends by itself (and fails).
+        const guard = setTimeout(() => child.kill("SIGKILL"), 20_000)
+        const status = await exited(child)
+        clearTimeout(guard)
+        expect(Date.now() - started, stderr).toBeLessThan(20_000)
+        expect(status, stderr).toBe(1)
+        const { error } = JSON.parse(stdout) as { error: { code: string; message: string; exit_code: number } }
+        expect(error).toMatchObject({ code: "CARRIER_FAILURE", exit_code: 1 })
+        expect(error.message).toContain(`the link to the carrier failed: no answer from smsbox to the sendsms-user smsbook since the run began: ${why}`)
+        // Each failed request was said on stderr as it happened; the password and the key never.
+        expect(stderr).toMatch(/^dispatch: \{"_tag":"Link","event":\{"_tag":"Disconnected"/m)
+        expect(stdout + stderr).not.toContain("secret")
+      }
+      // One request, never made again.
+      expect(silent.received().match(/^GET /gm)?.length).toBe(1)
+    } finally {
+      await stopAll(children)
+      await silent.close()
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
   it.skipIf(postgresUrl === "")("PostgreSQL: kill -9 at random moments and restarts: every part reaches the SMSC exactly once", async () => {
     await withSchema((url) => scenario(url, 4))
   }, 120_000)
