@@ -300,6 +300,25 @@ describe("--json: one document on stdout, every outcome", () => {
     const inspect = document(["inspect", "x".repeat(200)])
     expect([inspect.code, inspect.doc.error?.code]).toEqual([2, "MESSAGE_TOO_LONG"])
   })
+
+  it("broadcast --dry-run --plan on standard output (-, /dev/stdout, the file stdout goes to): the plan is the one document, its summary on stderr", () => {
+    const dryRun = ["broadcast", "--tags", "newsletter", "--message", "Hi", "--dry-run", "--allow-empty", "--plan"]
+    const toDash = document([...dryRun, "-"])
+    expect([toDash.code, toDash.doc["smsbook_plan"], Array.isArray(toDash.doc["audience"])], toDash.stderr).toEqual([0, 1, true])
+    expect(toDash.stderr).toContain("plan written to standard output")
+    if (fs.existsSync("/dev/stdout")) expect(document([...dryRun, "/dev/stdout"]).doc).toEqual(toDash.doc)
+    // Without --json the plan owns stdout as well: the same plan, and the summary on stderr.
+    const human = run([...dryRun, "-"])
+    expect([human.code, JSON.parse(human.stdout)]).toEqual([0, toDash.doc])
+    // stdout redirected to the file --plan names: that file holds the plan alone (the summary's document came after
+    // it, or the plan was renamed over the file stdout held open).
+    const file = path.join(dir, "plan-stdout.json")
+    const descriptor = fs.openSync(file, "w")
+    const ran = spawnSync(process.execPath, [bin, ...dryRun, file, "--json"], { cwd: dir, encoding: "utf8", env: env(), timeout: 60_000, stdio: ["ignore", descriptor, "pipe"] })
+    fs.closeSync(descriptor)
+    expect(ran.status, ran.stderr).toBe(0)
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual(toDash.doc)
+  })
 })
 
 describe("interruption", () => {

@@ -56,11 +56,17 @@ export const command = Command.make(
           message: yield* Broadcast.messageText(input),
           ...(Option.isSome(input.id) ? { id: input.id.value } : {})
         }
-        if (input.dryRun) {
-          const plan = Option.isSome(input.plan) ? yield* BroadcastPlan.write(request, input.plan.value) : yield* BroadcastPlan.resolve(request)
-          return yield* Output.print(input.json, { ...plan, dry_run: true }, (p) => [
+        if (input.dryRun && Option.isNone(input.plan)) {
+          return yield* Output.print(input.json, { ...(yield* BroadcastPlan.resolve(request)), dry_run: true }, Format.broadcastPlan)
+        }
+        if (input.dryRun && Option.isSome(input.plan)) {
+          // A plan for standard output (`-`, `/dev/stdout`…) is written there as an export is: with --json it is the
+          // document, and its summary goes to stderr.
+          const out = input.plan.value
+          const plan = yield* Output.exporting(input.json, out, BroadcastPlan.write(request, Output.exportOut(out)))
+          return yield* Output.exported(input.json, out, { ...plan, dry_run: true }, (p) => [
             ...Format.broadcastPlan(p),
-            ...(Option.isSome(input.plan) ? [`plan written to ${input.plan.value}; send it with --plan ${input.plan.value}`] : [])
+            OutputPath.isStandardOutput(out) ? "plan written to standard output" : `plan written to ${out}; send it with --plan ${out}`
           ])
         }
         yield* Output.print(input.json, yield* Broadcast.send(request, { allowEmpty: input.allowEmpty }), Format.broadcastSent)

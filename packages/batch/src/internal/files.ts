@@ -127,6 +127,21 @@ const writeAll = async (handle: fs.promises.FileHandle, text: string): Promise<v
 }
 
 /**
+ * The file that writing `path` means: where its symbolic links lead, a chain of them included, and a link to a file not
+ * there yet too (the file is then created, as a shell's `>` would). A path that is no link is itself.
+ */
+const throughLinks = async (path: string): Promise<string> => {
+  let at = path
+  // Linux's own bound on links followed in one path (ELOOP): past it, opening the path fails and says so.
+  for (let hops = 0; hops < 40; hops++) {
+    const link = await fs.promises.readlink(at).catch(() => undefined)
+    if (link === undefined) return at
+    at = nodePath.resolve(nodePath.dirname(at), link)
+  }
+  return at
+}
+
+/**
  * A file at `path` written under {@link partialPath} and renamed into place by `commit`, so the file at `path` is
  * always a whole one: the earlier one, or the new one complete. The temporary file is created now, so an
  * unwritable place (no such directory, no permission, a directory at `path`) fails before any work. A write that
@@ -140,14 +155,16 @@ export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Sco
         fs.promises.stat(path).then((stat) => stat.isDirectory() ? "directory" : stat.isFile() ? "file" : "device", () => "none")
       )
       if (kind === "directory") return yield* new FileFailure({ path, reason: "cannot write a file there: is a directory" })
-      // A device or FIFO is written in place: renaming a file over it would replace the node itself.
-      const partial = kind === "device" ? undefined : partialPath(path)
-      if (partial !== undefined) removeLeftovers(path)
+      // A device or FIFO is written in place: renaming a file over it would replace the node itself. A file is put in
+      // place where its symbolic links lead: renamed over the link, the file would replace the link.
+      const target = kind === "device" ? path : yield* Effect.promise(() => throughLinks(path))
+      const partial = kind === "device" ? undefined : partialPath(target)
+      if (partial !== undefined) removeLeftovers(target)
       const handle = yield* Effect.tryPromise({
         try: () => fs.promises.open(partial ?? path, "w"),
         catch: failure(path, "cannot create a file there")
       })
-      return { handle, partial, state: { intact: true, open: true, committed: false } }
+      return { handle, target, partial, state: { intact: true, open: true, committed: false } }
     }),
     ({ handle, partial, state }) =>
       state.committed ? Effect.void : Effect.promise(async () => {
@@ -155,7 +172,7 @@ export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Sco
         state.open = false
         if (partial !== undefined) await fs.promises.rm(partial, { force: true }).catch(() => undefined)
       })
-  ).pipe(Effect.map(({ handle, partial, state }): Pending => ({
+  ).pipe(Effect.map(({ handle, partial, state, target }): Pending => ({
     write: (text) =>
       !state.intact || !state.open
         ? Effect.fail(new FileFailure({ path, reason: state.intact ? "written after its end" : "an earlier write failed" }))
@@ -177,13 +194,13 @@ export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Sco
         catch: failure(path, "cannot write")
       }).pipe(
         Effect.andThen(partial === undefined ? Effect.void : Effect.tryPromise({
-          try: () => fs.promises.rename(partial, path),
+          try: () => fs.promises.rename(partial, target),
           catch: failure(path, "cannot put the file in place")
         })),
         Effect.tap(() =>
           Effect.sync(() => {
             state.committed = true
-            removeLeftovers(path)
+            removeLeftovers(target)
           })
         ),
         Effect.tapError(() => Effect.sync(() => void (state.intact = false)))

@@ -126,6 +126,35 @@ describe("files.open", () => {
   })
 })
 
+describe("files.open through symbolic links", () => {
+  it("a link (or a chain of them, relative or absolute) is written through: the links stay, the file they lead to holds the text", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { maxLength: 4 }), fc.integer({ min: 1, max: 3 }), fc.boolean(), fc.boolean(), async (chunks, hops, exists, relative) => {
+        const directory = freshDirectory()
+        fs.mkdirSync(path.join(directory, "data"))
+        const target = path.join(directory, "data", "report.csv")
+        if (exists) fs.writeFileSync(target, "earlier")
+        // link0 → link1 → … → data/report.csv
+        const links = Array.from({ length: hops }, (_, i) => path.join(directory, `link${i}`))
+        links.forEach((link, i) => {
+          const next = links[i + 1] ?? target
+          fs.symlinkSync(relative ? path.relative(directory, next) : next, link)
+        })
+        const given = links[0] ?? target
+        await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+          const sink = yield* files.open(given)
+          for (const chunk of chunks) yield* sink.write(chunk)
+          yield* sink.close
+        })))
+        for (const link of links) expect(fs.lstatSync(link).isSymbolicLink()).toBe(true)
+        expect(contentOf(target)).toBe(chunks.join(""))
+        expect(fs.readdirSync(path.join(directory, "data"))).toEqual(["report.csv"])
+      }),
+      { numRuns: 40 }
+    )
+  })
+})
+
 describe("files.temporary", () => {
   it("partial files of killed runs beside it are removed when a run starts; uncommitted, nothing is put in place", async () => {
     const directory = freshDirectory()
