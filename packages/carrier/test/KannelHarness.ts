@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as path from "node:path"
+import * as TestSmsc from "./TestSmsc.ts"
 
 const binary = (name: string): string | undefined => {
   for (const dir of ["/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin"]) {
@@ -25,16 +26,8 @@ export const inCi = process.env["CI"] === "true"
 export const runs = installed || inCi
 if (!runs) console.warn("Kannel interop tests skipped: install Debian's kannel (apt-get install -y kannel)")
 
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
+/** A free port of 127.0.0.1 (bound, then closed again) for Kannel's boxes. */
+export const freePort = TestSmsc.closedPort
 
 export const accepts = (port: number): Promise<boolean> =>
   new Promise((resolve) => {

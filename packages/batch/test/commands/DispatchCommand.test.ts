@@ -50,6 +50,25 @@ const listMessages = async (store: string) => {
 
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
 
+/**
+ * `dispatch --once --json` under `env`, killed after 20 s so that a dispatcher that hangs ends the test (which then
+ * fails): its exit code, how long it ran, its one document's error, and stderr.
+ */
+const dispatchOnce = async (dir: string, env: NodeJS.ProcessEnv, children: Array<ChildProcess>) => {
+  const child = spawn(process.execPath, [bin, "dispatch", "--once", "--json"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
+  children.push(child)
+  let stdout = ""
+  let stderr = ""
+  child.stdout?.on("data", (chunk: Buffer) => void (stdout += chunk.toString()))
+  child.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
+  const started = Date.now()
+  const guard = setTimeout(() => child.kill("SIGKILL"), 20_000)
+  const status = await exited(child)
+  clearTimeout(guard)
+  const document = stdout === "" ? undefined : JSON.parse(stdout) as { error?: { code: string; message: string; exit_code: number } }
+  return { status, ms: Date.now() - started, error: document?.error, stdout, stderr }
+}
+
 /** Kills (-9) the processes still running, and waits for them. */
 const stopAll = async (children: ReadonlyArray<ChildProcess>) => {
   for (const child of children) {
@@ -269,22 +288,11 @@ describe("smsbook dispatch", () => {
         ] as const
       ) {
         const env = { ...base, SMSBOOK_CARRIER: `smpp://smsbook:secret@127.0.0.1:${port}?connect_timeout_ms=500` }
-        const child = spawn(process.execPath, [bin, "dispatch", "--once", "--json"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
-        children.push(child)
-        let stdout = ""
-        let stderr = ""
-        child.stdout?.on("data", (chunk: Buffer) => void (stdout += chunk.toString()))
-        child.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
-        const started = Date.now()
-        // A dispatcher that hangs is killed, so the test ends by itself (and fails).
-        const guard = setTimeout(() => child.kill("SIGKILL"), 20_000)
-        const status = await exited(child)
-        clearTimeout(guard)
-        expect(Date.now() - started, stderr).toBeLessThan(20_000)
+        const { error, ms, status, stderr, stdout } = await dispatchOnce(dir, env, children)
+        expect(ms, stderr).toBeLessThan(20_000)
         expect(status, stderr).toBe(1)
-        const { error } = JSON.parse(stdout) as { error: { code: string; message: string; exit_code: number } }
         expect(error).toMatchObject({ code: "CARRIER_FAILURE", exit_code: 1 })
-        expect(error.message).toContain(`the link to the carrier failed: no bind to the SMSC as smsbook after 0.5 s: ${why}`)
+        expect(error?.message).toContain(`the link to the carrier failed: no bind to the SMSC as smsbook after 0.5 s: ${why}`)
         // Each failed attempt was said on stderr as it happened; the password never.
         expect(stderr).toMatch(/^dispatch: \{"_tag":"Link","event":\{"_tag":"Disconnected"/m)
         expect(stdout + stderr).not.toContain("secret")
@@ -315,22 +323,11 @@ describe("smsbook dispatch", () => {
         ] as const
       ) {
         const carrier = `kannel://smsbook:secret@127.0.0.1:${port}?callback=http://127.0.0.1:9&key=smsbook_secretkey&connect_timeout_ms=500&response_timeout_ms=300`
-        const child = spawn(process.execPath, [bin, "dispatch", "--once", "--json"], { cwd: dir, env: { ...base, SMSBOOK_CARRIER: carrier }, stdio: ["ignore", "pipe", "pipe"] })
-        children.push(child)
-        let stdout = ""
-        let stderr = ""
-        child.stdout?.on("data", (chunk: Buffer) => void (stdout += chunk.toString()))
-        child.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
-        const started = Date.now()
-        // A dispatcher that hangs (it retried forever) is killed, so the test ends by itself (and fails).
-        const guard = setTimeout(() => child.kill("SIGKILL"), 20_000)
-        const status = await exited(child)
-        clearTimeout(guard)
-        expect(Date.now() - started, stderr).toBeLessThan(20_000)
+        const { error, ms, status, stderr, stdout } = await dispatchOnce(dir, { ...base, SMSBOOK_CARRIER: carrier }, children)
+        expect(ms, stderr).toBeLessThan(20_000)
         expect(status, stderr).toBe(1)
-        const { error } = JSON.parse(stdout) as { error: { code: string; message: string; exit_code: number } }
         expect(error).toMatchObject({ code: "CARRIER_FAILURE", exit_code: 1 })
-        expect(error.message).toContain(`the link to the carrier failed: no answer from smsbox to the sendsms-user smsbook since the run began: ${why}`)
+        expect(error?.message).toContain(`the link to the carrier failed: no answer from smsbox to the sendsms-user smsbook since the run began: ${why}`)
         // Each failed request was said on stderr as it happened; the password and the key never.
         expect(stderr).toMatch(/^dispatch: \{"_tag":"Link","event":\{"_tag":"Disconnected"/m)
         expect(stdout + stderr).not.toContain("secret")
