@@ -50,6 +50,16 @@ const listMessages = async (store: string) => {
 
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
 
+/** A SQLite book in `dir` with one contact and one part queued for it: the environment that names them. */
+const oneQueuedPart = (dir: string): NodeJS.ProcessEnv => {
+  const env = { ...process.env, SMSBOOK_STORE: `sqlite:${path.join(dir, "book.db")}`, SMSBOOK_SHORT_NAME: shortName }
+  const file = path.join(dir, "contacts.csv")
+  fs.writeFileSync(file, `mobile\n+${msisdnOf(0)}\n`)
+  expect(cli(["import", file, "--json"], dir, env)).toMatchObject({ created: 1 })
+  expect(cli(["send", "--to", msisdnOf(0), "--message", "hello", "--json"], dir, env)).toMatchObject({ sent_count: 1 })
+  return env
+}
+
 /**
  * `dispatch --once --json` under `env`, killed after 20 s so that a dispatcher that hangs ends the test (which then
  * fails): its exit code, how long it ran, its one document's error, and stderr.
@@ -275,11 +285,7 @@ describe("smsbook dispatch", () => {
     const silent = await TestSmsc.silentServer()
     const children: Array<ChildProcess> = []
     try {
-      const base = { ...process.env, SMSBOOK_STORE: `sqlite:${path.join(dir, "book.db")}`, SMSBOOK_SHORT_NAME: shortName }
-      const file = path.join(dir, "contacts.csv")
-      fs.writeFileSync(file, `mobile\n+${msisdnOf(0)}\n`)
-      expect(cli(["import", file, "--json"], dir, base)).toMatchObject({ created: 1 })
-      expect(cli(["send", "--to", msisdnOf(0), "--message", "hello", "--json"], dir, base)).toMatchObject({ sent_count: 1 })
+      const base = oneQueuedPart(dir)
       const closed = await TestSmsc.closedPort()
       for (
         const [port, why] of [
@@ -309,11 +315,7 @@ describe("smsbook dispatch", () => {
     const silent = await TestSmsc.silentServer()
     const children: Array<ChildProcess> = []
     try {
-      const base = { ...process.env, SMSBOOK_STORE: `sqlite:${path.join(dir, "book.db")}`, SMSBOOK_SHORT_NAME: shortName }
-      const file = path.join(dir, "contacts.csv")
-      fs.writeFileSync(file, `mobile\n+${msisdnOf(0)}\n`)
-      expect(cli(["import", file, "--json"], dir, base)).toMatchObject({ created: 1 })
-      expect(cli(["send", "--to", msisdnOf(0), "--message", "hello", "--json"], dir, base)).toMatchObject({ sent_count: 1 })
+      const base = oneQueuedPart(dir)
       const closed = await TestSmsc.closedPort()
       // The part stays queued after the first (it was never sent), so the second sends it into the silence.
       for (
