@@ -232,11 +232,25 @@ const hostileFile = fc.oneof(
 )
 
 /**
+ * Symbolic links beside the book, by name, to what they lead to (relative to the book's folder): an output named by
+ * one is written through it, and the link stays a link; one that leads to an input or the store (its -wal too, there or
+ * not) is refused as that file is. The store's links are made for a SQLite book only.
+ */
+const links = {
+  "in-link.csv": "in.csv",
+  "book-link.db": "book.db",
+  "wal-link.csv": "book.db-wal",
+  "out-link.csv": "reports/out.csv",
+  "dangling.csv": "reports/none/out.csv"
+} as const
+
+/**
  * Flag values a careless script passes: empty, blank, dash-led, control characters, the input or the store. NUL
  * is left out: no process can receive it in an argument.
  */
 const hostileValue = fc.oneof(
   fc.constantFrom("", " ", "-", "--", "-5", "-h", "$UNSET", "\u0001", "\u001b[31m", "../in.csv", "in.csv", "book.db", "book.db-wal", "/dev/null", "/dev/full", "."),
+  fc.constantFrom(...Object.keys(links)),
   fc.string({ maxLength: 30 }).filter((text) => !text.includes("\u0000"))
 )
 
@@ -266,6 +280,17 @@ export const fuzz: Scenario = async (book, rounds) => {
   const seeded = await Harness.run(["import", "seed.csv", ...store(book)], { cwd: book.dir })
   checks.push(check("fuzz: seed", seeded.code === 0, brief(seeded)))
   const storeFile = book.kind === "sqlite" ? book.url : undefined
+  fs.mkdirSync(path.join(book.dir, "reports"), { recursive: true })
+  const made: Array<string> = []
+  for (const [link, target] of Object.entries(links)) {
+    const to = link === "book-link.db" || link === "wal-link.csv"
+      ? storeFile === undefined ? undefined : storeFile + target.slice("book.db".length)
+      : path.join(book.dir, target)
+    if (to === undefined) continue
+    fs.symlinkSync(to, path.join(book.dir, link))
+    made.push(path.join(book.dir, link))
+  }
+  const isLink = (file: string) => fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true
   let runs = 0
   await fc.assert(
     fc.asyncProperty(hostileFile, hostileFile, commandLine, async (input, message, args) => {
@@ -285,7 +310,8 @@ export const fuzz: Scenario = async (book, rounds) => {
         ...(args[0] === "import" && Harness.fileDigest(path.join(book.dir, "in.csv")) !== kept.input ? ["in.csv was overwritten"] : []),
         ...(args.includes("msg.txt") && Harness.fileDigest(path.join(book.dir, "msg.txt")) !== kept.message ? ["msg.txt was overwritten"] : []),
         ...(storeFile !== undefined && !isSqliteFile(storeFile) ? ["the store is gone or was written over"] : []),
-        ...(fs.statSync("/dev/null").isCharacterDevice() ? [] : ["/dev/null was replaced"])
+        ...(fs.statSync("/dev/null").isCharacterDevice() ? [] : ["/dev/null was replaced"]),
+        ...(made.every(isLink) ? [] : ["a symbolic link named as an output was replaced or removed"])
       ]
       if (problems.length > 0) throw new Error(`${label}: ${problems.join("; ")}`)
     }),

@@ -301,6 +301,19 @@ describe("--json: one document on stdout, every outcome", () => {
     expect([inspect.code, inspect.doc.error?.code]).toEqual([2, "MESSAGE_TOO_LONG"])
   })
 
+  it("an output that is the file standard error goes to (/dev/stderr under 2>>log, or the log by name) is refused (2), the log kept", () => {
+    const log = path.join(dir, "cron.log")
+    fs.writeFileSync(log, "the night's earlier lines\n")
+    for (const out of [log, ...(fs.existsSync("/dev/stderr") ? ["/dev/stderr"] : [])]) {
+      const descriptor = fs.openSync(log, "a")
+      const ran = spawnSync(process.execPath, [bin, "report", "--out", out], { cwd: dir, encoding: "utf8", env: env(), timeout: 60_000, stdio: ["ignore", "pipe", descriptor] })
+      fs.closeSync(descriptor)
+      expect([out, ran.status]).toEqual([out, 2])
+      expect(fs.lstatSync(log).isFile()).toBe(true)
+      expect(fs.readFileSync(log, "utf8")).toMatch(/^the night's earlier lines\n(.|\n)*is the file this command's standard error goes to/)
+    }
+  })
+
   it("broadcast --dry-run --plan on standard output (-, /dev/stdout, the file stdout goes to): the plan is the one document, its summary on stderr", () => {
     const dryRun = ["broadcast", "--tags", "newsletter", "--message", "Hi", "--dry-run", "--allow-empty", "--plan"]
     const toDash = document([...dryRun, "-"])

@@ -126,19 +126,40 @@ const writeAll = async (handle: fs.promises.FileHandle, text: string): Promise<v
   }
 }
 
-/**
- * The file that writing `path` means: where its symbolic links lead, a chain of them included, and a link to a file not
- * there yet too (the file is then created, as a shell's `>` would). A path that is no link is itself.
- */
-const throughLinks = async (path: string): Promise<string> => {
-  let at = path
-  // Linux's own bound on links followed in one path (ELOOP): past it, opening the path fails and says so.
-  for (let hops = 0; hops < 40; hops++) {
-    const link = await fs.promises.readlink(at).catch(() => undefined)
-    if (link === undefined) return at
-    at = nodePath.resolve(nodePath.dirname(at), link)
+/** Links followed in one path before giving up, as Linux does (ELOOP). */
+const maxLinks = 40
+
+/** `folder` as the system resolves it (its links and `..` included); as given when it does not exist. */
+const realFolder = (folder: string): string => {
+  try {
+    return fs.realpathSync(folder)
+  } catch {
+    return folder
   }
-  return at
+}
+
+/**
+ * The file that writing `path` writes: `path` as the system resolves it, its folders' symbolic links and the file's
+ * own (a chain of them) included, each link read against the real folder it sits in, so that `..` in a link means
+ * what it means to the system. A link to a file not there yet leads to where that file will be. A loop of links
+ * throws, as opening it would. The output checks (`OutputPath`) and the writer both use it: they must agree on the
+ * file, or the check guards one file while the writer replaces another.
+ */
+export const writtenFile = (path: string): string => {
+  let at = nodePath.resolve(path)
+  for (let hops = 0; hops < maxLinks; hops++) {
+    const folder = realFolder(nodePath.dirname(at))
+    const file = nodePath.join(folder, nodePath.basename(at))
+    let link: string
+    try {
+      link = fs.readlinkSync(file)
+    } catch {
+      // Not a link (or nothing there): the file itself.
+      return file
+    }
+    at = nodePath.resolve(folder, link)
+  }
+  throw Object.assign(new Error("too many levels of symbolic links"), { code: "ELOOP" })
 }
 
 /**
@@ -157,7 +178,7 @@ export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Sco
       if (kind === "directory") return yield* new FileFailure({ path, reason: "cannot write a file there: is a directory" })
       // A device or FIFO is written in place: renaming a file over it would replace the node itself. A file is put in
       // place where its symbolic links lead: renamed over the link, the file would replace the link.
-      const target = kind === "device" ? path : yield* Effect.promise(() => throughLinks(path))
+      const target = kind === "device" ? path : yield* Effect.try({ try: () => writtenFile(path), catch: failure(path, "cannot create a file there") })
       const partial = kind === "device" ? undefined : partialPath(target)
       if (partial !== undefined) removeLeftovers(target)
       const handle = yield* Effect.tryPromise({

@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import * as tty from "node:tty"
+import * as Files from "./files.ts"
 
 /** A file a command must not write over, and what it is to the command (`the input FILE`, `the store`…). */
 export interface Kept {
@@ -24,17 +25,12 @@ export const storeFiles = (url: string): ReadonlyArray<Kept> => {
   return [book, `${book}-wal`, `${book}-shm`, `${book}-journal`].map((path) => ({ role: "the store", path }))
 }
 
-/** `path` with its directories' symbolic links resolved (the file itself too when it exists). */
+/** The file writing `path` writes (`Files.writtenFile`: the writer's own resolution); a loop of links as given. */
 const realPath = (path: string): string => {
-  const absolute = nodePath.resolve(path)
   try {
-    return fs.realpathSync(absolute)
+    return Files.writtenFile(path)
   } catch {
-    try {
-      return nodePath.join(fs.realpathSync(nodePath.dirname(absolute)), nodePath.basename(absolute))
-    } catch {
-      return absolute
-    }
+    return nodePath.resolve(path)
   }
 }
 
@@ -69,6 +65,16 @@ export const ensureDistinct = (
 ): Effect.Effect<void, InvalidParameter> =>
   Effect.suspend(() => {
     if (output === "-") return Effect.void
+    const stream = standardStreamFile(output)
+    if (stream !== undefined) {
+      return Effect.fail(
+        new InvalidParameter({
+          parameter: flag,
+          value: output,
+          reason: `is the file this command's ${stream} goes to: writing it would replace what it holds; choose another path`
+        })
+      )
+    }
     const clash = kept.find((file) => file.path !== "-" && file.path !== "" && clashes(output, file.path))
     return clash === undefined ? Effect.void : Effect.fail(
       new InvalidParameter({
@@ -78,6 +84,25 @@ export const ensureDistinct = (
       })
     )
   })
+
+/**
+ * The standard stream (input or error) whose file `path` is: a regular file that descriptor 0 or 2 holds open
+ * (`/dev/stderr` under `2>>cron.log`, or that log by name). Written as an output, it would be replaced (or emptied)
+ * under the stream; a terminal or a pipe is written in place, and standard output is the caller's `-`.
+ */
+const standardStreamFile = (path: string): "standard error" | "standard input" | undefined => {
+  const file = identity(path)
+  if (file === undefined || !file.isFile()) return undefined
+  for (const [descriptor, name] of [[2, "standard error"], [0, "standard input"]] as const) {
+    try {
+      const stream = fs.fstatSync(descriptor)
+      if (stream.dev === file.dev && stream.ino === file.ino) return name
+    } catch {
+      // The descriptor is closed: nothing to clash with.
+    }
+  }
+  return undefined
+}
 
 /**
  * Whether writing `path` writes to this process's standard output: `-`, or the same pipe, terminal or file as

@@ -155,6 +155,44 @@ describe("files.open through symbolic links", () => {
   })
 })
 
+describe("files.writtenFile: the file the system writes", () => {
+  // A folder link and chains of file links with relative targets (`..` included) and absolute ones.
+  const target = fc.constantFrom("x.csv", "../x.csv", "../../x.csv", "sub/x.csv", "../sub/x.csv", "./x.csv")
+  it("is where writing the path lands, through linked folders, `..` in links, chains, and links to files not there yet", () => {
+    fc.assert(fc.property(fc.array(target, { minLength: 1, maxLength: 3 }), fc.boolean(), fc.boolean(), (targets, viaFolderLink, absolute) => {
+      const directory = freshDirectory()
+      for (const folder of ["a/b/sub", "a/sub", "sub", "a/b/c"]) fs.mkdirSync(path.join(directory, folder), { recursive: true })
+      fs.symlinkSync(path.join(directory, "a", "b", "c"), path.join(directory, "cl"))
+      // link0 in a/b/c (reached through cl when viaFolderLink) → targets[0]; the next link sits where that leads, and so on.
+      const first = path.join(directory, viaFolderLink ? "cl" : "a/b/c", "link0")
+      let at = first
+      for (const [i, text] of targets.entries()) {
+        const to = i === targets.length - 1 ? text : text.replace("x.csv", `link${i + 1}`)
+        const real = path.join(fs.realpathSync(path.dirname(at)), path.basename(at))
+        if (fs.existsSync(real) || fs.lstatSync(real, { throwIfNoEntry: false }) !== undefined) return
+        fs.symlinkSync(absolute ? path.resolve(path.dirname(real), to) : to, real)
+        at = path.resolve(path.dirname(real), to)
+        if (!fs.existsSync(path.dirname(at))) return
+      }
+      const predicted = files.writtenFile(first)
+      // The system follows every link and creates the last target: where it did is where `writtenFile` said.
+      fs.writeFileSync(first, "probe")
+      expect(fs.realpathSync(first)).toBe(predicted)
+    }), { numRuns: 200 })
+  })
+
+  it("a loop of links throws, and an output named by one is refused as a FileFailure, the links left as they were", async () => {
+    const directory = freshDirectory()
+    fs.symlinkSync("b.csv", path.join(directory, "a.csv"))
+    fs.symlinkSync("a.csv", path.join(directory, "b.csv"))
+    expect(() => files.writtenFile(path.join(directory, "a.csv"))).toThrow(/symbolic links/)
+    const exit = await Effect.runPromiseExit(Effect.scoped(files.open(path.join(directory, "a.csv"))))
+    expect(Exit.isFailure(exit) && exit.cause.toString().includes("FileFailure")).toBe(true)
+    expect(fs.readlinkSync(path.join(directory, "a.csv"))).toBe("b.csv")
+    expect(fs.readdirSync(directory).sort()).toEqual(["a.csv", "b.csv"])
+  })
+})
+
 describe("files.temporary", () => {
   it("partial files of killed runs beside it are removed when a run starts; uncommitted, nothing is put in place", async () => {
     const directory = freshDirectory()

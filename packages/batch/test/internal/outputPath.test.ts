@@ -49,6 +49,19 @@ describe("OutputPath.ensureDistinct", () => {
     expect(OutputPath.storeFiles("postgres://u@127.0.0.1/db")).toEqual([])
   })
 
+  it("refuses a symbolic link to a store file not there yet (a -wal the book's connection makes later), and a linked folder's `..` link to the book", () => {
+    const book = path.join(temporary, "linked.db")
+    fs.writeFileSync(book, "")
+    const kept = OutputPath.storeFiles(`sqlite:${book}`)
+    fs.symlinkSync(`${book}-wal`, path.join(temporary, "to-wal.csv"))
+    expect(refused(path.join(temporary, "to-wal.csv"), kept)).toBe(true)
+    // reports → deep/reports; deep/reports/up.csv → ../../linked.db: through the folder link, `..` climbs from deep/reports.
+    fs.mkdirSync(path.join(temporary, "deep", "reports"), { recursive: true })
+    fs.symlinkSync(path.join(temporary, "deep", "reports"), path.join(temporary, "reports"))
+    fs.symlinkSync("../../linked.db", path.join(temporary, "deep", "reports", "up.csv"))
+    expect(refused(path.join(temporary, "reports", "up.csv"), kept)).toBe(true)
+  })
+
   it("passes standard output, devices, and any other path", () => {
     fc.assert(fc.property(fc.stringMatching(/^[a-z]{1,8}\.(csv|json)$/), (name) => {
       fc.pre(name !== "in.csv" && name !== "link.csv" && name !== "hard.csv")
