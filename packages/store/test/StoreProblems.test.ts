@@ -48,11 +48,27 @@ describe("SQLite: the problem of a node:sqlite error, by SQLite's result code", 
     db.close()
   })
 
-  it("a file that is not a database is damaged", () => {
-    const garbage = path.join(dir, "garbage.db")
-    fs.writeFileSync(garbage, Buffer.alloc(8192, 0x5a))
+  it("a book whose table pages are corrupt is damaged", () => {
+    const corrupt = path.join(dir, "corrupt.db")
+    const db = new DatabaseSync(corrupt)
+    db.exec("CREATE TABLE t (x TEXT); INSERT INTO t WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500) SELECT hex(randomblob(100)) FROM n")
+    db.close()
+    // Every page but the first (the header and the schema) overwritten.
+    const pageSize = fs.readFileSync(corrupt).readUInt16BE(16)
+    const size = fs.statSync(corrupt).size
+    const fd = fs.openSync(corrupt, "r+")
+    fs.writeSync(fd, Buffer.alloc(size - pageSize, 0x5a), 0, size - pageSize, pageSize)
+    fs.closeSync(fd)
+    const reader = new DatabaseSync(corrupt)
+    expect(SqliteConnection.problemOf(thrown(() => reader.prepare("SELECT count(*) FROM t").get()))).toEqual({ problem: "damaged" })
+    reader.close()
+  })
+
+  it("a file that is no database at all names no problem: most often the wrong path, which the message says", () => {
+    const garbage = path.join(dir, "contacts.csv")
+    fs.writeFileSync(garbage, "msisdn,first_name\n".repeat(500))
     const error = thrown(() => new DatabaseSync(garbage).exec("SELECT * FROM sqlite_schema"))
-    expect(SqliteConnection.problemOf(error)).toEqual({ problem: "damaged" })
+    expect(SqliteConnection.problemOf(error)).toEqual({})
   })
 
   it("an error of the statement itself, or no SQLite error at all, names no problem", () => {

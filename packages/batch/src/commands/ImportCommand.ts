@@ -150,11 +150,11 @@ export const command = Command.make("import", flags, (input) =>
       Effect.ensuring(progress.finish),
       Effect.onInterrupt(() => {
         const read = progress.latest()?.read ?? 0
-        // Stopped while committing, the import may have landed (Import.committing says so, in the error too).
+        // Stopped while committing, the import may have landed (Import.committing says so, in the error too); before,
+        // the error says nothing was imported (Import.rolledBack), and this how far it had come.
         if (Interruption.keptSoFar() === Import.committing) return Effect.void
         return Console.error(
-          `interrupted: nothing was imported (the import is one transaction and rolled back); ` +
-            `${read.toLocaleString("en-US")} rows had been read${input.dryRun ? "" : `; run the same command again to import ${input.file}`}`
+          `interrupted: ${read.toLocaleString("en-US")} rows had been read${input.dryRun ? "" : `; run the same command again to import ${input.file}`}`
         )
       })
     )

@@ -1,7 +1,7 @@
 /**
  * What a run that failed in its store says besides the error, for whoever reads it at 3 a.m.: what is wrong beneath
  * the book, where the adapter could tell by the driver's codes (`StoreProblem`), what to do about it, and what the
- * command's work left behind.
+ * command's work left behind, where the job said.
  */
 import { StoreFailure, type StoreProblem, StoreUnavailable } from "@smsbook/core"
 import * as Interruption from "./interruption.ts"
@@ -18,21 +18,18 @@ export const advice: { readonly [P in StoreProblem]: string } = {
     "(--store, SMSBOOK_STORE or smsbook.json) and the role's grants"
 }
 
-/** What stays of a job whose transaction rolled back: every job but those that say otherwise (`Interruption.keep`). */
-export const rolledBack = "nothing was changed (the work under way was rolled back): once the store is fixed, " +
-  "run the same command again"
-
 /** The problem beneath the book that `error` names, if it is a store's failure that names one. */
 export const problemOf = (error: unknown): StoreProblem | undefined =>
   error instanceof StoreFailure || error instanceof StoreUnavailable ? error.problem : undefined
 
 /**
  * The hint lines for `error`: the problem's advice where the adapter named one, and, for a failure under way (not one
- * opening the store, before anything ran), what the job left.
+ * opening the store, before anything ran), what the job said stays if it stops now (`Interruption.keep`: the import,
+ * that it is one transaction; a broadcast, its committed batches). A job that said nothing gets no such line: one
+ * that commits in steps (`dispatch` into the outbox) keeps what it committed, so "nothing changed" would be false.
  */
 export const of = (error: unknown): ReadonlyArray<string> => {
   if (!(error instanceof StoreFailure || error instanceof StoreUnavailable)) return []
-  const hints = error.problem === undefined ? [] : [advice[error.problem]]
-  if (error instanceof StoreFailure) hints.push(Interruption.keptSoFar() ?? rolledBack)
-  return hints
+  const kept = error instanceof StoreFailure ? Interruption.keptSoFar() : undefined
+  return [...(error.problem === undefined ? [] : [advice[error.problem]]), ...(kept === undefined ? [] : [kept])]
 }

@@ -158,6 +158,10 @@ export interface Summary {
   readonly max_rejects_exceeded: boolean
 }
 
+/** What a run stopped (or failed) before its import commits says it kept. */
+export const rolledBack = "nothing was imported (the import is one transaction, and it was rolled back): " +
+  "running the same command again is safe"
+
 /** What a run stopped (or failed) while its import commits says it kept: either is true, and a re-run is safe either way. */
 export const committing = "the import was committing when it stopped, so it may have been committed: " +
   "run the same command again (rows already committed are then found unchanged)"
@@ -213,7 +217,7 @@ export const run = Effect.fn("Import.run")(
     ContactStore.ContactStore | Scope.Scope
   > {
     const store = yield* ContactStore.ContactStore
-    yield* Effect.sync(() => Interruption.keep(undefined))
+    yield* Effect.sync(() => Interruption.keep(rolledBack))
     const started = yield* Clock.currentTimeMillis
     const source = options.source ?? "-"
     const defaultCountry = options.defaultCountry === undefined

@@ -64,13 +64,16 @@ const primaryCode = (error: unknown): number | undefined =>
 /** Whether a node:sqlite error is SQLITE_BUSY (another connection holds the lock), extended codes included. */
 export const isBusy = (error: unknown): boolean => primaryCode(error) === 5
 
-/** SQLite's result codes that say what is wrong beneath the book (sqlite3.h), as `StoreProblem`s. */
+/**
+ * SQLite's result codes that say what is wrong beneath the book (sqlite3.h), as `StoreProblem`s. SQLITE_NOTADB is not
+ * among them: a file that is no database at all is most often the wrong path (`--store contacts.csv`), which its
+ * message says, not a damaged book.
+ */
 const problems: ReadonlyMap<number, StoreProblem> = new Map([
   [8, "read-only"], // SQLITE_READONLY
   [10, "disk-io"], // SQLITE_IOERR
   [11, "damaged"], // SQLITE_CORRUPT
-  [13, "disk-full"], // SQLITE_FULL
-  [26, "damaged"] // SQLITE_NOTADB
+  [13, "disk-full"] // SQLITE_FULL
 ])
 
 /** What a node:sqlite error comes from, by SQLite's result code, as `StoreFailure` and `StoreUnavailable` carry it. */
