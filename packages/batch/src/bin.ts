@@ -5,6 +5,7 @@
  */
 // First: a signal from here on is remembered until the command line listens itself.
 import * as EarlySignals from "./internal/earlySignals.ts"
+import type { ChildProcess } from "node:child_process"
 import * as ServeHeap from "@smsbook/http/ServeHeap"
 import * as PhoneRegexCache from "./internal/phoneRegexCache.ts"
 
@@ -49,19 +50,27 @@ if (serving && !ServeHeap.capped()) {
   // the cap unless its launcher gave it, and passes signals on, so SIGTERM still drains the requests in flight.
   const { spawn } = await import("node:child_process")
   const { constants } = await import("node:os")
+  // A signal that came while this thread was busy loading reaches the early listeners on the next turn of the loop.
+  await new Promise<void>((resolve) => setImmediate(resolve))
+  // Listening before the early listeners go, so that no signal falls between them.
+  let child: ChildProcess | undefined
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void child?.kill(signal))
   EarlySignals.release()
-  const early = EarlySignals.received()
-  // Stopped before the server started: nothing to start.
-  if (early !== undefined) process.exit(128 + constants.signals[early])
-  // The IPC channel tells the server when this process is gone, even killed by a signal it cannot pass on.
-  const child = spawn(process.execPath, [...process.execArgv, ...ServeHeap.flags(), ...process.argv.slice(1)], {
-    stdio: ["inherit", "inherit", "inherit", "ipc"],
-    env: { ...process.env, [launchedMark]: "1" }
-  })
-  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void child.kill(signal))
-  child.on("exit", (code, signal) => {
-    process.exitCode = code ?? (signal === null ? 1 : 128 + constants.signals[signal])
-  })
+  if (EarlySignals.received() === undefined) {
+    // The IPC channel tells the server when this process is gone, even killed by a signal it cannot pass on.
+    child = spawn(process.execPath, [...process.execArgv, ...ServeHeap.flags(), ...process.argv.slice(1)], {
+      stdio: ["inherit", "inherit", "inherit", "ipc"],
+      env: { ...process.env, [launchedMark]: "1" }
+    })
+    child.on("exit", (code, signal) => {
+      process.exitCode = code ?? (signal === null ? 1 : 128 + constants.signals[signal])
+    })
+  } else {
+    // Stopped while loading: no server is started, and the command line says so as for any run stopped then.
+    PhoneRegexCache.register()
+    const { main } = await import("./Main.ts")
+    main(process.argv.slice(2))
+  }
 } else {
   // `smsbook serve`: V8's young generation sized for serving before the command line loads and grows it.
   if (serving) ServeHeap.limit()

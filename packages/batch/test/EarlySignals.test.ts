@@ -1,7 +1,7 @@
 /**
  * A signal that comes while the command line is still loading: the run ends with the INTERRUPTED message and, with
  * `--json`, its document, exit 143 — where Node used to die of it silently. The loading is held open by a module hook
- * that pauses when `Main.ts` is resolved and says so, so the signal lands inside it every time.
+ * that pauses when a chosen module is resolved and says so, so the signal lands inside it every time.
  */
 import { spawn } from "node:child_process"
 import { once } from "node:events"
@@ -15,41 +15,57 @@ import { bin, env } from "./cliProcess.ts"
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-early-signals-"))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
-/** Pauses 1 s when the command line resolves its `Main.ts`, after a line on stderr that says it loads it. */
-const holdMain = `import { registerHooks } from "node:module"
+/** A module hook that pauses 1 s the first time a URL ending in `ending` is resolved, after saying so on stderr. */
+const holding = (ending: string): string => {
+  const hook = path.join(dir, `hold-${ending.replaceAll(/[^a-z]/gi, "")}.mjs`)
+  fs.writeFileSync(hook, `import { registerHooks } from "node:module"
 import { writeSync } from "node:fs"
+let held = false
 registerHooks({
   resolve: (specifier, context, next) => {
     const resolved = next(specifier, context)
-    if (resolved.url.endsWith("/src/Main.ts")) {
-      writeSync(2, "loading Main\\n")
+    if (!held && resolved.url.endsWith(${JSON.stringify(ending)})) {
+      held = true
+      writeSync(2, ${JSON.stringify(`loading ${ending}\n`)})
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000)
     }
     return resolved
   }
 })
-`
+`)
+  return pathToFileURL(hook).href
+}
 
-it("SIGTERM while the command line loads: the interrupted message, one JSON document, exit 143", async () => {
-  const hook = path.join(dir, "holdMain.mjs")
-  fs.writeFileSync(hook, holdMain)
-  const child = spawn(process.execPath, ["--import", pathToFileURL(hook).href, bin, "contacts", "list", "--store", path.join(dir, "none.db"), "--json"], {
-    cwd: dir,
-    env: env(),
-    stdio: ["ignore", "pipe", "pipe"]
-  })
+/** Runs `smsbook ARGS` held at `ending`, and sends it SIGTERM once, when it says it loads that module. */
+const stoppedWhileLoading = async (ending: string, args: ReadonlyArray<string>) => {
+  const child = spawn(process.execPath, ["--import", holding(ending), bin, ...args], { cwd: dir, env: env(), stdio: ["ignore", "pipe", "pipe"] })
   let stdout = ""
   let stderr = ""
-  child.stdout.on("data", (chunk: Buffer) => void (stdout += chunk.toString()))
   let signalled = false
+  child.stdout.on("data", (chunk: Buffer) => void (stdout += chunk.toString()))
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString()
-    if (!signalled && stderr.includes("loading Main")) signalled = child.kill("SIGTERM")
+    if (!signalled && stderr.includes(`loading ${ending}`)) signalled = child.kill("SIGTERM")
   })
+  // A run that lost the signal (a server serving on) is stopped here, and fails the test.
+  const guard = setTimeout(() => child.kill("SIGKILL"), 20_000)
   const [code, signal] = await once(child, "exit")
+  clearTimeout(guard)
+  return { code, signal, stdout, stderr }
+}
+
+it("SIGTERM while the command line loads: the interrupted message, one JSON document, exit 143", async () => {
+  const { code, signal, stderr, stdout } = await stoppedWhileLoading("/src/Main.ts", ["contacts", "list", "--store", path.join(dir, "none.db"), "--json"])
   expect({ code, signal }, stderr).toEqual({ code: 143, signal: null })
   expect(stderr).toContain("error INTERRUPTED (2005): interrupted by SIGTERM")
   expect(JSON.parse(stdout)).toMatchObject({ error: { code: "INTERRUPTED", exit_code: 143 } })
   // Stopped before it ran: the command did nothing (it would have refused the missing book).
   expect(fs.existsSync(path.join(dir, "none.db"))).toBe(false)
+}, 30_000)
+
+it("SIGTERM while serve's launcher loads (before it starts the capped server): no server, the same message and document, exit 143", async () => {
+  const book = path.join(dir, "serve.db")
+  const { code, signal, stderr, stdout } = await stoppedWhileLoading("node:os", ["serve", "--store", book, "--port", "0", "--no-auth", "--short-name", "ACME", "--json"])
+  expect({ code, signal }, stderr).toEqual({ code: 143, signal: null })
+  expect(JSON.parse(stdout)).toMatchObject({ error: { code: "INTERRUPTED", exit_code: 143 } })
 }, 30_000)
