@@ -224,7 +224,8 @@ const writeDocument = (value: unknown) => process.stdout.write(`${JSON.stringify
  * listener Node printed a stack trace.
  */
 const stdoutFailed = (error: Error & { readonly code?: string }): void => {
-  if (error.code === "EPIPE") return process.exit(Output.ExitCode.done)
+  // The code the run has already earned stands (an import over --max-rejects copying its rejects: 3).
+  if (error.code === "EPIPE") return process.exit(Output.earnedCode() ?? Output.ExitCode.done)
   process.stderr.write(
     `error: standard output could not be written (${Files.reasonOf(error)}): what the command did stands, its output is lost\n`
   )

@@ -143,6 +143,19 @@ export const lines = (text: ReadonlyArray<string>) => Effect.forEach(text, (line
 /** Human lines on stderr (notes beside a document or a data stream), shown as {@link lines} shows them. */
 export const notes = (text: ReadonlyArray<string>) => Effect.forEach(text, (line) => Console.error(Visible.show(line)), { discard: true })
 
+/** The exit code a run earned before its last output was written, if it did: {@link earn}. */
+let earned: ExitCode | undefined
+
+/**
+ * Records the exit code the run has earned before it writes its last output (an import over `--max-rejects` copying
+ * its rejects to standard output: 3), so that a reader that goes away (`| head`) cuts the output, not the outcome
+ * (`Main`'s handler of a failed standard output exits with it).
+ */
+export const earn = (code: ExitCode) => Effect.sync(() => void (earned = code))
+
+/** The code {@link earn} recorded, if any. */
+export const earnedCode = (): ExitCode | undefined => earned
+
 /** A hint after a usage error, on stderr. */
 export const describeHint = (hint: string): string => Visible.show(`hint: ${hint}`)
 

@@ -301,6 +301,22 @@ describe("--json: one document on stdout, every outcome", () => {
     expect([inspect.code, inspect.doc.error?.code]).toEqual([2, "MESSAGE_TOO_LONG"])
   })
 
+  it("import --rejects - over --max-rejects whose reader goes away (| head): still exit 3, the summary on stderr, the book it created gone", async () => {
+    const file = path.join(dir, "mostly-bad.csv")
+    fs.writeFileSync(file, ["msisdn", "+447400123456", ...Array.from({ length: 100_000 }, (_, i) => `nope${i}`)].join("\n") + "\n")
+    const book = path.join(dir, "head-new.db")
+    const child = spawn(process.execPath, [bin, "import", file, "--store", book, "--rejects", "-", "--max-rejects", "1%"], { cwd: dir, env: env(), stdio: ["ignore", "pipe", "pipe"] })
+    let stderr = ""
+    child.stderr.on("data", (chunk) => (stderr += chunk))
+    // The reader takes the first lines of the rejects and goes, as `| head` does.
+    child.stdout.once("data", () => child.stdout.destroy())
+    const [code] = await once(child, "exit")
+    expect(code, stderr).toBe(3)
+    // The summary came first, on stderr: what the run did is said even though its output was cut.
+    expect(stderr).toContain("nothing imported")
+    expect(fs.readdirSync(dir).filter((name) => name.startsWith("head-new.db"))).toEqual([])
+  })
+
   it("an output that is the file standard error goes to (/dev/stderr under 2>>log, or the log by name) is refused (2), the log kept", () => {
     const log = path.join(dir, "cron.log")
     fs.writeFileSync(log, "the night's earlier lines\n")

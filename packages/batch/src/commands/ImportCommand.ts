@@ -115,7 +115,6 @@ export const command = Command.make("import", flags, (input) =>
         if (!summary.max_rejects_exceeded || Option.isNone(maxRejects)) return
         // One outcome, one document: the error carries the summary; people still see the summary first.
         yield* progress.finish
-        yield* sendRejects
         if (!input.json) yield* human(Format.importSummary(input.file, shown(summary), Import.optedOutListLimit))
         return yield* new CliErrors.TooManyRejects({
           rejected: summary.rejected,
@@ -147,6 +146,10 @@ export const command = Command.make("import", flags, (input) =>
           OutputPath.ensureDistinct("--rejects", rejectsPath, [{ role: "the input FILE", path: input.file }, ...OutputPath.storeFiles(store)])
       }
     ).pipe(
+      // Over the limit, the rejects still come (they are what to fix), once the store is closed (a book the run created
+      // removed), with exit code 3 kept should their reader go away.
+      Effect.catchTag("TooManyRejects", (tooMany) =>
+        Output.earn(Output.exitCodeOf(tooMany)).pipe(Effect.andThen(sendRejects), Effect.andThen(Effect.fail(tooMany)))),
       Effect.ensuring(progress.finish),
       Effect.onInterrupt(() => {
         const read = progress.latest()?.read ?? 0
@@ -158,10 +161,12 @@ export const command = Command.make("import", flags, (input) =>
         )
       })
     )
-    yield* sendRejects
     yield* input.json
       ? Output.json(shown(summary))
       : human(Format.importSummary(input.file, shown(summary), Import.optedOutListLimit))
+    // Rejects on standard output come last, once the store is done with: a reader that goes away (`| head`) then cuts
+    // only them, and the run still ends as the import did (Main.stdoutFailed).
+    yield* sendRejects
   }).pipe(Effect.scoped)).pipe(
     Command.withDescription("Import contacts from a CSV file: upsert by number, report every rejected row"),
     Command.withExamples([
