@@ -80,7 +80,8 @@ export type Notice =
 export const isWarning = (notice: Notice): boolean =>
   notice._tag === "InboundRefused" || notice._tag === "UnreadableReceipt" || notice._tag === "Recovered" || notice._tag === "Resent" ||
   (notice._tag === "Receipt" && notice.outcome._tag === "Unknown") ||
-  (notice._tag === "Link" && (notice.event._tag === "Disconnected" || notice.event._tag === "BindRefused"))
+  // A refused bind is told by the Disconnected that follows it, in words: one warning an attempt.
+  (notice._tag === "Link" && notice.event._tag === "Disconnected")
 
 type Services = PartQueue.PartQueue | MessageStore.MessageStore | ContactStore.ContactStore | Account.Account | Carrier.Carrier
 

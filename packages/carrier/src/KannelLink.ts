@@ -2,6 +2,7 @@
  * smsbox's `sendsms` as the dispatcher's link: a window of requests in flight, a tps limit, backoff
  * while smsbox is unreachable or full (HTTP 503), and the journal told before each request is made.
  */
+import * as ConnectFailure from "./internal/connectFailure.ts"
 import type * as Link from "./internal/link.ts"
 import * as Pending from "./internal/pending.ts"
 import type { KannelConfig } from "./KannelConfig.ts"
@@ -49,33 +50,19 @@ export const failureCode = (error: unknown): string | undefined => {
 export const unsent = (error: unknown): boolean => notConnected.has(failureCode(error) ?? "")
 
 /** `host:port` of smsbox's sendsms, as messages name it. */
-export const addressOf = (config: Pick<KannelConfig, "sendsmsUrl">): string => new URL(config.sendsmsUrl).host
+const addressOf = (config: Pick<KannelConfig, "sendsmsUrl">): string => new URL(config.sendsmsUrl).host
 
 /** What a `fetch` failure says, with undici's code when it gives one. */
 const describeFailure = (error: unknown): string =>
   error instanceof Error ? `${error.message}${failureCode(error) === undefined ? "" : ` (${failureCode(error)})`}` : String(error)
 
-/**
- * Why a request could not connect (it was never sent), and what to check: the address is named, as a wrong host or
- * port, or an smsbox that is not running, is the usual cause.
- */
-export const connectFailure = (config: Pick<KannelConfig, "sendsmsUrl">, error: unknown): string => {
-  const address = addressOf(config)
-  switch (failureCode(error)) {
-    case "ECONNREFUSED":
-      return `connection refused: nothing listens on ${address}; check the host and port of the carrier URL (smsbox's sendsms-port), and that smsbox is running`
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return `cannot resolve the host name ${new URL(config.sendsmsUrl).hostname}; check the host of the carrier URL`
-    case "EHOSTUNREACH":
-    case "ENETUNREACH":
-      return `no route to ${address}; check the host of the carrier URL and this machine's network`
-    case "UND_ERR_CONNECT_TIMEOUT":
-      return `no answer from ${address} to the connection; check the host and port of the carrier URL, and that no firewall stands between`
-    default:
-      return `cannot connect to ${address} (${describeFailure(error)}); check the host and port of the carrier URL`
-  }
-}
+/** Why a request could not connect (it was never sent), and what to check (`ConnectFailure`). */
+export const connectFailure = (config: Pick<KannelConfig, "sendsmsUrl">, error: unknown): string =>
+  ConnectFailure.describe(
+    { address: addressOf(config), host: new URL(config.sendsmsUrl).hostname, listener: " (smsbox's sendsms-port), and that smsbox is running" },
+    failureCode(error),
+    describeFailure(error)
+  )
 
 const field = (params: Record<string, unknown>, name: string): string => {
   const value = params[name]

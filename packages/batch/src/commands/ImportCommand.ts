@@ -85,12 +85,8 @@ export const command = Command.make("import", flags, (input) =>
         reason: "is standard output, which carries the one JSON document with --json: give the rejects a file, or leave --rejects out"
       })
     }
-    const stdoutRejects = rejectsToStdout
-      ? yield* Effect.mapError(
-        RejectsFile.standardOutput,
-        (failure) => new InvalidParameter({ parameter: "--rejects", value: rejectsGiven, reason: failure.reason })
-      )
-      : undefined
+    // A temporary file that cannot be made is the machine's failure (exit 1), not the flag's.
+    const stdoutRejects = rejectsToStdout ? yield* RejectsFile.standardOutput : undefined
     const rejectsPath = stdoutRejects?.path ?? rejectsGiven
     /** The summary as the user reads it: the rejects where they asked for them (not the temporary file of stdout's). */
     const shown = (summary: Import.Summary): Import.Summary =>

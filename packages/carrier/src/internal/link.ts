@@ -5,6 +5,7 @@
  * enquire_link when idle, a window of outstanding submit_sm, a tps limit, and retries on throttling.
  */
 import smpp, { type Pdu, type Session } from "smpp"
+import * as ConnectFailure from "./connectFailure.ts"
 import * as Pending from "./pending.ts"
 import * as Raw from "./raw.ts"
 
@@ -111,7 +112,7 @@ export const statusTemporaryError = 0x64
 export const statusPermanentError = 0x65
 
 /** `host:port` of the SMSC, as messages name it (an IPv6 address in brackets). */
-export const addressOf = (options: Pick<Options, "host" | "port">): string =>
+const addressOf = (options: Pick<Options, "host" | "port">): string =>
   `${options.host.includes(":") ? `[${options.host}]` : options.host}:${options.port}`
 
 /** The names of the command_status values an SMSC answers a bind with most often (SMPP 3.4, 5.1.3). */
@@ -124,33 +125,15 @@ const bindStatuses: { readonly [status: number]: string } = {
 }
 
 /** Why the SMSC refused a bind, and what to check. */
-export const bindRefusal = (options: Pick<Options, "host" | "port">, status: number): string => {
+const bindRefusal = (options: Pick<Options, "host" | "port">, status: number): string => {
   const name = bindStatuses[status]
   return `the SMSC at ${addressOf(options)} refused the bind with status 0x${status.toString(16).padStart(8, "0")}` +
     `${name === undefined ? "" : ` (${name})`}; check the system_id, password and system_type of the carrier URL`
 }
 
-/**
- * Why an attempt to connect failed, from the socket's error, and what to check: the address is named, as a wrong
- * host or port is the usual cause.
- */
-const connectFailure = (options: Options, error: Error & { readonly code?: unknown }): string => {
-  const address = addressOf(options)
-  switch (error.code) {
-    case "ECONNREFUSED":
-      return `connection refused: nothing listens on ${address}; check the host and port of the carrier URL, and that the SMSC is running`
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return `cannot resolve the host name ${options.host}; check the host of the carrier URL`
-    case "EHOSTUNREACH":
-    case "ENETUNREACH":
-      return `no route to ${address}; check the host of the carrier URL and this machine's network`
-    case "ETIMEDOUT":
-      return `no answer from ${address}; check the host and port of the carrier URL, and that no firewall stands between`
-    default:
-      return `cannot connect to ${address} (${error.message}); check the host and port of the carrier URL`
-  }
-}
+/** Why an attempt to connect failed, from the socket's error, and what to check (`ConnectFailure`). */
+const connectFailure = (options: Options, error: Error & { readonly code?: unknown }): string =>
+  ConnectFailure.describe({ address: addressOf(options), host: options.host, listener: ", and that the SMSC is running" }, error.code, error.message)
 
 /** Opens the link and keeps it bound until `close`. */
 export const open = (options: Options, onInbound: InboundHandler, onEvent: (event: Event) => void, journal?: Journal): Link => {

@@ -15,9 +15,6 @@ export interface Migration {
   readonly sql: string
 }
 
-/** `PRAGMA application_id` of smsbook files ("SMSB"): a SQLite file of another program is refused, not altered. */
-export const applicationId = Ownership.applicationId
-
 /**
  * The predicate of the partial index `outbox_pending` (migration 5), word for word. SQLite uses a partial index only
  * when the query's WHERE holds the index's own term (`state = 'queued'` alone does not count), so the part queue's
@@ -210,7 +207,7 @@ export const migrate = (db: DatabaseSync, steps: ReadonlyArray<Migration> = migr
     // The common case, a file already current, is decided by a plain read: opening never waits
     // for another process's write transaction.
     const seen = Ownership.pragmaNumber(db, "user_version")
-    if (seen === target && Ownership.pragmaNumber(db, "application_id") === applicationId) return Result.succeed({ from: seen, to: target })
+    if (seen === target && Ownership.pragmaNumber(db, "application_id") === Ownership.applicationId) return Result.succeed({ from: seen, to: target })
     db.exec("BEGIN IMMEDIATE")
     const from = Ownership.pragmaNumber(db, "user_version")
     // Read again under the lock: the connection checked the file before its pragmas, but another process may have
@@ -230,7 +227,7 @@ export const migrate = (db: DatabaseSync, steps: ReadonlyArray<Migration> = migr
     }
     current = undefined
     if (pending.length > 0) {
-      db.exec(`PRAGMA application_id = ${applicationId}`)
+      db.exec(`PRAGMA application_id = ${Ownership.applicationId}`)
       db.exec(`PRAGMA user_version = ${target}`)
     }
     db.exec("COMMIT")
