@@ -129,27 +129,30 @@ const writeAll = async (handle: fs.promises.FileHandle, text: string): Promise<v
 /** Links followed in one path before giving up, as Linux does (ELOOP). */
 const maxLinks = 40
 
-/** `folder` as the system resolves it (its links and `..` included); as given when it does not exist. */
+/** `path` made absolute but not normalised: `..` is climbed from where the links before it lead, as the system does. */
+const absolute = (path: string, from: string): string => nodePath.isAbsolute(path) ? path : `${from}/${path}`
+
+/** `folder` as the system resolves it (libc's realpath: each link, then `..` from where it led); as given if absent. */
 const realFolder = (folder: string): string => {
   try {
-    return fs.realpathSync(folder)
+    return fs.realpathSync.native(folder)
   } catch {
     return folder
   }
 }
 
 /**
- * The file that writing `path` writes: `path` as the system resolves it, its folders' symbolic links and the file's
- * own (a chain of them) included, each link read against the real folder it sits in, so that `..` in a link means
- * what it means to the system. A link to a file not there yet leads to where that file will be. A loop of links
- * throws, as opening it would. The output checks (`OutputPath`) and the writer both use it: they must agree on the
- * file, or the check guards one file while the writer replaces another.
+ * The file that writing `path` writes, as the system resolves it: its folders by the system itself, then the file's
+ * own symbolic links one by one (a chain of them), each read against the real folder it sits in. A link to a file not
+ * there yet leads to where that file will be; a link to an open descriptor (`/proc/self/fd/N`) to what it holds now.
+ * A loop of links throws, as opening it would. The output checks and the writer both use it, so that they agree on the
+ * file.
  */
 export const writtenFile = (path: string): string => {
-  let at = nodePath.resolve(path)
+  let at = absolute(path, process.cwd())
   for (let hops = 0; hops < maxLinks; hops++) {
     const folder = realFolder(nodePath.dirname(at))
-    const file = nodePath.join(folder, nodePath.basename(at))
+    const file = `${folder === "/" ? "" : folder}/${nodePath.basename(at)}`
     let link: string
     try {
       link = fs.readlinkSync(file)
@@ -157,10 +160,61 @@ export const writtenFile = (path: string): string => {
       // Not a link (or nothing there): the file itself.
       return file
     }
-    at = nodePath.resolve(folder, link)
+    at = absolute(link, folder)
   }
   throw Object.assign(new Error("too many levels of symbolic links"), { code: "ELOOP" })
 }
+
+const statOf = (path: string): fs.Stats | undefined => fs.statSync(path, { throwIfNoEntry: false })
+
+/**
+ * Whether writing `output` would write over `kept`: the same file as the system resolves both, or (both there) the
+ * same device and inode, a hard link included. Devices, FIFOs and sockets are written in place, never replaced.
+ */
+export const sameFile = (output: string, kept: string): boolean => {
+  const out = statOf(output)
+  if (out !== undefined && !out.isFile() && !out.isDirectory()) return false
+  const resolved = (path: string) => {
+    try {
+      return writtenFile(path)
+    } catch {
+      return nodePath.resolve(path)
+    }
+  }
+  if (resolved(output) === resolved(kept)) return true
+  const other = statOf(kept)
+  return out !== undefined && other !== undefined && out.dev === other.dev && out.ino === other.ino
+}
+
+/** A file this run must not write over, and what it is to the run (`the input FILE`, `the store`). */
+export interface Kept {
+  readonly role: string
+  readonly path: string
+}
+
+/** What the run's output checks kept: the writer checks them again when it puts a file in place. */
+const keptFiles: Array<Kept> = []
+
+/**
+ * Remembers `files` as never to be written over by this run. The output checks say so before anything is written;
+ * the writer checks again as it puts each file in place, where a path may lead elsewhere than when it was checked (a
+ * descriptor's link, `/proc/self/fd/N`, leads to the book once the store has opened it).
+ */
+export const keep = (files: ReadonlyArray<Kept>): void => {
+  for (const file of files) if (file.path !== "" && file.path !== "-") keptFiles.push(file)
+}
+
+/** The kept file that writing `target` would write over, if any. */
+export const keptAt = (target: string): Kept | undefined => keptFiles.find((file) => sameFile(target, file.path))
+
+/** Fails when `target` (where writing `path` lands) is a kept file. */
+const refuseKept = (path: string, target: string): Effect.Effect<void, FileFailure> =>
+  Effect.suspend(() => {
+    const kept = keptAt(target)
+    return kept === undefined
+      ? Effect.void
+      : Effect.fail(new FileFailure({ path, reason: `leads to ${kept.role} (${kept.path}): writing it would destroy that file; choose another path` }))
+  })
 
 /**
  * A file at `path` written under {@link partialPath} and renamed into place by `commit`, so the file at `path` is
@@ -179,6 +233,7 @@ export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Sco
       // A device or FIFO is written in place: renaming a file over it would replace the node itself. A file is put in
       // place where its symbolic links lead: renamed over the link, the file would replace the link.
       const target = kind === "device" ? path : yield* Effect.try({ try: () => writtenFile(path), catch: failure(path, "cannot create a file there") })
+      yield* refuseKept(path, target)
       const partial = kind === "device" ? undefined : partialPath(target)
       if (partial !== undefined) removeLeftovers(target)
       const handle = yield* Effect.tryPromise({
@@ -214,10 +269,10 @@ export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Sco
         },
         catch: failure(path, "cannot write")
       }).pipe(
-        Effect.andThen(partial === undefined ? Effect.void : Effect.tryPromise({
-          try: () => fs.promises.rename(partial, target),
-          catch: failure(path, "cannot put the file in place")
-        })),
+        Effect.andThen(partial === undefined ? Effect.void : Effect.andThen(
+          refuseKept(path, target),
+          Effect.tryPromise({ try: () => fs.promises.rename(partial, target), catch: failure(path, "cannot put the file in place") })
+        )),
         Effect.tap(() =>
           Effect.sync(() => {
             state.committed = true

@@ -11,20 +11,6 @@ import * as nodePath from "node:path"
 import * as tty from "node:tty"
 import * as Files from "./files.ts"
 
-/** A file a command must not write over, and what it is to the command (`the input FILE`, `the store`…). */
-export interface Kept {
-  readonly role: string
-  readonly path: string
-}
-
-/** The files of the store at `url`: for SQLite the book and the files SQLite keeps beside it; none otherwise. */
-export const storeFiles = (url: string): ReadonlyArray<Kept> => {
-  const location = Store.locate(url)
-  if (location instanceof InvalidStoreUrl || location.kind !== "sqlite") return []
-  const book = location.path
-  return [book, `${book}-wal`, `${book}-shm`, `${book}-journal`].map((path) => ({ role: "the store", path }))
-}
-
 /** The file writing `path` writes (`Files.writtenFile`: the writer's own resolution); a loop of links as given. */
 const realPath = (path: string): string => {
   try {
@@ -34,6 +20,21 @@ const realPath = (path: string): string => {
   }
 }
 
+/** A file a command must not write over, and what it is to the command (`the input FILE`, `the store`…). */
+export type Kept = Files.Kept
+
+/**
+ * The files of the store at `url`: for SQLite the book and the files SQLite keeps beside it, beside the book as named
+ * and beside the file it is (SQLite follows a link to the book and keeps its `-wal` by the real file); none otherwise.
+ */
+export const storeFiles = (url: string): ReadonlyArray<Kept> => {
+  const location = Store.locate(url)
+  if (location instanceof InvalidStoreUrl || location.kind !== "sqlite") return []
+  const books = [...new Set([location.path, realPath(location.path)])]
+  return books.flatMap((book) => ["", "-wal", "-shm", "-journal"].map((suffix) => ({ role: "the store", path: `${book}${suffix}` })))
+}
+
+
 const identity = (path: string): fs.Stats | undefined => {
   try {
     return fs.statSync(path)
@@ -42,17 +43,8 @@ const identity = (path: string): fs.Stats | undefined => {
   }
 }
 
-/**
- * Whether writing `output` would write over `kept`: the same real path, or (both existing) the same device and
- * inode. Devices, FIFOs and sockets are written in place, never replaced, so they clash with nothing.
- */
-export const clashes = (output: string, kept: string): boolean => {
-  const out = identity(output)
-  if (out !== undefined && !out.isFile() && !out.isDirectory()) return false
-  if (realPath(output) === realPath(kept)) return true
-  const other = identity(kept)
-  return out !== undefined && other !== undefined && out.dev === other.dev && out.ino === other.ino
-}
+/** Whether writing `output` would write over `kept` (`Files.sameFile`). */
+export const clashes = Files.sameFile
 
 /**
  * Refuses (exit 2, before anything is written) an output given by `flag` that is one of the `kept` files; the
@@ -75,6 +67,8 @@ export const ensureDistinct = (
         })
       )
     }
+    // The writer checks them again as it puts the file in place, where the output may lead elsewhere by then.
+    Files.keep(kept)
     const clash = kept.find((file) => file.path !== "-" && file.path !== "" && clashes(output, file.path))
     return clash === undefined ? Effect.void : Effect.fail(
       new InvalidParameter({

@@ -87,8 +87,10 @@ export const open = (path: string, options: Options): Effect.Effect<File, FileFa
         finish: Effect.suspend(() =>
           written > 0 ? Effect.as(file.commit, path) : Effect.try({
             try: () => {
-              Files.removeLeftovers(path)
-              if (!options.dryRun && isOurs(path)) fs.rmSync(path, { force: true })
+              // Where the rejects would have been written: through a link, its file goes, not the link.
+              const target = Files.writtenFile(path)
+              Files.removeLeftovers(target)
+              if (!options.dryRun && isOurs(target)) fs.rmSync(target, { force: true })
               return undefined
             },
             catch: (cause) => new FileFailure({ path, reason: `cannot remove the earlier rejects file: ${Files.reasonOf(cause)}` })

@@ -156,29 +156,70 @@ describe("files.open through symbolic links", () => {
 })
 
 describe("files.writtenFile: the file the system writes", () => {
-  // A folder link and chains of file links with relative targets (`..` included) and absolute ones.
-  const target = fc.constantFrom("x.csv", "../x.csv", "../../x.csv", "sub/x.csv", "../sub/x.csv", "./x.csv")
-  it("is where writing the path lands, through linked folders, `..` in links, chains, and links to files not there yet", () => {
-    fc.assert(fc.property(fc.array(target, { minLength: 1, maxLength: 3 }), fc.boolean(), fc.boolean(), (targets, viaFolderLink, absolute) => {
+  // A folder link (cl → a/b/c) and chains of file links with relative targets (`..` included, after the folder link
+  // too) and absolute ones; the path given may climb out of the linked folder (cl/../c is a/b/c, not c).
+  const target = fc.constantFrom("x.csv", "../x.csv", "../../x.csv", "sub/x.csv", "../sub/x.csv", "./x.csv", "../../cl/../sub/x.csv")
+  const given = fc.constantFrom("cl", "a/b/c", "cl/../c", "a/b/c/../../b/c", "cl/../../b/c")
+  it("is where writing the path lands, through linked folders, `..` after links, chains, and links to files not there yet", () => {
+    fc.assert(fc.property(fc.array(target, { minLength: 1, maxLength: 3 }), given, fc.boolean(), (targets, folderGiven, absolute) => {
       const directory = freshDirectory()
       for (const folder of ["a/b/sub", "a/sub", "sub", "a/b/c"]) fs.mkdirSync(path.join(directory, folder), { recursive: true })
       fs.symlinkSync(path.join(directory, "a", "b", "c"), path.join(directory, "cl"))
-      // link0 in a/b/c (reached through cl when viaFolderLink) → targets[0]; the next link sits where that leads, and so on.
-      const first = path.join(directory, viaFolderLink ? "cl" : "a/b/c", "link0")
+      // link0 where the given folder really is → targets[0]; the next link sits where that leads, and so on. The given
+      // path is joined as text, never normalised: `..` after `cl` must climb from a/b/c.
+      const first = `${directory}/${folderGiven}/link0`
       let at = first
       for (const [i, text] of targets.entries()) {
         const to = i === targets.length - 1 ? text : text.replace("x.csv", `link${i + 1}`)
-        const real = path.join(fs.realpathSync(path.dirname(at)), path.basename(at))
+        const real = path.join(fs.realpathSync.native(path.dirname(at)), path.basename(at))
         if (fs.existsSync(real) || fs.lstatSync(real, { throwIfNoEntry: false }) !== undefined) return
-        fs.symlinkSync(absolute ? path.resolve(path.dirname(real), to) : to, real)
-        at = path.resolve(path.dirname(real), to)
+        fs.symlinkSync(absolute ? `${path.dirname(real)}/${to}` : to, real)
+        at = `${path.dirname(real)}/${to}`
         if (!fs.existsSync(path.dirname(at))) return
       }
       const predicted = files.writtenFile(first)
       // The system follows every link and creates the last target: where it did is where `writtenFile` said.
       fs.writeFileSync(first, "probe")
-      expect(fs.realpathSync(first)).toBe(predicted)
+      expect(fs.realpathSync.native(first)).toBe(predicted)
     }), { numRuns: 200 })
+  })
+
+  it("a path that climbs out of a linked folder writes where the system would: the file of the same name beside the link (a FIFO here) is left alone", async () => {
+    const directory = freshDirectory()
+    fs.mkdirSync(path.join(directory, "deep", "a"), { recursive: true })
+    fs.mkdirSync(path.join(directory, "w"))
+    fs.symlinkSync(path.join(directory, "deep", "a"), path.join(directory, "w", "lnk"))
+    expect(spawnSync("mkfifo", [path.join(directory, "w", "fifo")]).status).toBe(0)
+    const given = `${directory}/w/lnk/../fifo`
+    expect(files.writtenFile(given)).toBe(path.join(fs.realpathSync.native(directory), "deep", "fifo"))
+    await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const sink = yield* files.open(given)
+      yield* sink.write("rows")
+      yield* sink.close
+    })))
+    expect(fs.statSync(path.join(directory, "w", "fifo")).isFIFO()).toBe(true)
+    expect(fs.readFileSync(path.join(directory, "deep", "fifo"), "utf8")).toBe("rows")
+  })
+
+  it.skipIf(!fs.existsSync("/proc/self/fd"))("a kept file is refused when the file is put in place, where a descriptor's link leads to it only then", async () => {
+    const directory = freshDirectory()
+    const book = path.join(directory, "book.db")
+    fs.writeFileSync(book, "the book")
+    files.keep([{ role: "the store", path: book }])
+    // Opened after the checks ran (as SQLite opens the book once the store is up): /proc/self/fd/N is the book now.
+    const descriptor = fs.openSync(book, "r")
+    try {
+      const exit = await Effect.runPromiseExit(Effect.scoped(Effect.gen(function*() {
+        const sink = yield* files.open(`/proc/self/fd/${descriptor}`)
+        yield* sink.write("rows")
+        yield* sink.close
+      })))
+      expect(Exit.isFailure(exit) && String(exit.cause).includes("leads to the store")).toBe(true)
+    } finally {
+      fs.closeSync(descriptor)
+    }
+    expect(fs.readFileSync(book, "utf8")).toBe("the book")
+    expect(fs.readdirSync(directory)).toEqual(["book.db"])
   })
 
   it("a loop of links throws, and an output named by one is refused as a FileFailure, the links left as they were", async () => {

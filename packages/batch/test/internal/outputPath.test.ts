@@ -62,6 +62,14 @@ describe("OutputPath.ensureDistinct", () => {
     expect(refused(path.join(temporary, "reports", "up.csv"), kept)).toBe(true)
   })
 
+  it("a book given through a link keeps its -wal, -shm and -journal beside the real file too (SQLite names them so)", () => {
+    fs.mkdirSync(path.join(temporary, "real"))
+    fs.writeFileSync(path.join(temporary, "real", "b2.db"), "")
+    fs.symlinkSync(path.join(temporary, "real", "b2.db"), path.join(temporary, "blink.db"))
+    const kept = OutputPath.storeFiles(`sqlite:${path.join(temporary, "blink.db")}`)
+    for (const suffix of ["-wal", "-shm", "-journal"]) expect(refused(path.join(temporary, "real", `b2.db${suffix}`), kept)).toBe(true)
+  })
+
   it("passes standard output, devices, and any other path", () => {
     fc.assert(fc.property(fc.stringMatching(/^[a-z]{1,8}\.(csv|json)$/), (name) => {
       fc.pre(name !== "in.csv" && name !== "link.csv" && name !== "hard.csv")
