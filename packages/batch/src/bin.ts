@@ -11,8 +11,7 @@ import * as PhoneRegexCache from "./internal/phoneRegexCache.ts"
 
 const serving = process.argv[2] === "serve"
 
-/** Set by the launcher in the environment of the server it starts again. */
-const launchedMark = "SMSBOOK_SERVE_LAUNCHED"
+const { launchedMark } = EarlySignals
 
 /**
  * Whether this process was started by npm through a shell that runs it alone (`npx smsbook serve`, an npm script
@@ -52,17 +51,30 @@ if (serving && !ServeHeap.capped()) {
   const { constants } = await import("node:os")
   // A signal that came while this thread was busy loading reaches the early listeners on the next turn of the loop.
   await new Promise<void>((resolve) => setImmediate(resolve))
-  // Listening before the early listeners go, so that no signal falls between them.
+  // Listening before the early listeners go, so that no signal falls between them. Signals are passed on once the
+  // server says it listens (EarlySignals.listening): one passed on before would kill it without a word.
   let child: ChildProcess | undefined
-  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void child?.kill(signal))
+  let listening = false
+  let held: NodeJS.Signals | undefined
+  const passOn = (signal: NodeJS.Signals) => {
+    if (child !== undefined && listening) child.kill(signal)
+    else held ??= signal
+  }
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => passOn(signal))
   EarlySignals.release()
   if (EarlySignals.received() === undefined) {
     // The IPC channel tells the server when this process is gone, even killed by a signal it cannot pass on.
-    child = spawn(process.execPath, [...process.execArgv, ...ServeHeap.flags(), ...process.argv.slice(1)], {
+    const server = spawn(process.execPath, [...process.execArgv, ...ServeHeap.flags(), ...process.argv.slice(1)], {
       stdio: ["inherit", "inherit", "inherit", "ipc"],
       env: { ...process.env, [launchedMark]: "1" }
     })
-    child.on("exit", (code, signal) => {
+    child = server
+    server.on("message", (message) => {
+      if (message !== EarlySignals.listening || listening) return
+      listening = true
+      if (held !== undefined) server.kill(held)
+    })
+    server.on("exit", (code, signal) => {
       process.exitCode = code ?? (signal === null ? 1 : 128 + constants.signals[signal])
     })
   } else {

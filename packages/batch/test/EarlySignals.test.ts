@@ -69,3 +69,34 @@ it("SIGTERM while serve's launcher loads (before it starts the capped server): n
   expect({ code, signal }, stderr).toEqual({ code: 143, signal: null })
   expect(JSON.parse(stdout)).toMatchObject({ error: { code: "INTERRUPTED", exit_code: 143 } })
 }, 30_000)
+
+/** The pids of `pid`'s children (Linux), or none when they cannot be read. */
+const childrenOf = (pid: number): ReadonlyArray<number> => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter((text) => text !== "").map(Number)
+  } catch {
+    return []
+  }
+}
+
+it.skipIf(!fs.existsSync("/proc/self/task"))("SIGTERM to serve's launcher the moment it has started the server: the server still ends with the message and one document, exit 143", async () => {
+  for (let round = 0; round < 3; round++) {
+    const child = spawn(process.execPath, [bin, "serve", "--store", path.join(dir, "race.db"), "--port", "0", "--no-auth", "--short-name", "ACME", "--json"], {
+      cwd: dir,
+      env: env(),
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => void (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
+    const guard = setTimeout(() => child.kill("SIGKILL"), 20_000)
+    // The moment the server process exists (before it can listen for signals itself), the launcher is told to stop.
+    while (child.pid !== undefined && childrenOf(child.pid).length === 0 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 1))
+    child.kill("SIGTERM")
+    const [code] = await once(child, "exit")
+    clearTimeout(guard)
+    expect({ round, code }, stderr).toEqual({ round, code: 143 })
+    expect(JSON.parse(stdout), stderr).toMatchObject({ error: { code: "INTERRUPTED", exit_code: 143 } })
+  }
+}, 60_000)

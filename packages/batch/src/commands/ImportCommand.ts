@@ -12,7 +12,6 @@ import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
 import * as CsvDialect from "../internal/csv/dialect.ts"
 import * as InputFile from "../internal/inputFile.ts"
-import * as Interruption from "../internal/interruption.ts"
 import * as OutputPath from "../internal/outputPath.ts"
 import * as RejectsFile from "../internal/rejectsFile.ts"
 import * as Import from "../jobs/Import.ts"
@@ -147,15 +146,8 @@ export const command = Command.make("import", flags, (input) =>
       Effect.catchTag("TooManyRejects", (tooMany) =>
         Output.earn(Output.exitCodeOf(tooMany)).pipe(Effect.andThen(sendRejects), Effect.andThen(Effect.fail(tooMany)))),
       Effect.ensuring(progress.finish),
-      Effect.onInterrupt(() => {
-        const read = progress.latest()?.read ?? 0
-        // Stopped while committing, the import may have landed (Import.committing says so, in the error too); before,
-        // the error says nothing was imported (Import.rolledBack), and this how far it had come.
-        if (Interruption.keptSoFar() === Import.committing) return Effect.void
-        return Console.error(
-          `interrupted: ${read.toLocaleString("en-US")} rows had been read${input.dryRun ? "" : `; run the same command again to import ${input.file}`}`
-        )
-      })
+      // What stays is the error's to say (Import.rolledBack, committing, imported): this says how far the reading came.
+      Effect.onInterrupt(() => Console.error(`interrupted: ${(progress.latest()?.read ?? 0).toLocaleString("en-US")} rows had been read`))
     )
     yield* input.json
       ? Output.json(shown(summary))

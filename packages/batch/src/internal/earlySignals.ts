@@ -13,6 +13,16 @@ const listeners = { SIGINT: remember("SIGINT"), SIGTERM: remember("SIGTERM") } a
 process.on("SIGINT", listeners.SIGINT)
 process.on("SIGTERM", listeners.SIGTERM)
 
+/** Set by `serve`'s launcher in the environment of the server it starts again (bin.ts). */
+export const launchedMark = "SMSBOOK_SERVE_LAUNCHED"
+
+/** The message a server started by the launcher sends once it listens for signals. */
+export const listening = "smsbook:listening"
+
+// Started by the launcher, the server says it listens: a signal passed on before would have killed it without a word,
+// so the launcher holds them until now.
+if (process.env[launchedMark] === "1") process.send?.(listening)
+
 /** The first signal that came while loading, if one did. */
 export const received = (): Signal | undefined => first
 

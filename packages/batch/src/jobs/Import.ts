@@ -162,6 +162,9 @@ export interface Summary {
 export const rolledBack = "nothing was imported (the import is one transaction, and it was rolled back): " +
   "running the same command again is safe"
 
+/** What a run stopped after its import committed says it kept (its output, a summary or rejects, may be cut). */
+export const imported = "the import was committed; only what it was still writing out (its summary, its rejects) may be cut short"
+
 /** What a run stopped (or failed) while its import commits says it kept: either is true, and a re-run is safe either way. */
 export const committing = "the import was committing when it stopped, so it may have been committed: " +
   "run the same command again (rows already committed are then found unchanged)"
@@ -383,6 +386,7 @@ export const run = Effect.fn("Import.run")(
     const { committed, exceeded, placed } = yield* store.transaction(all).pipe(
       Effect.catchTag("Rollback", ({ exceeded, placed }) => Effect.succeed({ committed: false, exceeded, placed }))
     )
+    yield* Effect.sync(() => Interruption.keep(committed ? imported : rolledBack))
     const elapsed = (yield* Clock.currentTimeMillis) - started
     const columnNames: { [F in Columns.Field]?: string } = {}
     for (const field of Columns.fields) {
