@@ -281,6 +281,8 @@ describe("--json: one document on stdout, every outcome", () => {
   it("contacts export and report refuse an --out that is the book, by any spelling (2), and leave it as it was", () => {
     const before = fs.readFileSync(book())
     fs.symlinkSync(book(), path.join(dir, "link.db"))
+    // `sub/..` reaches the book only where sub exists (the system climbs from it; without it, nothing is written: exit 1).
+    fs.mkdirSync(path.join(dir, "sub"), { recursive: true })
     for (const out of [book(), "book.db", "./sub/../book.db", "link.db", "book.db-wal"]) {
       for (const command of [["contacts", "export"], ["report"]]) {
         const refused = document([...command, "--out", out])

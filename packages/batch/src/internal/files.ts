@@ -165,6 +165,31 @@ export const writtenFile = (path: string): string => {
   throw Object.assign(new Error("too many levels of symbolic links"), { code: "ELOOP" })
 }
 
+/** A folder of a process's open descriptors: `/proc/self/fd`, `/proc/<pid>/fd`, `/dev/fd` as the system resolves it. */
+const descriptorFolder = /^\/proc\/(self|thread-self|\d+)(\/task\/\d+)?\/fd$|^\/dev\/fd$/
+
+/**
+ * Whether writing `path` goes through a descriptor of this process (`/dev/fd/N`, `/proc/self/fd/N`, a link to one):
+ * what it names changes as the run opens files (the book, SQLite's -wal, Node's own event descriptors, whose writing
+ * crashed the process), so no output may go there. Standard output is the caller's `-`, never a path.
+ */
+export const throughDescriptor = (path: string): boolean => {
+  let at = absolute(path, process.cwd())
+  for (let hops = 0; hops < maxLinks; hops++) {
+    const named = nodePath.dirname(at)
+    const folder = realFolder(named)
+    if (descriptorFolder.test(named) || descriptorFolder.test(folder)) return true
+    let link: string
+    try {
+      link = fs.readlinkSync(`${folder === "/" ? "" : folder}/${nodePath.basename(at)}`)
+    } catch {
+      return false
+    }
+    at = absolute(link, folder)
+  }
+  return false
+}
+
 const statOf = (path: string): fs.Stats | undefined => fs.statSync(path, { throwIfNoEntry: false })
 
 /**
@@ -197,8 +222,8 @@ const keptFiles: Array<Kept> = []
 
 /**
  * Remembers `files` as never to be written over by this run. The output checks say so before anything is written;
- * the writer checks again as it puts each file in place, where a path may lead elsewhere than when it was checked (a
- * descriptor's link, `/proc/self/fd/N`, leads to the book once the store has opened it).
+ * the writer checks again when it starts a file, where the path may lead elsewhere than when it was checked (a link
+ * changed in between); the file is then put in place there, wherever the path leads by the end.
  */
 export const keep = (files: ReadonlyArray<Kept>): void => {
   for (const file of files) if (file.path !== "" && file.path !== "-") keptFiles.push(file)
@@ -230,6 +255,9 @@ export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Sco
         fs.promises.stat(path).then((stat) => stat.isDirectory() ? "directory" : stat.isFile() ? "file" : "device", () => "none")
       )
       if (kind === "directory") return yield* new FileFailure({ path, reason: "cannot write a file there: is a directory" })
+      if (throughDescriptor(path)) {
+        return yield* new FileFailure({ path, reason: "names an open descriptor of this process (/dev/fd/N, /proc/self/fd/N): name a file, or - for standard output" })
+      }
       // A device or FIFO is written in place: renaming a file over it would replace the node itself. A file is put in
       // place where its symbolic links lead: renamed over the link, the file would replace the link.
       const target = kind === "device" ? path : yield* Effect.try({ try: () => writtenFile(path), catch: failure(path, "cannot create a file there") })
@@ -269,10 +297,10 @@ export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Sco
         },
         catch: failure(path, "cannot write")
       }).pipe(
-        Effect.andThen(partial === undefined ? Effect.void : Effect.andThen(
-          refuseKept(path, target),
-          Effect.tryPromise({ try: () => fs.promises.rename(partial, target), catch: failure(path, "cannot put the file in place") })
-        )),
+        Effect.andThen(partial === undefined ? Effect.void : Effect.tryPromise({
+          try: () => fs.promises.rename(partial, target),
+          catch: failure(path, "cannot put the file in place")
+        })),
         Effect.tap(() =>
           Effect.sync(() => {
             state.committed = true

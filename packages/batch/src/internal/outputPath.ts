@@ -67,6 +67,15 @@ export const ensureDistinct = (
         })
       )
     }
+    if (!isStandardOutput(output) && Files.throughDescriptor(output)) {
+      return Effect.fail(
+        new InvalidParameter({
+          parameter: flag,
+          value: output,
+          reason: "names an open descriptor of this process (/dev/fd/N, /proc/self/fd/N), which changes as it runs: name a file, or - for standard output"
+        })
+      )
+    }
     // The writer checks them again as it puts the file in place, where the output may lead elsewhere by then.
     Files.keep(kept)
     const clash = kept.find((file) => file.path !== "-" && file.path !== "" && clashes(output, file.path))

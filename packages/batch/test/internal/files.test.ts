@@ -201,25 +201,46 @@ describe("files.writtenFile: the file the system writes", () => {
     expect(fs.readFileSync(path.join(directory, "deep", "fifo"), "utf8")).toBe("rows")
   })
 
-  it.skipIf(!fs.existsSync("/proc/self/fd"))("a kept file is refused when the file is put in place, where a descriptor's link leads to it only then", async () => {
+  it("a kept file is refused when the writing starts, where a link leads to it only by then; a link changed later does not move the file", async () => {
     const directory = freshDirectory()
     const book = path.join(directory, "book.db")
     fs.writeFileSync(book, "the book")
     files.keep([{ role: "the store", path: book }])
-    // Opened after the checks ran (as SQLite opens the book once the store is up): /proc/self/fd/N is the book now.
+    // A link that leads to a kept file when the writing starts is refused, whatever it led to when the checks ran.
+    fs.symlinkSync("book.db", path.join(directory, "out.csv"))
+    const refused = await Effect.runPromiseExit(Effect.scoped(files.open(path.join(directory, "out.csv"))))
+    expect(Exit.isFailure(refused) && String(refused.cause).includes("leads to the store")).toBe(true)
+    // Pointed at the book while the writing goes on: the file is put where the path led when it started.
+    fs.rmSync(path.join(directory, "out.csv"))
+    fs.symlinkSync("elsewhere.csv", path.join(directory, "out.csv"))
+    await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const sink = yield* files.open(path.join(directory, "out.csv"))
+      yield* sink.write("rows")
+      fs.rmSync(path.join(directory, "out.csv"))
+      fs.symlinkSync("book.db", path.join(directory, "out.csv"))
+      yield* sink.close
+    })))
+    expect(fs.readFileSync(book, "utf8")).toBe("the book")
+    expect(fs.readFileSync(path.join(directory, "elsewhere.csv"), "utf8")).toBe("rows")
+  })
+
+  it.skipIf(!fs.existsSync("/proc/self/fd"))("a path through a descriptor of the process (/dev/fd/N, /proc/self/fd/N, a link to one) is refused, the file behind it untouched", async () => {
+    const directory = freshDirectory()
+    const book = path.join(directory, "held.db")
+    fs.writeFileSync(book, "held open")
     const descriptor = fs.openSync(book, "r")
+    fs.symlinkSync(`/proc/self/fd/${descriptor}`, path.join(directory, "via.csv"))
     try {
-      const exit = await Effect.runPromiseExit(Effect.scoped(Effect.gen(function*() {
-        const sink = yield* files.open(`/proc/self/fd/${descriptor}`)
-        yield* sink.write("rows")
-        yield* sink.close
-      })))
-      expect(Exit.isFailure(exit) && String(exit.cause).includes("leads to the store")).toBe(true)
+      for (const given of [`/proc/self/fd/${descriptor}`, `/dev/fd/${descriptor}`, path.join(directory, "via.csv")]) {
+        expect(files.throughDescriptor(given)).toBe(true)
+        const exit = await Effect.runPromiseExit(Effect.scoped(files.open(given)))
+        expect([given, Exit.isFailure(exit) && String(exit.cause).includes("open descriptor")]).toEqual([given, true])
+      }
     } finally {
       fs.closeSync(descriptor)
     }
-    expect(fs.readFileSync(book, "utf8")).toBe("the book")
-    expect(fs.readdirSync(directory)).toEqual(["book.db"])
+    expect(fs.readFileSync(book, "utf8")).toBe("held open")
+    expect(files.throughDescriptor(book)).toBe(false)
   })
 
   it("a loop of links throws, and an output named by one is refused as a FileFailure, the links left as they were", async () => {
