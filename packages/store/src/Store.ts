@@ -29,8 +29,10 @@ export const locate = (url: string): Location | InvalidStoreUrl => {
   if (/^sqlite:/i.test(text)) {
     // sqlite:PATH, and the URL forms sqlite://relative.db and sqlite:///absolute.db
     const path = text.slice("sqlite:".length).replace(/^\/\//, "")
-    return path === "" ? new InvalidStoreUrl({ url, reason: "names no file (sqlite:PATH)" }) : { kind: "sqlite", path }
+    if (path === "") return new InvalidStoreUrl({ url, reason: "names no file (sqlite:PATH)" })
+    return path.startsWith("file:") ? fileUri(url) : { kind: "sqlite", path }
   }
+  if (text.startsWith("file:")) return fileUri(url)
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text)
   if (scheme !== null) {
     return new InvalidStoreUrl({
@@ -40,6 +42,14 @@ export const locate = (url: string): Location | InvalidStoreUrl => {
   }
   return { kind: "sqlite", path: text }
 }
+
+/**
+ * A `file:` URI as a book: SQLite opens it as a URI (`file:book.db?mode=rw` is `book.db`), where every check of the
+ * book's files (outputs that must not replace it, a new book's creation) would take it for a file named `file:…`, and
+ * an output could replace the real book. A file whose name starts so is named `./file:…`.
+ */
+const fileUri = (url: string) =>
+  new InvalidStoreUrl({ url, reason: "is a file: URI: give the book's path (a file whose name starts with file: as ./file:…)" })
 
 /**
  * How long a command waits for another process's write transaction on a SQLite book before failing:

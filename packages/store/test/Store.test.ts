@@ -21,4 +21,11 @@ describe("Store.locate", () => {
     expect(Store.locate("  ")).toBeInstanceOf(InvalidStoreUrl)
     expect(Store.locate("sqlite:")).toBeInstanceOf(InvalidStoreUrl)
   })
+
+  it("refuses a file: URI, which SQLite would open as another file than the one every check of the book looks at; ./file:… is a path", () => {
+    for (const url of ["file:book.db", "file:book.db?mode=rw", "sqlite:file:book.db", "file:///tmp/book.db"]) {
+      expect([url, Store.locate(url) instanceof InvalidStoreUrl]).toEqual([url, true])
+    }
+    expect(Store.locate("./file:book.db")).toEqual({ kind: "sqlite", path: "./file:book.db" })
+  })
 })

@@ -190,7 +190,26 @@ export const throughDescriptor = (path: string): boolean => {
   return false
 }
 
-const statOf = (path: string): fs.Stats | undefined => fs.statSync(path, { throwIfNoEntry: false })
+/** `path`'s status, or nothing where it cannot be read (absent, a loop of links, a name too long…). */
+const statOf = (path: string): fs.Stats | undefined => {
+  try {
+    return fs.statSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Why `path` cannot name a file to write, if it cannot: empty, or spelled as a folder (a trailing `/`, `.` or `..`),
+ * which the system would refuse to write as a file, but which taken apart as a folder and a name (`ff/` as `ff`) led
+ * to the file, FIFO or device of that name being replaced.
+ */
+export const notAFileName = (path: string): string | undefined =>
+  path === ""
+    ? "is empty: name a file"
+    : /(^|\/)(\.\.?)?$/.test(path)
+    ? "is spelled as a folder (it ends in /, . or ..): name a file"
+    : undefined
 
 /**
  * Whether writing `output` would write over `kept`: the same file as the system resolves both, or (both there) the
@@ -232,6 +251,30 @@ export const keep = (files: ReadonlyArray<Kept>): void => {
 /** The kept file that writing `target` would write over, if any. */
 export const keptAt = (target: string): Kept | undefined => keptFiles.find((file) => sameFile(target, file.path))
 
+/**
+ * A device or FIFO opened to be written in place. A FIFO waits for its reader, as a shell's `>` does, but never in a
+ * blocking `open`: that one holds a thread of Node's pool until a reader comes, so a Ctrl-C could not end the run (its
+ * exit waits for the pool). The opening is tried without waiting (ENXIO: no reader yet) every tenth of a second, in an
+ * interruptible wait; once it succeeds, the file is opened as usual while that first descriptor keeps the reader.
+ */
+const openDevice = (path: string): Effect.Effect<fs.promises.FileHandle, FileFailure> => {
+  const attempt = Effect.tryPromise({
+    try: () => fs.promises.open(path, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK),
+    catch: (cause) => cause
+  })
+  const untilRead: Effect.Effect<fs.promises.FileHandle, FileFailure> = attempt.pipe(
+    Effect.catch((cause) =>
+      typeof cause === "object" && cause !== null && "code" in cause && cause.code === "ENXIO"
+        ? Effect.andThen(Effect.interruptible(Effect.sleep("100 millis")), Effect.suspend(() => untilRead))
+        : Effect.fail(failure(path, "cannot write there")(cause))
+    )
+  )
+  return Effect.flatMap(untilRead, (probe) =>
+    Effect.tryPromise({ try: () => fs.promises.open(path, "w"), catch: failure(path, "cannot write there") }).pipe(
+      Effect.ensuring(Effect.promise(() => probe.close()))
+    ))
+}
+
 /** Fails when `target` (where writing `path` lands) is a kept file. */
 const refuseKept = (path: string, target: string): Effect.Effect<void, FileFailure> =>
   Effect.suspend(() => {
@@ -255,6 +298,8 @@ export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Sco
         fs.promises.stat(path).then((stat) => stat.isDirectory() ? "directory" : stat.isFile() ? "file" : "device", () => "none")
       )
       if (kind === "directory") return yield* new FileFailure({ path, reason: "cannot write a file there: is a directory" })
+      const unnamed = notAFileName(path)
+      if (unnamed !== undefined) return yield* new FileFailure({ path, reason: unnamed })
       if (throughDescriptor(path)) {
         return yield* new FileFailure({ path, reason: "names an open descriptor of this process (/dev/fd/N, /proc/self/fd/N): name a file, or - for standard output" })
       }
@@ -264,7 +309,7 @@ export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Sco
       yield* refuseKept(path, target)
       const partial = kind === "device" ? undefined : partialPath(target)
       if (partial !== undefined) removeLeftovers(target)
-      const handle = yield* Effect.tryPromise({
+      const handle = yield* kind === "device" ? openDevice(path) : Effect.tryPromise({
         try: () => fs.promises.open(partial ?? path, "w"),
         catch: failure(path, "cannot create a file there")
       })

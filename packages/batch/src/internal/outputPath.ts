@@ -57,6 +57,8 @@ export const ensureDistinct = (
 ): Effect.Effect<void, InvalidParameter> =>
   Effect.suspend(() => {
     if (output === "-") return Effect.void
+    const unnamed = Files.notAFileName(output)
+    if (unnamed !== undefined) return Effect.fail(new InvalidParameter({ parameter: flag, value: output, reason: unnamed }))
     const stream = standardStreamFile(output)
     if (stream !== undefined) {
       return Effect.fail(

@@ -4,7 +4,8 @@
  */
 import { Effect, Exit } from "effect"
 import * as fc from "fast-check"
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
+import { once } from "node:events"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -241,6 +242,44 @@ describe("files.writtenFile: the file the system writes", () => {
     }
     expect(fs.readFileSync(book, "utf8")).toBe("held open")
     expect(files.throughDescriptor(book)).toBe(false)
+  })
+
+  it("a path spelled as a folder (a trailing /, . or ..) or empty is refused, and the file, FIFO or link of that name is left as it was", async () => {
+    const directory = freshDirectory()
+    expect(spawnSync("mkfifo", [path.join(directory, "ff")]).status).toBe(0)
+    fs.writeFileSync(path.join(directory, "log.txt"), "the log")
+    fs.symlinkSync("log.txt", path.join(directory, "l"))
+    for (const given of ["ff/", "log.txt/", "l/", "newname/", "log.txt/.", ".", "..", ""]) {
+      expect([given, files.notAFileName(given) !== undefined]).toEqual([given, true])
+      const exit = await Effect.runPromiseExit(Effect.scoped(files.open(given === "" ? "" : `${directory}/${given}`)))
+      expect([given, Exit.isFailure(exit)]).toEqual([given, true])
+    }
+    expect(fs.statSync(path.join(directory, "ff")).isFIFO()).toBe(true)
+    expect(fs.readFileSync(path.join(directory, "log.txt"), "utf8")).toBe("the log")
+    expect(fs.lstatSync(path.join(directory, "l")).isSymbolicLink()).toBe(true)
+    expect(fs.readdirSync(directory).sort()).toEqual(["ff", "l", "log.txt"])
+    for (const name of ["out.csv", "./out.csv", "a/b.csv", "..x", ".hidden"]) expect([name, files.notAFileName(name)]).toEqual([name, undefined])
+  })
+
+  it("opening a FIFO waits for its reader, as a shell's > does, and an interruption ends that wait", async () => {
+    const directory = freshDirectory()
+    const fifo = path.join(directory, "ff")
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0)
+    // Nobody reads: the wait is interrupted (as Ctrl-C interrupts a run), and the run ends.
+    const waited = await Effect.runPromiseExit(Effect.timeout(Effect.scoped(files.open(fifo)), "300 millis"))
+    expect(Exit.isFailure(waited)).toBe(true)
+    // A reader comes: the output is written to it.
+    const out = fs.openSync(`${fifo}.out`, "w")
+    const reader = spawn("cat", [fifo], { stdio: ["ignore", out, "ignore"] })
+    fs.closeSync(out)
+    await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const sink = yield* files.open(fifo)
+      yield* sink.write("rows")
+      yield* sink.close
+    })))
+    await once(reader, "exit")
+    expect(fs.readFileSync(`${fifo}.out`, "utf8")).toBe("rows")
+    expect(fs.statSync(fifo).isFIFO()).toBe(true)
   })
 
   it("a loop of links throws, and an output named by one is refused as a FileFailure, the links left as they were", async () => {
