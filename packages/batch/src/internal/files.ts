@@ -142,27 +142,38 @@ const realFolder = (folder: string): string => {
 }
 
 /**
- * The file that writing `path` writes, as the system resolves it: its folders by the system itself, then the file's
- * own symbolic links one by one (a chain of them), each read against the real folder it sits in. A link to a file not
- * there yet leads to where that file will be; a link to an open descriptor (`/proc/self/fd/N`) to what it holds now.
- * A loop of links throws, as opening it would. The output checks and the writer both use it, so that they agree on the
- * file.
+ * The steps of following `path` as the system does: the folder as named and as the system resolves it, and the file
+ * in it; then, while that file is a symbolic link, the same for what the link says, read against the real folder it
+ * sits in. A loop of links throws, as opening it would.
  */
-export const writtenFile = (path: string): string => {
+function* steps(path: string): Generator<{ readonly named: string; readonly folder: string; readonly file: string }> {
   let at = absolute(path, process.cwd())
   for (let hops = 0; hops < maxLinks; hops++) {
-    const folder = realFolder(nodePath.dirname(at))
+    const named = nodePath.dirname(at)
+    const folder = realFolder(named)
     const file = `${folder === "/" ? "" : folder}/${nodePath.basename(at)}`
+    yield { named, folder, file }
     let link: string
     try {
       link = fs.readlinkSync(file)
     } catch {
       // Not a link (or nothing there): the file itself.
-      return file
+      return
     }
     at = absolute(link, folder)
   }
   throw Object.assign(new Error("too many levels of symbolic links"), { code: "ELOOP" })
+}
+
+/**
+ * The file that writing `path` writes, as the system resolves it: the last of its {@link steps}. A link to a file not
+ * there yet leads to where that file will be. The output checks and the writer both use it, so that they agree on the
+ * file.
+ */
+export const writtenFile = (path: string): string => {
+  let file = ""
+  for (const step of steps(path)) file = step.file
+  return file
 }
 
 /** A folder of a process's open descriptors: `/proc/self/fd`, `/proc/<pid>/fd`, `/dev/fd` as the system resolves it. */
@@ -174,18 +185,10 @@ const descriptorFolder = /^\/proc\/(self|thread-self|\d+)(\/task\/\d+)?\/fd$|^\/
  * crashed the process), so no output may go there. Standard output is the caller's `-`, never a path.
  */
 export const throughDescriptor = (path: string): boolean => {
-  let at = absolute(path, process.cwd())
-  for (let hops = 0; hops < maxLinks; hops++) {
-    const named = nodePath.dirname(at)
-    const folder = realFolder(named)
-    if (descriptorFolder.test(named) || descriptorFolder.test(folder)) return true
-    let link: string
-    try {
-      link = fs.readlinkSync(`${folder === "/" ? "" : folder}/${nodePath.basename(at)}`)
-    } catch {
-      return false
-    }
-    at = absolute(link, folder)
+  try {
+    for (const { folder, named } of steps(path)) if (descriptorFolder.test(named) || descriptorFolder.test(folder)) return true
+  } catch {
+    // A loop of links: refused by the writer, whatever it passes through.
   }
   return false
 }
@@ -236,13 +239,13 @@ export interface Kept {
   readonly path: string
 }
 
-/** What the run's output checks kept: the writer checks them again when it puts a file in place. */
+/** What the run's output checks kept: the writer checks them again when it starts a file. */
 const keptFiles: Array<Kept> = []
 
 /**
  * Remembers `files` as never to be written over by this run. The output checks say so before anything is written;
  * the writer checks again when it starts a file, where the path may lead elsewhere than when it was checked (a link
- * changed in between); the file is then put in place there, wherever the path leads by the end.
+ * changed in between); the file is then put in place where the path led when the writing started.
  */
 export const keep = (files: ReadonlyArray<Kept>): void => {
   for (const file of files) if (file.path !== "" && file.path !== "-") keptFiles.push(file)
