@@ -130,9 +130,9 @@ export const usageError = (error: CliError.CliError): CliErrors.Usage => {
  */
 const fail = (error: unknown, asJson: boolean) => {
   const hints = FailureHint.of(error)
-  const { error: body } = Output.errorJson(error)
   const problem = FailureHint.problemOf(error)
-  const document = hints.length === 0 ? { error: body } : { error: { ...body, ...(problem === undefined ? {} : { problem }), hints } }
+  const { error: body } = Output.errorJson(error)
+  const document = { error: { ...body, ...(problem === undefined ? {} : { problem }), ...(hints.length === 0 ? {} : { hints }) } }
   return Console.error([Output.describeError(error), ...hints.map(Output.describeHint)].join("\n")).pipe(
     Effect.andThen(asJson ? Output.json(document) : Effect.void),
     Effect.as(Output.exitCodeOf(error))

@@ -172,7 +172,8 @@ export class InvalidStoreUrl extends /* @__PURE__ */ Data.TaggedError("InvalidSt
  * - `disk-full`: the disk (or the server's) has no room for the write;
  * - `read-only`: the book cannot be written (file permissions, a read-only replica);
  * - `disk-io`: the disk failed a read or a write;
- * - `damaged`: the book's file or the server's data is corrupt, or is not a database;
+ * - `damaged`: the book's file or the server's data is corrupt (a file that is no database at all is not named:
+ *   it is most often the wrong path);
  * - `access-denied`: the server refused the credentials or the role's privileges.
  */
 export const storeProblems = ["connection", "disk-full", "read-only", "disk-io", "damaged", "access-denied"] as const

@@ -176,6 +176,15 @@ export const writtenFile = (path: string): string => {
   return file
 }
 
+/** {@link writtenFile}, or for a loop of links (which no writer opens) the path made absolute. */
+export const resolvedFile = (path: string): string => {
+  try {
+    return writtenFile(path)
+  } catch {
+    return nodePath.resolve(path)
+  }
+}
+
 /** A folder of a process's open descriptors: `/proc/self/fd`, `/proc/<pid>/fd`, `/dev/fd` as the system resolves it. */
 const descriptorFolder = /^\/proc\/(self|thread-self|\d+)(\/task\/\d+)?\/fd$|^\/dev\/fd$/
 
@@ -221,14 +230,7 @@ export const notAFileName = (path: string): string | undefined =>
 export const sameFile = (output: string, kept: string): boolean => {
   const out = statOf(output)
   if (out !== undefined && !out.isFile() && !out.isDirectory()) return false
-  const resolved = (path: string) => {
-    try {
-      return writtenFile(path)
-    } catch {
-      return nodePath.resolve(path)
-    }
-  }
-  if (resolved(output) === resolved(kept)) return true
+  if (resolvedFile(output) === resolvedFile(kept)) return true
   const other = statOf(kept)
   return out !== undefined && other !== undefined && out.dev === other.dev && out.ino === other.ino
 }

@@ -7,18 +7,8 @@ import { InvalidParameter, InvalidStoreUrl } from "@smsbook/core"
 import * as Store from "@smsbook/store/Store"
 import { Effect } from "effect"
 import * as fs from "node:fs"
-import * as nodePath from "node:path"
 import * as tty from "node:tty"
 import * as Files from "./files.ts"
-
-/** The file writing `path` writes (`Files.writtenFile`: the writer's own resolution); a loop of links as given. */
-const realPath = (path: string): string => {
-  try {
-    return Files.writtenFile(path)
-  } catch {
-    return nodePath.resolve(path)
-  }
-}
 
 /** A file a command must not write over, and what it is to the command (`the input FILE`, `the store`…). */
 export type Kept = Files.Kept
@@ -30,10 +20,9 @@ export type Kept = Files.Kept
 export const storeFiles = (url: string): ReadonlyArray<Kept> => {
   const location = Store.locate(url)
   if (location instanceof InvalidStoreUrl || location.kind !== "sqlite") return []
-  const books = [...new Set([location.path, realPath(location.path)])]
+  const books = [...new Set([location.path, Files.resolvedFile(location.path)])]
   return books.flatMap((book) => ["", "-wal", "-shm", "-journal"].map((suffix) => ({ role: "the store", path: `${book}${suffix}` })))
 }
-
 
 const identity = (path: string): fs.Stats | undefined => {
   try {

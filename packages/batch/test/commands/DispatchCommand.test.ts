@@ -79,6 +79,20 @@ const dispatchOnce = async (dir: string, env: NodeJS.ProcessEnv, children: Array
   return { status, ms: Date.now() - started, error: document?.error, stdout, stderr }
 }
 
+/**
+ * What a `dispatch --once` whose carrier is not there must end with: within the test's bound, exit 1 and one
+ * CARRIER_FAILURE document saying `why`; each failed attempt said on stderr as it happened; the password (and Kannel's
+ * key, whose value holds "secret" too) never shown.
+ */
+const expectUnreachable = (ran: Awaited<ReturnType<typeof dispatchOnce>>, why: string) => {
+  expect(ran.ms, ran.stderr).toBeLessThan(20_000)
+  expect(ran.status, ran.stderr).toBe(1)
+  expect(ran.error).toMatchObject({ code: "CARRIER_FAILURE", exit_code: 1 })
+  expect(ran.error?.message).toContain(`the link to the carrier failed: ${why}`)
+  expect(ran.stderr).toMatch(/^dispatch: \{"_tag":"Link","event":\{"_tag":"Disconnected"/m)
+  expect(ran.stdout + ran.stderr).not.toContain("secret")
+}
+
 /** Kills (-9) the processes still running, and waits for them. */
 const stopAll = async (children: ReadonlyArray<ChildProcess>) => {
   for (const child of children) {
@@ -294,14 +308,7 @@ describe("smsbook dispatch", () => {
         ] as const
       ) {
         const env = { ...base, SMSBOOK_CARRIER: `smpp://smsbook:secret@127.0.0.1:${port}?connect_timeout_ms=500` }
-        const { error, ms, status, stderr, stdout } = await dispatchOnce(dir, env, children)
-        expect(ms, stderr).toBeLessThan(20_000)
-        expect(status, stderr).toBe(1)
-        expect(error).toMatchObject({ code: "CARRIER_FAILURE", exit_code: 1 })
-        expect(error?.message).toContain(`the link to the carrier failed: no bind to the SMSC as smsbook after 0.5 s: ${why}`)
-        // Each failed attempt was said on stderr as it happened; the password never.
-        expect(stderr).toMatch(/^dispatch: \{"_tag":"Link","event":\{"_tag":"Disconnected"/m)
-        expect(stdout + stderr).not.toContain("secret")
+        expectUnreachable(await dispatchOnce(dir, env, children), `no bind to the SMSC as smsbook after 0.5 s: ${why}`)
       }
     } finally {
       await stopAll(children)
@@ -325,14 +332,7 @@ describe("smsbook dispatch", () => {
         ] as const
       ) {
         const carrier = `kannel://smsbook:secret@127.0.0.1:${port}?callback=http://127.0.0.1:9&key=smsbook_secretkey&connect_timeout_ms=500&response_timeout_ms=300`
-        const { error, ms, status, stderr, stdout } = await dispatchOnce(dir, { ...base, SMSBOOK_CARRIER: carrier }, children)
-        expect(ms, stderr).toBeLessThan(20_000)
-        expect(status, stderr).toBe(1)
-        expect(error).toMatchObject({ code: "CARRIER_FAILURE", exit_code: 1 })
-        expect(error?.message).toContain(`the link to the carrier failed: no answer from smsbox to the sendsms-user smsbook since the run began: ${why}`)
-        // Each failed request was said on stderr as it happened; the password and the key never.
-        expect(stderr).toMatch(/^dispatch: \{"_tag":"Link","event":\{"_tag":"Disconnected"/m)
-        expect(stdout + stderr).not.toContain("secret")
+        expectUnreachable(await dispatchOnce(dir, { ...base, SMSBOOK_CARRIER: carrier }, children), `no answer from smsbox to the sendsms-user smsbook since the run began: ${why}`)
       }
       // One request, never made again.
       expect(silent.received().match(/^GET /gm)?.length).toBe(1)
