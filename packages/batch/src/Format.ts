@@ -110,8 +110,8 @@ const counts = (record: { readonly [key: string]: number | undefined }): string 
   ).join(", ")
 
 /** The import summary of `file` (`-`: standard input). */
-/** `listLimit`: how many opted-out numbers a summary lists at most (`Import.optedOutListLimit`); a full list ends in "…". */
-export const importSummary = (file: string, summary: Import.Summary, listLimit: number): ReadonlyArray<string> => {
+/** The import's summary as text; a list of opted-out numbers cut at its limit ends in "…". */
+export const importSummary = (file: string, summary: Import.Summary): ReadonlyArray<string> => {
   const source = file === "-" ? "standard input" : file
   const delimiter = summary.delimiter === "\t" ? "tab" : summary.delimiter
   const lines = [
@@ -135,8 +135,7 @@ export const importSummary = (file: string, summary: Import.Summary, listLimit: 
   if (summary.duplicates > 0) lines.push(`  ${plural(summary.duplicates, "row")} repeated an earlier number: merged (tags added)`)
   if (summary.opted_out > 0) {
     const shown = summary.opted_out_msisdns.join(", ")
-    // The list holds distinct numbers, the count rows: only a list cut at its limit leaves numbers out.
-    const more = summary.opted_out_msisdns.length >= listLimit && summary.opted_out > summary.opted_out_msisdns.length ? ", …" : ""
+    const more = summary.opted_out_msisdns_complete ? "" : ", …"
     lines.push(`  ${plural(summary.opted_out, "row")} of opted-out contacts, left CANCELLED: ${shown}${more}`)
   }
   if (summary.rejected > 0) {

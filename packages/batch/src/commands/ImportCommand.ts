@@ -110,7 +110,7 @@ export const command = Command.make("import", flags, (input) =>
         if (!summary.max_rejects_exceeded || Option.isNone(maxRejects)) return
         // One outcome, one document: the error carries the summary; people still see the summary first.
         yield* progress.finish
-        if (!input.json) yield* human(Format.importSummary(input.file, shown(summary), Import.optedOutListLimit))
+        if (!input.json) yield* human(Format.importSummary(input.file, shown(summary)))
         return yield* new CliErrors.TooManyRejects({
           rejected: summary.rejected,
           read: summary.read,
@@ -151,7 +151,7 @@ export const command = Command.make("import", flags, (input) =>
     )
     yield* input.json
       ? Output.json(shown(summary))
-      : human(Format.importSummary(input.file, shown(summary), Import.optedOutListLimit))
+      : human(Format.importSummary(input.file, shown(summary)))
     // Rejects on standard output come last, once the store is done with: a reader that goes away (`| head`) then cuts
     // only them, and the run still ends as the import did (Main.stdoutFailed).
     yield* sendRejects

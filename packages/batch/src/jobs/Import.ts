@@ -132,6 +132,8 @@ export interface Summary {
   readonly suppressed: number
   /** The first {@link optedOutListLimit} of those numbers. */
   readonly opted_out_msisdns: ReadonlyArray<string>
+  /** Whether `opted_out_msisdns` holds every opted-out number of the file (`opted_out` counts rows, not numbers). */
+  readonly opted_out_msisdns_complete: boolean
   /** Accepted rows per reading of the number (see `Msisdn.Rule`). */
   readonly rules: { readonly [R in Msisdn.Rule]: number }
   /**
@@ -259,6 +261,12 @@ export const run = Effect.fn("Import.run")(
 
     const tally = { read: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, duplicates: 0, opted_out: 0, suppressed: 0 }
     const optedOut: Array<string> = []
+    let optedOutComplete = true
+    const listOptedOut = (msisdn: string) => {
+      if (optedOut.includes(msisdn)) return
+      if (optedOut.length < optedOutListLimit) optedOut.push(msisdn)
+      else optedOutComplete = false
+    }
     const rules: { [R in Msisdn.Rule]: number } = {
       "international": 0,
       "national": 0,
@@ -285,7 +293,7 @@ export const run = Effect.fn("Import.run")(
         if (outcome.suppressed === true) tally.suppressed++
         if (!outcome.optedOut) continue
         tally.opted_out++
-        if (optedOut.length < optedOutListLimit && !optedOut.includes(outcome.msisdn)) optedOut.push(outcome.msisdn)
+        listOptedOut(outcome.msisdn)
       }
     }
 
@@ -305,13 +313,14 @@ export const run = Effect.fn("Import.run")(
     })
 
     const mergeStaged = Effect.fnUntraced(function*(importer: ContactStore.BulkImport, last: boolean) {
-      const merged = yield* importer.merge(optedOutListLimit - optedOut.length, last)
+      // One number more than the list has room for: whether it comes back says whether the list is cut.
+      const merged = yield* importer.merge(optedOutListLimit - optedOut.length + 1, last)
       tally.created += merged.created
       tally.updated += merged.updated
       tally.unchanged += merged.unchanged
       tally.opted_out += merged.optedOut
       tally.suppressed += merged.suppressed
-      for (const msisdn of merged.optedOutMsisdns) if (!optedOut.includes(msisdn)) optedOut.push(msisdn)
+      for (const msisdn of merged.optedOutMsisdns) listOptedOut(msisdn)
       staged = 0
       seen.clear()
       tally.duplicates += merged.repeats.length
@@ -396,6 +405,7 @@ export const run = Effect.fn("Import.run")(
     const summary: Summary = {
       ...tally,
       opted_out_msisdns: optedOut,
+      opted_out_msisdns_complete: optedOutComplete,
       rules,
       notes,
       reasons,

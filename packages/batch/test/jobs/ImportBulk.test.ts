@@ -12,6 +12,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import * as Format from "../../src/Format.ts"
 import * as Import from "../../src/jobs/Import.ts"
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-import-bulk-"))
@@ -193,5 +194,41 @@ describe("set-based import (SQLite) against row by row (memory)", () => {
     const bulk = await runIn(SqliteStore.layer(path.join(temporary, `${++files}.db`)), handedBack)
     expectHandedBackOrder(bulk)
     expect(bulk).toEqual(await runIn(MemoryStore.layer, handedBack))
+  })
+})
+
+describe("the summary's list of opted-out numbers", () => {
+  const limit = Import.optedOutListLimit
+  /** A book of `limit + 1` opted-out contacts, then a file of `numbers` of them; `repeat` writes the first one twice. */
+  const importOptedOut = (layer: Layer.Layer<ContactStore.ContactStore, unknown>, numbers: number, repeat: boolean) => {
+    const indexes = Array.from({ length: numbers }, (_, i) => i)
+    const lines = [...indexes, ...(repeat ? [0] : [])].map((i) => `+${e164(i)}`)
+    const bytes = Buffer.from(["mobile", ...lines].join("\n"), "utf8")
+    return Effect.runPromise(Effect.provide(
+      Effect.gen(function*() {
+        yield* seed(Array.from({ length: limit + 1 }, (_, at) => ({ at, first: "", last: "", tags: [], state: "opted-out" })))
+        return yield* Import.run(once(bytes), { defaultCountry: "GB", mergeEvery: 37, batchSize: 10 })
+      }),
+      layer
+    ))
+  }
+  const optedOutLine = (summary: Import.Summary) => Format.importSummary("f.csv", summary).find((line) => line.includes("opted-out"))
+
+  it.each([
+    ["row by row (memory)", () => MemoryStore.layer],
+    ["set-based (SQLite)", () => SqliteStore.layer(path.join(temporary, `${++files}.db`))]
+  ])("%s: a list of exactly the limit is whole, one more number cuts it", async (_, layer) => {
+    // The limit's numbers in limit + 1 rows: more rows than the list holds, yet every number is in it.
+    const exact = await importOptedOut(layer(), limit, true)
+    expect(exact.opted_out).toBe(limit + 1)
+    expect(new Set(exact.opted_out_msisdns).size).toBe(limit)
+    expect(exact.opted_out_msisdns_complete).toBe(true)
+    expect(optedOutLine(exact)).not.toContain("…")
+
+    const over = await importOptedOut(layer(), limit + 1, false)
+    expect(over.opted_out).toBe(limit + 1)
+    expect(over.opted_out_msisdns).toHaveLength(limit)
+    expect(over.opted_out_msisdns_complete).toBe(false)
+    expect(optedOutLine(over)).toMatch(/, …$/)
   })
 })
