@@ -79,9 +79,12 @@ export class InvalidSettings extends Schema.TaggedError<InvalidSettings>()("Inva
   }
 }
 
-/** The run was stopped by SIGINT (Ctrl-C) or SIGTERM: whatever was under way rolled back; exit 130 or 143. */
+/**
+ * The run was stopped by SIGINT (Ctrl-C), SIGTERM or SIGHUP (its terminal closed): whatever was under way rolled
+ * back; exit 130, 143 or 129.
+ */
 export class Interrupted extends Schema.TaggedError<Interrupted>()("Interrupted", {
-  signal: Schema.Literals(["SIGINT", "SIGTERM"]),
+  signal: Schema.Literals(["SIGINT", "SIGTERM", "SIGHUP"]),
   /** What the job had done that stays (a broadcast's committed batches); absent: nothing stays. */
   kept: Schema.optionalKey(Schema.String)
 }) {

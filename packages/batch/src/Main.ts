@@ -232,12 +232,13 @@ const stdoutFailed = (error: Error & { readonly code?: string }): void => {
   process.exit(Output.ExitCode.failed)
 }
 
-/** The signal that stopped the run, if one did: SIGINT exits 130, SIGTERM 143. */
-let stoppedBy: "SIGINT" | "SIGTERM" | undefined
+/** The signal that stopped the run, if one did: SIGINT exits 130, SIGTERM 143, SIGHUP 129. */
+let stoppedBy: EarlySignals.Signal | undefined
 
 /**
- * Runs the command line as the process: Ctrl-C (SIGINT) and SIGTERM interrupt it, so finalizers run
- * (transactions roll back, partial files go), then it exits 130 or 143 with one document for `--json`.
+ * Runs the command line as the process: Ctrl-C (SIGINT), SIGTERM and SIGHUP interrupt it, so finalizers run
+ * (transactions roll back, partial files go, a server drains), then it exits 130, 143 or 129 with one document for
+ * `--json`.
  */
 export const main = (args: ReadonlyArray<string>): void => {
   const asJson = wantsJson(args)
@@ -245,6 +246,13 @@ export const main = (args: ReadonlyArray<string>): void => {
   process.stdout.on("error", stdoutFailed)
   process.once("SIGINT", () => void (stoppedBy ??= "SIGINT"))
   process.once("SIGTERM", () => void (stoppedBy ??= "SIGTERM"))
+  // The runtime interrupts on SIGINT and SIGTERM only: a closed terminal's SIGHUP, which would kill the process with
+  // nothing rolled back or said, is remembered and turned into the SIGTERM that stops it the same way.
+  process.on("SIGHUP", () => {
+    if (stoppedBy !== undefined) return
+    stoppedBy = "SIGHUP"
+    process.kill(process.pid, "SIGTERM")
+  })
   EarlySignals.release()
   const early = EarlySignals.received()
   if (early !== undefined) {

@@ -10,9 +10,17 @@ import * as Visible from "./internal/visible.ts"
 
 /**
  * 0 done, 1 failed, 2 bad usage or input, 3 finished but rows were rejected beyond `--max-rejects`,
- * 130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM).
+ * 130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP: the terminal closed).
  */
-export const ExitCode = { done: 0, failed: 1, badInput: 2, tooManyRejects: 3, interrupted: 130, terminated: 143 } as const
+export const ExitCode = {
+  done: 0,
+  failed: 1,
+  badInput: 2,
+  tooManyRejects: 3,
+  hungUp: 129,
+  interrupted: 130,
+  terminated: 143
+} as const
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode]
 
 /** Every error the command line can report: the domain's and its own. */
@@ -30,11 +38,13 @@ export const isSmsbookError = (error: unknown): error is ReportedError =>
 /** The code, number and HTTP status of an error. */
 export const info = (error: ReportedError): Errors.Info => catalog[error._tag]
 
-/** The exit code of a failure: too many rejects 3, interrupted 130/143, input errors 2, everything else 1. */
+const signalCodes = { SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated, SIGHUP: ExitCode.hungUp } as const
+
+/** The exit code of a failure: too many rejects 3, interrupted 130/143/129, input errors 2, everything else 1. */
 export const exitCodeOf = (error: unknown): ExitCode => {
   if (!isSmsbookError(error)) return ExitCode.failed
   if (error._tag === "TooManyRejects") return ExitCode.tooManyRejects
-  if (error._tag === "Interrupted") return error.signal === "SIGTERM" ? ExitCode.terminated : ExitCode.interrupted
+  if (error._tag === "Interrupted") return signalCodes[error.signal]
   const { status } = info(error)
   // Input errors are the ones a server answers 400 or 422: the caller's input is at fault.
   return status === 400 || status === 422 ? ExitCode.badInput : ExitCode.failed

@@ -41,7 +41,7 @@ if (serving && process.env[launchedMark] !== "1" && await startedByNpmShell()) {
   }, 250)
   watch.unref()
   // Stopping already: no second signal (harmless, but redundant).
-  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => clearInterval(watch))
+  for (const signal of EarlySignals.stopping) process.once(signal, () => clearInterval(watch))
 }
 
 if (serving && !ServeHeap.capped()) {
@@ -60,7 +60,7 @@ if (serving && !ServeHeap.capped()) {
     if (child !== undefined && listening) child.kill(signal)
     else held ??= signal
   }
-  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => passOn(signal))
+  for (const signal of EarlySignals.stopping) process.on(signal, () => passOn(signal))
   EarlySignals.release()
   if (EarlySignals.received() === undefined) {
     // The IPC channel tells the server when this process is gone, even killed by a signal it cannot pass on.

@@ -159,6 +159,7 @@ describe("Output.errorJson", () => {
     expect(Output.errorJson(examples.StoreNotFound).error).toMatchObject({ field: "--store", code: "STORE_NOT_FOUND" })
     expect(Output.errorJson(examples.Interrupted).error).toMatchObject({ code: "INTERRUPTED", exit_code: 143 })
     expect(Output.errorJson(new CliErrors.Interrupted({ signal: "SIGINT" })).error.exit_code).toBe(130)
+    expect(Output.errorJson(new CliErrors.Interrupted({ signal: "SIGHUP" })).error.exit_code).toBe(129)
   })
 
   it("TooManyRejects carries the import summary, and says plainly that nothing was imported", () => {

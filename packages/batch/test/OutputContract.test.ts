@@ -355,8 +355,10 @@ describe("--json: one document on stdout, every outcome", () => {
 })
 
 describe("interruption", () => {
-  it("SIGTERM during an import rolls back, says so on stderr, exits 143 with one document", async () => {
-    const child = spawn(process.execPath, [bin, "import", "-", "--json", "--rejects", path.join(dir, "int.rejects.csv")], { cwd: dir, env: env() })
+  // SIGHUP is a closed terminal: Node's default would kill the run without a word.
+  it.each([["SIGTERM", 143], ["SIGHUP", 129]] as const)("%s during an import rolls back, says so on stderr, exits %i with one document", async (signal, exitCode) => {
+    const rejects = `int-${signal}.rejects.csv`
+    const child = spawn(process.execPath, [bin, "import", "-", "--json", "--rejects", path.join(dir, rejects)], { cwd: dir, env: env() })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (chunk) => (stdout += chunk))
@@ -364,14 +366,15 @@ describe("interruption", () => {
     // Standard input is never ended: the import is under way when the signal comes.
     child.stdin.write("msisdn\n" + Array.from({ length: 2000 }, (_, i) => `4474009${String(i).padStart(5, "0")}`).join("\n") + "\n")
     // Once the rejects file is open the import is under way (it is opened before the first row is read).
-    for (let waited = 0; waited < 120_000 && !fs.readdirSync(dir).some((file) => file.includes("int.rejects")); waited += 100) {
+    for (let waited = 0; waited < 120_000 && !fs.readdirSync(dir).some((file) => file.includes(rejects)); waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     await new Promise((resolve) => setTimeout(resolve, 1000))
-    child.kill("SIGTERM")
+    child.kill(signal)
     const code = await new Promise((resolve) => child.once("exit", resolve))
-    expect(code).toBe(143)
-    expect(JSON.parse(stdout)).toMatchObject({ error: { code: "INTERRUPTED", exit_code: 143 } })
+    expect(code).toBe(exitCode)
+    expect(JSON.parse(stdout)).toMatchObject({ error: { code: "INTERRUPTED", exit_code: exitCode } })
+    expect(stderr).toContain(`interrupted by ${signal}`)
     expect(stderr).toContain("nothing was imported")
     const listed = document(["contacts", "list", "--query", "4474009"])
     expect(listed.doc).toEqual([])

@@ -72,6 +72,18 @@ describe("smsbook keys and smsbook serve", () => {
     expect(code).toBe(143)
   }, 300_000)
 
+  it("SIGHUP (its terminal closed) stops the server as SIGTERM does, through the launcher: requests answered, exit 129", async () => {
+    const server = spawn(process.execPath, [bin, "serve", "--port", "0", "--no-auth", "--json"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
+    let stderr = ""
+    server.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
+    const url = await servingAt(server)
+    expect((await fetch(`${url}/health`)).status).toBe(200)
+    server.kill("SIGHUP")
+    const [code] = await once(server, "exit")
+    expect(code, stderr).toBe(129)
+    expect(stderr).toContain("interrupted by SIGHUP: the server stopped accepting requests")
+  }, 300_000)
+
   it("a write waits --wait for another process's lock on the book, then answers STORE_FAILURE and writes nothing", async () => {
     const key = JSON.parse(smsbook("keys", "create", "--name", "wait", "--json").stdout).key
     const server = spawn(process.execPath, [bin, "serve", "--port", "0", "--json", "--wait", "1"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })

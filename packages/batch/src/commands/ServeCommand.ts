@@ -1,6 +1,6 @@
 /**
  * `smsbook serve [--host 127.0.0.1] [--port 8080] [--store URL] [--no-auth]`: the interface over
- * HTTP until SIGTERM or SIGINT, which stop it gracefully (in-flight requests finish, the store closes).
+ * HTTP until SIGTERM, SIGINT or SIGHUP, which stop it gracefully (in-flight requests finish, the store closes).
  */
 import { ServeHeap, Server } from "@smsbook/http"
 import { Console, Effect } from "effect"
