@@ -69,14 +69,23 @@ const field = (params: Record<string, unknown>, name: string): string => {
   return typeof value === "string" ? value : ""
 }
 
+/** Why a probe failed: it could not connect, or the port took it and never answered (likely not smsbox). */
+const probeFailure = (config: Pick<KannelConfig, "sendsmsUrl">, error: unknown): string =>
+  unsent(error)
+    ? connectFailure(config, error)
+    : `${addressOf(config)} took the connection but did not answer (${describeFailure(error)}); check that the carrier URL's port is smsbox's sendsms-port`
+
 /**
- * Opens the link: submissions are `KannelRequest.Request`s. A request that smsbox answered is
- * settled by its verdict; one that never left (smsbox unreachable) or that smsbox could not take
- * (503) waits and is made again, the journal told it was not taken; one whose answer was lost (a
- * timeout, a reset) is never made again: `Accepted` under its id, which its report will name. On
- * `close`, requests in flight are `LinkFailed` with `sent` (in doubt for the next run). Events: `Bound` at smsbox's
- * first answer (any status) and at the first after it was unreachable; `Disconnected` for each request that failed:
- * one that could not connect names smsbox's address and what to check, as does a lost answer before smsbox answered.
+ * Opens the link: submissions are `KannelRequest.Request`s. No message goes out before smsbox has answered a probe
+ * (made at once, and again with backoff until it is answered):
+ * a sendsms request without a message or credentials, which smsbox refuses (403), so that any answer shows it is
+ * there and nothing is sent. A port that takes requests and never answers (no smsbox, or one that hung) is then
+ * found without a part being put in doubt. A request that smsbox answered is settled by its verdict; one that never
+ * left (smsbox unreachable) or that smsbox could not take (503) waits and is made again, the journal told it was not
+ * taken; one whose answer was lost (a timeout, a reset) is never made again: `Accepted` under its id, which its
+ * report will name, and the next message waits for a probe again. On `close`, requests in flight are `LinkFailed`
+ * with `sent` (in doubt for the next run). Events: `Bound` at each probe answered; `Disconnected` for each probe or
+ * request that failed, naming smsbox's address and what to check where it could not be reached.
  */
 export const open = (
   config: KannelConfig,
@@ -90,9 +99,9 @@ export const open = (
 ): Link.Link => {
   const inflight = new Map<Submission, AbortController>()
   const busy = new Set<string>()
-  let reachable = true
-  // Whether smsbox has answered a request (any status) since the link was opened.
-  let answered = false
+  // Whether smsbox answered the latest probe, and no request has failed to reach it or lost its answer since.
+  let bound = false
+  let probing: AbortController | undefined
   let closed = false
   let failures = 0
   let retryWait = config.retryMs.initial
@@ -109,14 +118,44 @@ export const open = (
   })
   const { queue, notifyIdle } = pending
 
-  /** Back to the head of the queue, not taken: the journal hears it and the link waits before the next request. */
-  const again = (submission: Submission) => {
+  /** The link waits before its next request, longer after each failure in a row; answers the wait. */
+  const backOff = () => {
     const wait = retryWait
     retryWait = Math.min(retryWait * 2, config.retryMs.max)
     pausedUntil = Math.max(pausedUntil, Date.now() + wait)
+    return wait
+  }
+
+  /** Back to the head of the queue, not taken: the journal hears it and the link waits before the next request. */
+  const again = (submission: Submission) => {
     queue.unshift(submission)
     pending.notTaken([submission])
-    return wait
+    return backOff()
+  }
+
+  /** Asks smsbox for an answer without a message (see {@link open}), within the connect timeout. */
+  const probe = () => {
+    const controller = new AbortController()
+    probing = controller
+    const timer = setTimeout(() => controller.abort(new Error(`no answer within ${config.connectTimeoutMs / 1000} s`)), config.connectTimeoutMs)
+    request(config.sendsmsUrl, controller.signal).then(
+      () => {
+        if (closed) return
+        bound = true
+        onEvent({ _tag: "Bound", attempt: failures + 1 })
+        failures = 0
+        retryWait = config.retryMs.initial
+      },
+      (error: unknown) => {
+        if (closed) return
+        failures++
+        onEvent({ _tag: "Disconnected", reason: probeFailure(config, error), requeued: 0, retryInMs: backOff() })
+      }
+    ).finally(() => {
+      clearTimeout(timer)
+      probing = undefined
+      pump()
+    })
   }
 
   const finish = (submission: Submission) => {
@@ -134,13 +173,6 @@ export const open = (
         clearTimeout(timer)
         finish(submission)
         if (closed) return submission.settle({ _tag: "LinkFailed", reason: "the link is closed", sent: true })
-        // The first answer, or the first after smsbox was unreachable: it is there.
-        if (!reachable || !answered) {
-          reachable = true
-          answered = true
-          onEvent({ _tag: "Bound", attempt: failures + 1 })
-        }
-        failures = 0
         const answer = verdict(status)
         if (answer._tag === "Retry") onEvent({ _tag: "Throttled", status, retryInMs: again(submission) })
         else {
@@ -153,22 +185,14 @@ export const open = (
         finish(submission)
         const reason = describeFailure(error)
         if (closed) return submission.settle({ _tag: "LinkFailed", reason, sent: true })
+        // Either way, the next message waits until smsbox answers a probe.
+        bound = false
         if (unsent(error)) {
-          reachable = false
-          failures++
           return onEvent({ _tag: "Disconnected", reason: connectFailure(config, error), requeued: 1, retryInMs: again(submission) })
         }
         // smsbox may have it: never asked again. Its report names it, so it is taken as submitted
         // under its id and the report settles it (without reports it counts as sent: at most once).
-        // A server that never answered at all is likely no smsbox: that is said, with what to check.
-        onEvent({
-          _tag: "Disconnected",
-          reason: answered
-            ? `the answer to ${submission.id} was lost: ${reason}`
-            : `${addressOf(config)} took the request for ${submission.id} but has not answered a request (${reason}); check that the carrier URL's port is smsbox's sendsms-port; ${submission.id} counts as sent, as smsbox may have it`,
-          requeued: 0,
-          retryInMs: 0
-        })
+        onEvent({ _tag: "Disconnected", reason: `the answer to ${submission.id} was lost: ${reason}`, requeued: 0, retryInMs: 0 })
         submission.settle({ _tag: "Accepted", messageId: submission.id })
       }
     ).finally(() => {
@@ -181,11 +205,14 @@ export const open = (
     if (closed || pending.isClearing()) return
     const now = Date.now()
     if (now < pausedUntil) return pending.schedule(pausedUntil - now)
-    // While smsbox is unreachable, one request at a time finds out whether it is back.
-    const window = reachable ? config.window : 1
+    if (!bound) {
+      // Once what is still on the wire has been answered: the link is not bound until the probe is.
+      if (probing === undefined && inflight.size === 0) probe()
+      return
+    }
     // One request per number at a time: a crash leaves at most one part of a number in doubt, which
     // a report from that number can then settle.
-    while (queue.length > 0 && inflight.size < window) {
+    while (queue.length > 0 && inflight.size < config.window) {
       const index = queue.findIndex((candidate) => !busy.has(candidate.destination))
       const head = queue[index]
       if (head === undefined) break
@@ -197,6 +224,9 @@ export const open = (
       send(head)
     }
   }
+
+  // Probed at once, as an SMPP link binds: the dispatcher hands parts over only to a bound link.
+  pump()
 
   return {
     submit: (params, key) =>
@@ -214,13 +244,15 @@ export const open = (
         pump()
       }),
     idle: pending.idle,
-    isBound: () => reachable,
+    isBound: () => bound,
     outstanding: () => queue.length + inflight.size,
+    onTheWire: () => inflight.size,
     close: () => {
       closed = true
       pending.drain("the link is closed")
       // Requests in flight are cut: smsbox may have them, so they stay in doubt.
       for (const controller of inflight.values()) controller.abort(new Error("the link is closed"))
+      probing?.abort(new Error("the link is closed"))
       notifyIdle()
       return Promise.resolve()
     }

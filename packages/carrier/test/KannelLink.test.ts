@@ -20,17 +20,30 @@ const config = (overrides: Partial<KannelConfig.KannelConfig> = {}): KannelConfi
 
 const refused = () => Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) })
 
+/** What the fake smsbox does with the link's probes (a request without a message): `Act`'s "lost" never answers. */
+type ProbeAct = "answer" | "unreachable" | "lost"
+
 /**
- * A fake smsbox answering each request by `script(url, attempt)` after `delayMs`; it records every
- * request, which ones it took (a 2xx, or one whose answer was lost), and the most in flight at once.
+ * A fake smsbox answering each request by `script(url, attempt)` after `delayMs`, and each probe by `probe(n)` (403,
+ * as smsbox refuses a sendsms request without credentials); it records every request, which ones it took (a 2xx, or
+ * one whose answer was lost), the probes, and the most in flight at once.
  */
-const fakeSmsbox = (script: (url: string, attempt: number) => Act, delayMs = 1) => {
+const fakeSmsbox = (script: (url: string, attempt: number) => Act, delayMs = 1, probe: (n: number) => ProbeAct = () => "answer") => {
+  let probes = 0
+  const probeRequest = (signal: AbortSignal) => {
+    const act = probe(probes++)
+    return new Promise<number>((resolve, reject) => {
+      if (act === "lost") return signal.addEventListener("abort", () => reject(signal.reason))
+      setTimeout(() => act === "unreachable" ? reject(refused()) : resolve(403), delayMs)
+    })
+  }
   const attempts = new Map<string, number>()
   const taken: Array<string> = []
   const inflight = new Map<string, number>()
   let most = 0
   let mostPerNumber = 0
   const request = (url: string, signal: AbortSignal) => {
+    if (!url.includes("?")) return probeRequest(signal)
     const attempt = attempts.get(url) ?? 0
     attempts.set(url, attempt + 1)
     const act = script(url, attempt)
@@ -56,7 +69,7 @@ const fakeSmsbox = (script: (url: string, attempt: number) => Act, delayMs = 1) 
       }, delayMs)
     })
   }
-  return { request, taken, attempts, most: () => most, mostPerNumber: () => mostPerNumber }
+  return { request, taken, attempts, probes: () => probes, most: () => most, mostPerNumber: () => mostPerNumber }
 }
 
 const submission = (number: string, id: string) => ({ url: `http://smsbox/?to=${number}&id=${id}`, destination: number, id })
@@ -123,7 +136,7 @@ describe("KannelLink", () => {
     await link.close()
   })
 
-  it("names smsbox's address and what to check when a request cannot connect, or is taken and never answered before smsbox answered once", async () => {
+  it("names smsbox's address and what to check when it cannot be reached, or a port takes the probe and never answers", async () => {
     const at = config({ sendsmsUrl: "http://127.0.0.1:14013/cgi-bin/sendsms" })
     const failure = (code: string) => Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error(code), { code }) })
     expect(KannelLink.connectFailure(at, refused())).toBe(
@@ -133,20 +146,42 @@ describe("KannelLink", () => {
       "cannot resolve the host name smsbox.invalid; check the host of the carrier URL"
     )
     expect(KannelLink.connectFailure(at, failure("UND_ERR_CONNECT_TIMEOUT"))).toContain("no answer from 127.0.0.1:14013 to the connection")
-    // k1's answer is lost before smsbox ever answered (a wrong port?); k2 is answered (smsbox is there: Bound);
-    // k3's answer is lost after that, which is a lost answer and nothing more.
+    // The first probe is taken and never answered (a wrong port?), the second is answered (smsbox is there: Bound), so
+    // k1 goes; k2's answer is lost, so k3 waits for a third probe.
     const events: Array<Link.Event> = []
-    const smsbox = fakeSmsbox((url) => url.includes("k2") ? "accept" : "lost")
-    const link = KannelLink.open(at, (event) => events.push(event), undefined, smsbox.request)
-    await link.submit(submission("447400000001", "k1"))
-    await link.submit(submission("447400000002", "k2"))
-    await link.submit(submission("447400000003", "k3"))
+    const smsbox = fakeSmsbox((url) => url.includes("k2") ? "lost" : "accept", 1, (n) => n === 0 ? "lost" : "answer")
+    const link = KannelLink.open({ ...at, connectTimeoutMs: 30 }, (event) => events.push(event), undefined, smsbox.request)
+    const outcomes = [
+      await link.submit(submission("447400000001", "k1")),
+      await link.submit(submission("447400000002", "k2")),
+      await link.submit(submission("447400000003", "k3"))
+    ]
     await link.close()
     expect(events.map((event) => event._tag === "Disconnected" ? event.reason : event._tag)).toEqual([
-      "127.0.0.1:14013 took the request for k1 but has not answered a request (no answer within 0.05 s); check that the carrier URL's port is smsbox's sendsms-port; k1 counts as sent, as smsbox may have it",
+      "127.0.0.1:14013 took the connection but did not answer (no answer within 0.03 s); check that the carrier URL's port is smsbox's sendsms-port",
       "Bound",
-      "the answer to k3 was lost: no answer within 0.05 s"
+      "the answer to k2 was lost: no answer within 0.05 s",
+      "Bound"
     ])
+    expect(outcomes.map((outcome) => outcome._tag === "Accepted" ? outcome.messageId : outcome._tag)).toEqual(["k1", "k2", "k3"])
+    expect([smsbox.probes(), smsbox.taken.length]).toEqual([3, 3])
+  })
+
+  it("sends nothing to a port that never answers its probes: the parts stay unsent, none in doubt", async () => {
+    const events: Array<Link.Event["_tag"]> = []
+    const smsbox = fakeSmsbox(() => "accept", 1, () => "lost")
+    const link = KannelLink.open(config({ connectTimeoutMs: 10 }), (event) => events.push(event._tag), undefined, smsbox.request)
+    const outcomes = [link.submit(submission("447400000001", "k1")), link.submit(submission("447400000002", "k2"))]
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect([link.isBound(), link.outstanding()]).toEqual([false, 2])
+    await link.close()
+    expect(await Promise.all(outcomes)).toEqual([
+      { _tag: "LinkFailed", reason: "the link is closed", sent: false },
+      { _tag: "LinkFailed", reason: "the link is closed", sent: false }
+    ])
+    expect(smsbox.attempts.size).toBe(0)
+    expect(smsbox.probes()).toBeGreaterThan(1)
+    expect(new Set(events)).toEqual(new Set(["Disconnected"]))
   })
 
   it("withholds what the journal does not allow, and settles everything on close", async () => {

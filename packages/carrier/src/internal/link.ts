@@ -100,6 +100,8 @@ export interface Link {
   readonly isBound: () => boolean
   /** Submissions waiting or on the wire. */
   readonly outstanding: () => number
+  /** Submissions on the wire: sent, not answered yet. */
+  readonly onTheWire: () => number
   /** Unbinds and closes; queued submissions fail with LinkFailed. */
   readonly close: () => Promise<void>
 }
@@ -343,6 +345,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     idle: pending.idle,
     isBound: () => bound,
     outstanding: () => queue.length + inflight.size,
+    onTheWire: () => inflight.size,
     close: () =>
       new Promise<void>((resolve) => {
         closed = true
