@@ -448,11 +448,13 @@ const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized 
  *    (ISO alpha-2 code or calling code; with `Country.lookup`, also alpha-3 codes and names).
  * 3. `+` → international only. A trunk prefix after the calling code is dropped (`trunk-prefix-dropped`).
  * 4. `00` or the country's own international prefix → international; only if that is no number, national
- *    (Tajik numbers start `00`).
+ *    (Tajik numbers start `00`). Where `00` needs a repair to read and a longer prefix of the country's own does not,
+ *    the country's own (`0011 354 611 0842` + AU is +354 611 0842).
  * 5. Bare digits → both readings, international and national. One valid reading is kept. Two valid readings of one
  *    number are one number. Two valid readings of different numbers are `ambiguous`: the national one when the
  *    digits start with the country's trunk prefix (`8 495 123-45-67` + RU is +7 495 123 45 67, not the Vietnamese
- *    mobile +84 951 234 567); else the one that can be a mobile is kept when only one can (`491779486853` + DE is
+ *    mobile +84 951 234 567); else, beside a country cell, the cell's country's own reading when the digits do not
+ *    start with its calling code (`(658) 304-6817` + Jamaica, not Singapore's +65 8304 6817); else the one that can be a mobile is kept when only one can (`491779486853` + DE is
  *    the mobile +49 177 9486853, not the landline 0491 779486853, DESIGN known traps; `390 300 5679` + IT the
  *    mobile +39 390 300 5679, not the landline 0300 5679); otherwise digits starting with the country's calling
  *    code are read as international (`calling-code-digits`), other digits as national.
@@ -485,16 +487,30 @@ const countryOf = (text: string, readCountry: CountryReader): Region | undefined
   return country === undefined ? undefined : regionOf(country)
 }
 
-const readDigits = (digits: string, region: Region | undefined): Reading => {
-  if (region === undefined) return readInternational(digits.startsWith("00") ? digits.slice(2) : digits, "international")
-  const idd = digits.startsWith("00") ? ["00"] : region.idd.exec(digits)
-  if (idd !== null && idd[0] !== undefined && idd[0] !== "") {
-    const rest = digits.slice(idd[0].length)
-    const international = readInternational(rest, "international", false)
-    if (isNumber(international)) return international
-    const national = readNational(digits, region, false)
-    return isNumber(national) ? national : readInternational(rest, "international")
+/**
+ * After an international prefix: `00`, else the country's own (`011` + US). Where the own one is longer (`0011` + AU)
+ * and both read, a reading with nothing repaired wins: `0011 354 611 0842` is the Icelandic mobile +354 611 0842,
+ * not `00` and +1 with NANP's trunk 1 dropped (+1 354 611 0842); `0055 49 3369 8600` + BR stays +55 49 3369 8600.
+ */
+const afterPrefix = (digits: string, region: Region): Reading | undefined => {
+  const own = region.idd.exec(digits)?.[0] ?? ""
+  const prefixes = digits.startsWith("00") ? (own.length > 2 ? ["00", own] : ["00"]) : own === "" ? [] : [own]
+  let first: Reading | undefined
+  for (const prefix of prefixes) {
+    const reading = readInternational(digits.slice(prefix.length), "international", false)
+    if (isNumber(reading) && reading.rule !== "trunk-prefix-dropped") return reading
+    if (isNumber(reading)) first ??= reading
   }
+  if (first !== undefined || prefixes[0] === undefined) return first
+  const national = readNational(digits, region, false)
+  return isNumber(national) ? national : readInternational(digits.slice(prefixes[0].length), "international")
+}
+
+/** `stated`: the country is the row's own cell, not the default; its reading of the digits then comes first. */
+const readDigits = (digits: string, region: Region | undefined, stated: boolean): Reading => {
+  if (region === undefined) return readInternational(digits.startsWith("00") ? digits.slice(2) : digits, "international")
+  const prefixed = afterPrefix(digits, region)
+  if (prefixed !== undefined) return prefixed
   if (digits.charCodeAt(0) === 48) return readNational(digits, region)
   const codeFirst = digits.startsWith(region.callingCode)
   const rule: Rule = codeFirst ? "calling-code-digits" : "international"
@@ -511,6 +527,9 @@ const readDigits = (digits: string, region: Region | undefined): Reading => {
     if (trunk !== undefined && digits.startsWith(trunk) && national.notes.length === 0) {
       return withNotes(national, ["ambiguous"])
     }
+    // A country the row states is read as its own number before another country's (`(658) 304-6817` + Jamaica is
+    // Jamaica's, not Singapore's mobile +65 8304 6817); a default country is a guess, which a mobile outweighs.
+    if (stated && !codeFirst) return withNotes(national, ["ambiguous"])
     const mobile = mayBeMobile(international.msisdn)
     const pick = mobile === mayBeMobile(national.msisdn) ? codeFirst : mobile
     return withNotes(pick ? international : national, ["ambiguous"])
@@ -531,9 +550,9 @@ const read = (input: string, options: Options | undefined): Reading => {
   if (written.plus) reading = readInternational(written.digits, "international")
   else if (countryText !== "" && region === undefined) {
     // An unreadable country: only a number carrying its own calling code can still be read.
-    const international = readDigits(written.digits, undefined)
+    const international = readDigits(written.digits, undefined, false)
     reading = isNumber(international) ? international : cell !== "" ? "bad-country" : "unknown-country"
-  } else reading = readDigits(written.digits, region)
+  } else reading = readDigits(written.digits, region, cell !== "")
   if (!isNumber(reading)) return reading
   const added: Array<Note> = []
   if (cell !== "" && (region === undefined || region.callingCode !== reading.country_code)) added.push("country-ignored")

@@ -319,18 +319,46 @@ describe("Msisdn examples", () => {
     expect(outcome(Msisdn.parse("+39 0743 4457", { defaultCountry: "IT" }))).toBe("3907434457")
   })
 
-  it("reads bare digits that are another country's mobile with its calling code as that mobile, and says so", () => {
-    // `447912345678` beside DE: a UK mobile whose `+` a spreadsheet dropped, or a German landline 0447 912345678.
+  it("reads bare digits that are another country's mobile with its calling code as that mobile under a default country, and says so", () => {
+    // `447912345678` under the default DE: a UK mobile whose `+` a spreadsheet dropped, or a German landline 0447 912345678.
     expect(parsePhoneNumber("447912345678", { extract: false, defaultCountry: "DE" })?.getType()).toBe("FIXED_LINE")
-    expect(Result.getOrThrow(Msisdn.normalize("447912345678", { country: "DE" }))).toMatchObject({
+    expect(Result.getOrThrow(Msisdn.normalize("447912345678", { defaultCountry: "DE" }))).toMatchObject({
       msisdn: "447912345678",
-      notes: ["ambiguous", "country-ignored"]
+      notes: ["ambiguous"]
     })
     // With its trunk prefix it is the German number.
     expect(outcome(Msisdn.parse("0447 912345678", { defaultCountry: "DE" }))).toBe("49447912345678")
   })
 
-  it("of two readings of different numbers, keeps the national one through a written trunk prefix, else the one that can be a mobile, else the calling-code-first one", () => {
+  it("reads bare digits as a number of the country the row states before another country's, mobile or not", () => {
+    // Each is libphonenumber's one reading with the cell's country; the digits also spell another country's mobile.
+    for (
+      const [text, country, other] of [
+        ["447912345678", "DE", "447912345678"],
+        ["(658) 304-6817", "JM", "6583046817"],
+        ["(45) 4765-1289", "BR", "4547651289"],
+        ["2472 7780", "GT", "24727780"],
+        ["365 0778 0341", "IT", "36507780341"]
+      ] as const
+    ) {
+      const stated = parsePhoneNumber(text, { extract: false, defaultCountry: country })
+      expect([stated?.isValid(), parsePhoneNumber(`+${other}`)?.getType()], text).toEqual([true, "MOBILE"])
+      expect(Result.getOrThrow(Msisdn.normalize(text, { country }))).toMatchObject({ msisdn: stated?.number.slice(1), notes: expect.arrayContaining(["ambiguous"]) })
+      // Under a default country (a guess, not the row's word) the mobile is kept.
+      expect(outcome(Msisdn.parse(text, { defaultCountry: country })), text).toBe(other)
+    }
+  })
+
+  it("reads a country's own international prefix before `00` when `00` needs a repair to read: `0011` + AU", () => {
+    // `00` then 1 1354…: +1 with NANP's trunk 1 dropped; `0011` then +354: an Icelandic mobile, nothing repaired.
+    expect(Result.getOrThrow(Msisdn.normalize("0011 354 611 0842", { country: "AU" }))).toMatchObject({ msisdn: "3546110842", rule: "international" })
+    expect(outcome(Msisdn.parse("0011 61 412 345 678", { country: "AU" }))).toBe("61412345678")
+    expect(outcome(Msisdn.parse("0061 412 345 678", { country: "AU" }))).toBe("61412345678")
+    // Both clean: `00` first, so `0055 49…` + BR is Brazil's own number written internationally.
+    expect(outcome(Msisdn.parse("0055 49 3369 8600", { country: "BR" }))).toBe("554933698600")
+  })
+
+  it("of two readings of different numbers, keeps the national one through a written trunk prefix or of a stated country, else the one that can be a mobile, else the calling-code-first one", () => {
     // The national prefix of the metadata's plan (its sixth field).
     const trunkOf = (country: string): string | undefined => {
       const prefix: unknown = (metadata.countries as Readonly<Record<string, ReadonlyArray<unknown>>>)[country]?.[5]
@@ -338,9 +366,9 @@ describe("Msisdn examples", () => {
     }
     let ambiguous = 0
     fc.assert(
-      fc.property(fc.constantFrom("DE", "IT", "GB", "US", "FR", "IN", "RU"), fc.boolean(), fc.stringMatching(/^[1-9][0-9]{5,10}$/), (country, withCode, rest) => {
+      fc.property(fc.constantFrom("DE", "IT", "GB", "US", "FR", "IN", "RU"), fc.boolean(), fc.boolean(), fc.stringMatching(/^[1-9][0-9]{5,10}$/), (country, withCode, stated, rest) => {
         const digits = (withCode ? Result.getOrThrow(Msisdn.callingCode(country)) : "") + rest
-        const result = Msisdn.normalize(digits, { defaultCountry: country })
+        const result = Msisdn.normalize(digits, stated ? { country } : { defaultCountry: country })
         if (!Result.isSuccess(result) || !result.success.notes.includes("ambiguous")) return
         ambiguous++
         const international = Msisdn.normalize(`+${digits}`)
@@ -352,7 +380,12 @@ describe("Msisdn examples", () => {
         const codeFirst = digits.startsWith(Result.getOrThrow(Msisdn.callingCode(country)))
         const trunk = trunkOf(country)
         const trunkWritten = trunk !== undefined && digits.startsWith(trunk)
-        const wantInternational = trunkWritten ? false : internationalMobile !== nationalMobile ? internationalMobile : codeFirst
+        // A stated country's own reading comes before another country's number.
+        const wantInternational = trunkWritten || (stated && !codeFirst)
+          ? false
+          : internationalMobile !== nationalMobile
+          ? internationalMobile
+          : codeFirst
         expect(result.success.msisdn === (Result.isSuccess(international) ? international.success.msisdn : "")).toBe(wantInternational)
       }),
       { numRuns: 3000 }

@@ -3,7 +3,7 @@
  * one schema per HTTP status, built from core's error catalog or from the HTTP layer's own errors.
  */
 import { Errors, type SmsbookError } from "@smsbook/core"
-import { Effect, Predicate, Schema } from "effect"
+import { Context, Effect, Predicate, Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
 
 /** Every status an smsbook server answers a failure with. */
@@ -123,16 +123,31 @@ export const fromError = (error: SmsbookError): BodyOf<Status> => {
 }
 
 /**
+ * Where a request's answer notes the cause of a 5xx it gives as a declared error body (`mapTo`): such an answer is no
+ * failure to the access log's middleware, which provides this so that the request's log line still carries its cause.
+ * Outside a server (a handler called alone), nothing is noted.
+ */
+export const FailureNote = Context.Reference<(failure: string) => void>("@smsbook/http/ErrorBody/FailureNote", {
+  defaultValue: () => () => undefined
+})
+
+/**
  * Maps an effect's domain errors to the bodies of the statuses its endpoint declares, and 500 (every endpoint
  * declares it: a store failure answers `STORE_FAILURE` 2002, as the error table says). A status the endpoint does not
- * declare is a bug in the declaration: answered 500 `INTERNAL_ERROR`, code kept in the message.
+ * declare is a bug in the declaration: answered 500 `INTERNAL_ERROR`, code kept in the message. A 500's cause goes to
+ * the request's log line ({@link FailureNote}).
  */
 export const mapTo = <const S extends ReadonlyArray<Status>>(declared: S) => {
   const accepts = (body: BodyOf<Status>): body is Body<S[number] | 500> =>
     body.error.status === 500 || declared.some((status) => status === body.error.status)
   return <A, R>(effect: Effect.Effect<A, SmsbookError, R>): Effect.Effect<A, Body<S[number] | 500>, R> =>
-    Effect.mapError(effect, (error): Body<S[number] | 500> => {
-      const body = fromError(error)
-      return accepts(body) ? body : http("InternalError", `${body.error.code}: ${body.error.message}`)
+    Effect.catch(effect, (error) => {
+      const found = fromError(error)
+      const body: Body<S[number] | 500> = accepts(found) ? found : http("InternalError", `${found.error.code}: ${found.error.message}`)
+      if (body.error.status < 500) return Effect.fail(body)
+      return Effect.flatMap(Effect.service(FailureNote), (note) => {
+        note(`${error._tag}: ${error.message}`)
+        return Effect.fail(body)
+      })
     })
 }

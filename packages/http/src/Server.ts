@@ -153,7 +153,9 @@ export const layer = (
     disableListenLog: true,
     // The router's default (100 characters) answered a longer `:msisdn` 404 ROUTE_NOT_FOUND, as if the path were no
     // endpoint: any length Node lets through (its 16 KiB of headers) reaches the endpoint, which says what is wrong.
-    routerConfig: { maxParamLength: 16 * 1024 }
+    // Paths are the document's, exactly: by default the router also served `/CONTACTS`, `/contacts/` and `/contacts//`
+    // (the list), which no document names and a cache or proxy would tell apart.
+    routerConfig: { maxParamLength: 16 * 1024, caseSensitive: true, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false }
   }).pipe(
     Layer.provideMerge(listen(log)),
     Layer.provide(spansOnlyForABackend),

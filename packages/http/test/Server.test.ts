@@ -3,6 +3,7 @@
  * by plain `fetch` with the interface's sample requests: every endpoint, every documented error.
  */
 import * as Http from "node:http"
+import { DatabaseSync } from "node:sqlite"
 import { ContactBook, Errors } from "@smsbook/core"
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
 import * as Store from "@smsbook/store/Store"
@@ -296,6 +297,14 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     expect(stored.json.filter((message: { readonly id?: string }) => message.id === body.id)).toHaveLength(1)
   })
 
+  it("serves the document's paths exactly: another case, a trailing or doubled slash is no endpoint (404)", async () => {
+    for (const path of ["/Contacts", "/CONTACTS/447400123456", "/Messages", "/messages/", "//contacts/447400123456", "/contacts/447400123456/", "/contacts//"]) {
+      expectError(await call("GET", path), "ROUTE_NOT_FOUND")
+    }
+    // `/contacts/` is `/contacts/:msisdn` with an empty number (it served the list).
+    expectError(await call("GET", "/contacts/"), "INVALID_MSISDN")
+  })
+
   it("writes one structured access-log line per request", async () => {
     const before = server.log.length
     await call("GET", "/health", undefined, { key: null })
@@ -308,3 +317,31 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     expect(Option.isNone(Option.fromNullishOr(lines[0].failure))).toBe(true)
   })
 })
+
+describe("the access log of a failure the API answers itself", () => {
+  it("a store failure answered 500 STORE_FAILURE: its line carries the cause", async () => {
+    const store = await Stores.fresh("sqlite")
+    const server = await start({ store: store.url, noAuth: true, lockWait: "200 millis" })
+    const holder = new DatabaseSync(store.url)
+    try {
+      // Another process's write lock on the book: the send waits 200 ms for it, then fails.
+      holder.exec("BEGIN IMMEDIATE")
+      const before = server.log.length
+      const response = await fetch(`${server.url}/messages/send_to_contact`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ msisdn: Samples.msisdn, message: "held" })
+      })
+      expect(response.status).toBe(500)
+      expect(await response.json()).toMatchObject({ error: { code: "STORE_FAILURE" } })
+      const line = JSON.parse(server.log.slice(before).find((text) => text.includes("send_to_contact")) ?? "{}")
+      expect(line).toMatchObject({ status: 500, failure: expect.stringMatching(/^StoreFailure: /) })
+    } finally {
+      holder.exec("ROLLBACK")
+      holder.close()
+      await server.close()
+      await store.drop()
+    }
+  })
+})
+

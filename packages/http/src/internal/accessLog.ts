@@ -59,7 +59,7 @@ export const layer = (write: (line: string) => void) =>
       const remote = Option.getOrUndefined(request.remoteAddress)
       let failure: string | undefined
       return Effect.map(
-        Effect.catchCause(httpEffect, (cause) => {
+        Effect.catchCause(Effect.provideService(httpEffect, ErrorBody.FailureNote, (noted) => void (failure ??= noted)), (cause) => {
           if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
           const body = bodyOf(cause)
           if (body.error.status >= 500) failure = Cause.pretty(cause)
