@@ -862,7 +862,21 @@ describe("header matching", () => {
   it("a header name matches its field in any case, spacing, punctuation or accents", () => {
     fc.assert(
       fc.property(
-        fc.constantFrom(["Mobile Number", "msisdn"], ["first_name", "first_name"], ["PRÉNOM", "first_name"], ["Family-Name", "last_name"], ["Country Code", "country"], ["Groups", "tags"], ["Full Name", "name"]),
+        fc.constantFrom(
+          ["Mobile Number", "msisdn"],
+          ["Phone 1 - Value", "msisdn"],
+          ["Business Phone", "msisdn"],
+          ["first_name", "first_name"],
+          ["PRÉNOM", "first_name"],
+          ["Family-Name", "last_name"],
+          ["Country Code", "country"],
+          ["Country/Region", "country"],
+          ["Country Name", "country"],
+          ["country_iso2", "country"],
+          ["Nation", "country"],
+          ["Groups", "tags"],
+          ["Full Name", "name"]
+        ),
         fc.constantFrom("", " ", "_", "-", "."),
         ([name, field], noise) => {
           expect(Columns.fieldOf(name.replaceAll(" ", noise))).toBe(field)

@@ -18,14 +18,20 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
     "msisdn", "phone", "phonenumber", "phoneno", "mobile", "mobilenumber", "mobileno", "mobilephone",
     "mobilephonenumber", "cell", "cellphone", "cellnumber", "cellular", "number", "telephone", "telephonenumber",
     "tel", "telno", "telnumber", "contactnumber", "gsm", "sms", "smsnumber", "handy", "telefon", "telefono",
-    "portable", "numero"
+    "portable", "numero",
+    // Address books' exports: Outlook's phone columns, Google Contacts' `Phone 1 - Value`.
+    "primaryphone", "homephone", "businessphone", "workphone", "otherphone", "phone1value", "phone2value", "phone3value"
   ],
   first_name: ["firstname", "first", "fname", "givenname", "forename", "forenames", "prenom", "vorname", "nombre"],
   last_name: ["lastname", "last", "lname", "surname", "familyname", "nom", "nachname", "apellido", "apellidos"],
   name: ["name", "fullname", "contactname", "displayname"],
   country: [
     "country", "countrycode", "countryiso", "isocode", "iso", "callingcode", "countrycallingcode", "dialcode",
-    "region", "land", "pays", "pais"
+    "region", "land", "pays", "pais", "countryname", "nation", "countryiso2", "countryiso3", "iso2", "iso3",
+    "countryalpha2", "countryalpha3", "alpha2", "alpha3", "phonecountry", "phonecountrycode", "dialingcode",
+    "diallingcode", "countrydialcode", "countrydialingcode",
+    // Outlook's `Country/Region` columns.
+    "countryregion", "countryorregion", "homecountryregion", "businesscountryregion", "othercountryregion"
   ],
   tags: ["tags", "tag", "groups", "group", "lists", "list", "labels", "label", "categories", "category", "segments", "segment"]
 }
