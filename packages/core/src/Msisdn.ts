@@ -165,7 +165,7 @@ export const callingCode = (country: string, readCountry: CountryReader = codes)
       new InvalidField({
         field: "country",
         value: country,
-        reason: "not a country: neither an ISO 3166 code (GB, GBR), a country name (United Kingdom) nor a calling code (44)"
+        reason: "not an ISO 3166 code (GB, GBR), country name (United Kingdom) or calling code (44)"
       })
     )
 }
@@ -494,16 +494,16 @@ const countryOf = (text: string, readCountry: CountryReader): Region | undefined
  */
 const afterPrefix = (digits: string, region: Region): Reading | undefined => {
   const own = region.idd.exec(digits)?.[0] ?? ""
-  const prefixes = digits.startsWith("00") ? (own.length > 2 ? ["00", own] : ["00"]) : own === "" ? [] : [own]
-  let first: Reading | undefined
-  for (const prefix of prefixes) {
-    const reading = readInternational(digits.slice(prefix.length), "international", false)
-    if (isNumber(reading) && reading.rule !== "trunk-prefix-dropped") return reading
-    if (isNumber(reading)) first ??= reading
-  }
-  if (first !== undefined || prefixes[0] === undefined) return first
+  const prefix = digits.startsWith("00") ? "00" : own
+  if (prefix === "") return undefined
+  const reading = readInternational(digits.slice(prefix.length), "international", false)
+  const clean = isNumber(reading) && reading.rule === "trunk-prefix-dropped"
+    ? readInternational(digits.slice(own.length), "international", false)
+    : reading
+  if (isNumber(clean)) return clean
+  if (isNumber(reading)) return reading
   const national = readNational(digits, region, false)
-  return isNumber(national) ? national : readInternational(digits.slice(prefixes[0].length), "international")
+  return isNumber(national) ? national : readInternational(digits.slice(prefix.length), "international")
 }
 
 /** `stated`: the country is the row's own cell, not the default; its reading of the digits then comes first. */
@@ -521,15 +521,14 @@ const readDigits = (digits: string, region: Region | undefined, stated: boolean)
     if (international.msisdn === national.msisdn) return codeFirst ? international : national
     // Two numbers: rule 5 of `normalize`. First the national reading through the trunk prefix the digits start with
     // (no note: none was added), the form people write a national number in, whatever other country's mobile the
-    // digits spell (where the trunk prefix is the calling code, NANP's 1, both readings drop the same digit); else
-    // the mobile one, else the calling-code-first preference.
+    // digits spell (where the trunk prefix is the calling code, NANP's 1, both readings drop the same digit); or
+    // where the row states its country and the digits do not start with its calling code (`(658) 304-6817` +
+    // Jamaica is Jamaica's, not Singapore's mobile +65 8304 6817: a default country is a guess, which a mobile
+    // outweighs); else the mobile one, else the calling-code-first preference.
     const { trunk } = region
-    if (trunk !== undefined && digits.startsWith(trunk) && national.notes.length === 0) {
+    if ((trunk !== undefined && digits.startsWith(trunk) && national.notes.length === 0) || (stated && !codeFirst)) {
       return withNotes(national, ["ambiguous"])
     }
-    // A country the row states is read as its own number before another country's (`(658) 304-6817` + Jamaica is
-    // Jamaica's, not Singapore's mobile +65 8304 6817); a default country is a guess, which a mobile outweighs.
-    if (stated && !codeFirst) return withNotes(national, ["ambiguous"])
     const mobile = mayBeMobile(international.msisdn)
     const pick = mobile === mayBeMobile(national.msisdn) ? codeFirst : mobile
     return withNotes(pick ? international : national, ["ambiguous"])

@@ -438,6 +438,7 @@ describe("Msisdn examples", () => {
     // A trunk prefix after the calling code is only removed when what is left is valid.
     expect(outcome(Msisdn.parse("+7 8 912 345 67 89"))).toBe("79123456789")
     expect(outcome(Msisdn.parse("+44 8 7400 123456"))).toMatch(/^problem:/)
+
   })
 
   it.each([
