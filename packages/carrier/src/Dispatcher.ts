@@ -125,7 +125,9 @@ const processMessages = Effect.fnUntraced(function*(withinMs: number, notify: (n
  * carrier that has not answered since the run began (an SMPP link never bound, smsbox never answered the link's probe)
  * fails the run (`CarrierFailure`, with the link's reason, which names the address and what to check) when an attempt
  * has failed and `connectTimeoutMs` has passed: a carrier that is not there ends a run, not hangs it, and its parts
- * wait for the next run, never sent. Without `once`, the link keeps trying with backoff, each failure a warning.
+ * wait for the next run, never sent. Over Kannel, a run whose messages smsbox took and never answered fails too when
+ * it would end (those parts count as sent: smsbox may have them; one at a time goes out until smsbox answers one).
+ * Without `once`, the link keeps trying with backoff, each failure a warning.
  */
 export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Options, onNotice?: (notice: Notice) => void) =>
   Effect.scoped(Effect.gen(function*() {
@@ -382,7 +384,11 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
           const waited = now - drainedAt
           // The receipts of this run, and of parts an earlier (killed) run had accepted.
           const receiptsIn = receipts.length === 0 && (!config.receipts || (yield* queue.awaitingReceipts) === 0)
-          if (receiptsIn || waited >= options.receiptWaitMs) break
+          if (receiptsIn || waited >= options.receiptWaitMs) {
+            // Messages went out and smsbox answered none (it answers its probes, loses every message): no "done".
+            if (unreached !== undefined && KannelConfig.is(config)) return yield* unreachable(unreached)
+            break
+          }
         } else drainedAt = undefined
       }
       if (claimed === 0 || inflight >= config.window * 2) yield* nap(claimed === 0 ? 100 : 20)

@@ -83,9 +83,10 @@ const probeFailure = (config: Pick<KannelConfig, "sendsmsUrl">, error: unknown):
  * found without a part being put in doubt. A request that smsbox answered is settled by its verdict; one that never
  * left (smsbox unreachable) or that smsbox could not take (503) waits and is made again, the journal told it was not
  * taken; one whose answer was lost (a timeout, a reset) is never made again: `Accepted` under its id, which its
- * report will name, and the next message waits for a probe again. On `close`, requests in flight are `LinkFailed`
- * with `sent` (in doubt for the next run). Events: `Bound` at each probe answered; `Disconnected` for each probe or
- * request that failed, naming smsbox's address and what to check where it could not be reached.
+ * report will name, and the next message waits for a probe again, with backoff. After a probe, one message at a time
+ * goes out until smsbox answers one. On `close`, requests in flight are `LinkFailed` with `sent` (in doubt for the
+ * next run). Events: `Bound` at smsbox's first answer to a message, and at the first after a failure; `Disconnected`
+ * for each probe or request that failed, naming smsbox's address and what to check where it could not be reached.
  */
 export const open = (
   config: KannelConfig,
@@ -101,6 +102,10 @@ export const open = (
   const busy = new Set<string>()
   // Whether smsbox answered the latest probe, and no request has failed to reach it or lost its answer since.
   let bound = false
+  // Whether smsbox has answered a message since then: until it has, one message at a time goes out, so a port that
+  // answers probes and loses every message (a hung smsbox) puts one part in doubt per attempt, not a window of them.
+  let proven = false
+  const windowNow = () => proven ? config.window : 1
   let probing: AbortController | undefined
   let closed = false
   let failures = 0
@@ -110,7 +115,7 @@ export const open = (
   const interval = config.tps > 0 ? 1000 / config.tps : 0
   const pending = Pending.make<Submission>({
     journal,
-    window: config.window,
+    window: windowNow,
     tps: config.tps,
     destinationOf: (submission) => submission.destination,
     inflight: () => inflight.size,
@@ -124,6 +129,16 @@ export const open = (
     retryWait = Math.min(retryWait * 2, config.retryMs.max)
     pausedUntil = Math.max(pausedUntil, Date.now() + wait)
     return wait
+  }
+
+  /**
+   * smsbox could not be reached or lost an answer: nothing more goes out until it answers a probe, and the parts the
+   * journal cleared to go out (stored as on the wire) go back to it as not taken, since they will wait.
+   */
+  const unbind = () => {
+    bound = false
+    proven = false
+    pending.notTaken(queue.filter((queued) => queued.cleared))
   }
 
   /** Back to the head of the queue, not taken: the journal hears it and the link waits before the next request. */
@@ -140,11 +155,7 @@ export const open = (
     const timer = setTimeout(() => controller.abort(new Error(`no answer within ${config.connectTimeoutMs / 1000} s`)), config.connectTimeoutMs)
     request(config.sendsmsUrl, controller.signal).then(
       () => {
-        if (closed) return
-        bound = true
-        onEvent({ _tag: "Bound", attempt: failures + 1 })
-        failures = 0
-        retryWait = config.retryMs.initial
+        if (!closed) bound = true
       },
       (error: unknown) => {
         if (closed) return
@@ -173,6 +184,12 @@ export const open = (
         clearTimeout(timer)
         finish(submission)
         if (closed) return submission.settle({ _tag: "LinkFailed", reason: "the link is closed", sent: true })
+        // smsbox answers messages (any status): the first answer, or the first since it failed, binds the link.
+        if (!proven && bound) {
+          proven = true
+          onEvent({ _tag: "Bound", attempt: failures + 1 })
+          failures = 0
+        }
         const answer = verdict(status)
         if (answer._tag === "Retry") onEvent({ _tag: "Throttled", status, retryInMs: again(submission) })
         else {
@@ -185,14 +202,14 @@ export const open = (
         finish(submission)
         const reason = describeFailure(error)
         if (closed) return submission.settle({ _tag: "LinkFailed", reason, sent: true })
-        // Either way, the next message waits until smsbox answers a probe.
-        bound = false
+        failures++
+        unbind()
         if (unsent(error)) {
           return onEvent({ _tag: "Disconnected", reason: connectFailure(config, error), requeued: 1, retryInMs: again(submission) })
         }
         // smsbox may have it: never asked again. Its report names it, so it is taken as submitted
         // under its id and the report settles it (without reports it counts as sent: at most once).
-        onEvent({ _tag: "Disconnected", reason: `the answer to ${submission.id} was lost: ${reason}`, requeued: 0, retryInMs: 0 })
+        onEvent({ _tag: "Disconnected", reason: `the answer to ${submission.id} was lost: ${reason}`, requeued: 0, retryInMs: backOff() })
         submission.settle({ _tag: "Accepted", messageId: submission.id })
       }
     ).finally(() => {
@@ -212,7 +229,7 @@ export const open = (
     }
     // One request per number at a time: a crash leaves at most one part of a number in doubt, which
     // a report from that number can then settle.
-    while (queue.length > 0 && inflight.size < config.window) {
+    while (queue.length > 0 && inflight.size < windowNow()) {
       const index = queue.findIndex((candidate) => !busy.has(candidate.destination))
       const head = queue[index]
       if (head === undefined) break

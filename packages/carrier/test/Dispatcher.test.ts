@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs"
+import * as Http from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Account, CarrierFailure, ContactBook, Messaging, PartQueue, Sms, StoreFailure } from "@smsbook/core"
@@ -250,6 +251,39 @@ describe("Dispatcher (SQLite)", () => {
       expect(await runtime.runPromise(queue.pending)).toBe(1)
     } finally {
       await silent.close()
+      await runtime.dispose()
+    }
+  })
+
+  it("--once against an smsbox that answers its probes and never a message fails when it would end; the parts went one at a time", async () => {
+    const runtime = runtimeFor(join(folder, "book.db"))
+    // A probe (no query) is refused 403 at once, as smsbox refuses a request without credentials; a message is held.
+    const messages: Array<string> = []
+    const held = new Set<Http.ServerResponse>()
+    let most = 0
+    const lossy = Http.createServer((request, response) => {
+      if (!(request.url ?? "").includes("?")) return void response.writeHead(403).end("Authorization failed for sendsms")
+      messages.push(request.url ?? "")
+      held.add(response)
+      most = Math.max(most, held.size)
+      // The dispatcher gives up on it (its response timeout) and closes the connection.
+      response.on("close", () => held.delete(response))
+    })
+    await new Promise<void>((listening) => lossy.listen(0, "127.0.0.1", listening))
+    const address = lossy.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    try {
+      await book(runtime, 3)
+      for (let i = 0; i < 3; i++) await runtime.runPromise(Messaging.sendToContact({ msisdn: `44740090000${i}`, message: "hello" }))
+      const run = Dispatcher.run(kannelAt(port, "receipts=false&window=5&connect_timeout_ms=60000&response_timeout_ms=200"), once(), () => undefined)
+      const failure = await runtime.runPromise(Effect.flip(Effect.timeout(run, "20 seconds")))
+      expect(failure).toBeInstanceOf(CarrierFailure)
+      expect(failure.message).toMatch(/^the link to the carrier failed: no answer from smsbox to the sendsms-user smsbook since the run began: the answer to k\d+ was lost: no answer within 0\.2 s$/)
+      // Every message was taken and never answered, but never more than one at a time was on the wire.
+      expect([messages.length, most]).toEqual([3, 1])
+    } finally {
+      for (const response of held) response.destroy()
+      await new Promise((closed) => lossy.close(closed))
       await runtime.dispose()
     }
   })

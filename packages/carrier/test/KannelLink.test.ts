@@ -167,6 +167,38 @@ describe("KannelLink", () => {
     expect([smsbox.probes(), smsbox.taken.length]).toEqual([3, 3])
   })
 
+  it("against an smsbox that answers probes and loses every message: one message at a time, each after a longer wait, never Bound", async () => {
+    const events: Array<Link.Event> = []
+    const smsbox = fakeSmsbox(() => "lost", 0)
+    const link = KannelLink.open(config({ window: 5, responseTimeoutMs: 10, retryMs: { initial: 5, max: 40 } }), (event) => events.push(event), undefined, smsbox.request)
+    const outcomes = await Promise.all(Array.from({ length: 5 }, (_, i) => link.submit(submission(`44740000000${i}`, `k${i}`))))
+    await link.close()
+    // Each counts as sent (smsbox may have it), but they went one by one: a window would have lost five at once.
+    expect(outcomes.map((outcome) => outcome._tag)).toEqual(["Accepted", "Accepted", "Accepted", "Accepted", "Accepted"])
+    expect(smsbox.most()).toBe(1)
+    expect(smsbox.probes()).toBe(5)
+    expect(events.some((event) => event._tag === "Bound")).toBe(false)
+    const waits = events.flatMap((event) => event._tag === "Disconnected" ? [event.retryInMs] : [])
+    expect(waits).toEqual([5, 10, 20, 40, 40])
+  })
+
+  it("hands the parts the journal cleared back to it when smsbox stops answering before they go out", async () => {
+    const smsbox = fakeSmsbox((url) => url.includes("k0") ? "accept" : url.includes("k1") ? "lost" : "accept", 1, (n) => n === 0 ? "answer" : "lost")
+    const { journal, told } = journalOf()
+    // 40/s: k1 and k3 are cleared together, k3 to go 25 ms after k1, whose answer is lost after 10 ms.
+    const link = KannelLink.open(config({ window: 3, tps: 40, responseTimeoutMs: 10, connectTimeoutMs: 20 }), () => undefined, journal, smsbox.request)
+    expect(await link.submit(submission("447400000000", "k0"), 0)).toMatchObject({ _tag: "Accepted" })
+    // No probe is answered after k1's loss.
+    const outcomes = [link.submit(submission("447400000001", "k1"), 1), link.submit(submission("447400000001", "k2"), 2), link.submit(submission("447400000003", "k3"), 3)]
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    expect(told.before.toSorted()).toEqual([0, 1, 3])
+    // k3 was cleared and waited (k2 waits behind k1, its number: never cleared): told not taken, stored back as queued.
+    expect(told.notTaken.toSorted()).toEqual([3])
+    expect(smsbox.attempts.has(submission("447400000003", "k3").url)).toBe(false)
+    await link.close()
+    expect((await Promise.all(outcomes)).map((outcome) => outcome._tag)).toEqual(["Accepted", "LinkFailed", "LinkFailed"])
+  })
+
   it("sends nothing to a port that never answers its probes: the parts stay unsent, none in doubt", async () => {
     const events: Array<Link.Event["_tag"]> = []
     const smsbox = fakeSmsbox(() => "accept", 1, () => "lost")
@@ -185,9 +217,11 @@ describe("KannelLink", () => {
   })
 
   it("withholds what the journal does not allow, and settles everything on close", async () => {
-    const smsbox = fakeSmsbox(() => "lost")
+    const smsbox = fakeSmsbox((url) => url.includes("k0") ? "accept" : "lost")
     const { journal } = journalOf((key) => key !== 2)
     const link = KannelLink.open(config({ responseTimeoutMs: 60_000 }), () => undefined, journal, smsbox.request)
+    // Answered: the link sends a window at a time from now on.
+    expect(await link.submit(submission("447400000000", "k0"), 0)).toEqual({ _tag: "Accepted", messageId: "k0" })
     const first = link.submit(submission("447400000001", "k1"), 1)
     const second = link.submit(submission("447400000002", "k2"), 2)
     const third = link.submit(submission("447400000001", "k3"), 3)

@@ -29,7 +29,7 @@ const setup = (
   }
   const pending = Pending.make<Item>({
     journal,
-    window: options.window,
+    window: () => options.window,
     tps: options.tps,
     destinationOf: (item) => item.destination,
     inflight: () => options.inflight,

@@ -158,7 +158,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   const destinationOf = (submission: Submission): string => String(submission.params["destination_addr"] ?? "")
   const pending = Pending.make<Submission>({
     journal,
-    window: options.window,
+    window: () => options.window,
     tps: options.tps,
     destinationOf,
     inflight: () => inflight.size,

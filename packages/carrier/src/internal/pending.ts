@@ -16,8 +16,8 @@ export interface Entry {
 
 export interface Options<S extends Entry> {
   readonly journal: Link.Journal | undefined
-  /** Most submissions out at once, and per second (0 for no limit): they size a clearing batch. */
-  readonly window: number
+  /** Most submissions out at once now, and per second (0 for no limit): they size a clearing batch. */
+  readonly window: () => number
   readonly tps: number
   readonly destinationOf: (submission: S) => string
   /** How many are out (sent, unanswered) now. */
@@ -62,7 +62,7 @@ export const make = <S extends Entry>(options: Options<S>): Pending<S> => {
   }
 
   const clear = (journal: Link.Journal, busy: ReadonlySet<string>) => {
-    const room = options.window - options.inflight()
+    const room = options.window() - options.inflight()
     const most = interval > 0 ? Math.max(1, Math.min(room, Math.floor(options.tps / 20))) : room
     const batch: Array<S> = []
     // A number with a submission cleared (stored as written) or out gets no other until that one is
