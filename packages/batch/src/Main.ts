@@ -224,6 +224,8 @@ const writeDocument = (value: unknown) => process.stdout.write(`${JSON.stringify
  * listener Node printed a stack trace.
  */
 const stdoutFailed = (error: Error & { readonly code?: string }): void => {
+  // A stopped run ends with its stop's code: a closed terminal fails the writes (EIO) as its SIGHUP stops the run.
+  if (stoppedBy !== undefined) return
   // The code the run has already earned stands (an import over --max-rejects copying its rejects: 3).
   if (error.code === "EPIPE") return process.exit(Output.earnedCode() ?? Output.ExitCode.done)
   process.stderr.write(
@@ -231,6 +233,13 @@ const stdoutFailed = (error: Error & { readonly code?: string }): void => {
   )
   process.exit(Output.ExitCode.failed)
 }
+
+/**
+ * Standard error failed (its terminal closed: EIO; its reader gone): nothing more can be said there, and the run goes
+ * on to its end, or to the stop that a closed terminal's SIGHUP brings. Without this listener the failed write of a
+ * progress line ended an import with an uncaught error (exit 1) before its SIGHUP could stop it and roll it back.
+ */
+const stderrFailed = (): void => undefined
 
 /** The signal that stopped the run, if one did: SIGINT exits 130, SIGTERM 143, SIGHUP 129. */
 let stoppedBy: EarlySignals.Signal | undefined
@@ -244,6 +253,7 @@ export const main = (args: ReadonlyArray<string>): void => {
   const asJson = wantsJson(args)
   const collected = Output.collector()
   process.stdout.on("error", stdoutFailed)
+  process.stderr.on("error", stderrFailed)
   process.once("SIGINT", () => void (stoppedBy ??= "SIGINT"))
   process.once("SIGTERM", () => void (stoppedBy ??= "SIGTERM"))
   // The runtime interrupts on SIGINT and SIGTERM only: a closed terminal's SIGHUP, which would kill the process with

@@ -9,6 +9,7 @@ import { once } from "node:events"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { bin, env, samples } from "./cliProcess.ts"
 
@@ -379,6 +380,26 @@ describe("interruption", () => {
     const listed = document(["contacts", "list", "--query", "4474009"])
     expect(listed.doc).toEqual([])
   }, 300_000)
+
+  it("a closed terminal: the progress line's writes fail, then SIGHUP: the import still rolls back and exits 129", async () => {
+    // The terminal as Node sees it (progress is drawn only on one); its reader goes away, as a closed terminal's does.
+    const terminal = path.join(dir, "terminal.mjs")
+    fs.writeFileSync(terminal, "Object.defineProperty(process.stderr, 'isTTY', { value: true })\n")
+    const file = path.join(dir, "hangup.csv")
+    fs.writeFileSync(file, "msisdn\n" + Array.from({ length: 400_000 }, (_, i) => `+4474${String(10_000_000 + i)}`).join("\n") + "\n")
+    const store = path.join(dir, "hangup.db")
+    const child = spawn(process.execPath, ["--import", pathToFileURL(terminal).href, bin, "import", file, "--store", store], { cwd: dir, env: env() })
+    const exited = once(child, "exit")
+    await once(child.stderr, "data")
+    child.stderr.destroy()
+    // Progress is redrawn every 100 ms: its next writes fail (EPIPE) before the hang-up's signal comes.
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    child.kill("SIGHUP")
+    const [code] = await exited
+    expect(code).toBe(129)
+    // A book the import created is removed with what it imported.
+    expect(fs.existsSync(store)).toBe(false)
+  })
 
   it("SIGTERM during a broadcast says how many were handed the message; the same command resumes it", async () => {
     const numbers = Array.from({ length: 30_000 }, (_, i) => `4474008${String(i).padStart(5, "0")}`)
