@@ -126,11 +126,14 @@ export const importSummary = (file: string, summary: Import.Summary): ReadonlyAr
   if (rules !== "") lines.push(`  numbers read as: ${rules}`)
   const notes = counts(summary.notes)
   if (notes !== "") lines.push(`  notes: ${notes}`)
-  const fields = Object.entries(summary.columns).map(([field, column]) =>
-    field === "msisdn" && summary.fallback_columns.length > 0
-      ? `${field} ← ${column} (then ${summary.fallback_columns.join(", ")})`
-      : `${field} ← ${column}`
-  )
+  const then: { readonly [field: string]: ReadonlyArray<string> } = {
+    msisdn: summary.fallback_columns,
+    country: summary.country_fallback_columns
+  }
+  const fields = Object.entries(summary.columns).map(([field, column]) => {
+    const others = then[field] ?? []
+    return others.length > 0 ? `${field} ← ${column} (then ${others.join(", ")})` : `${field} ← ${column}`
+  })
   lines.push(`  columns: ${fields.join(", ")}`)
   if (summary.duplicates > 0) lines.push(`  ${plural(summary.duplicates, "row")} repeated an earlier number: merged (tags added)`)
   if (summary.opted_out > 0) {

@@ -386,7 +386,7 @@ describe("interruption", () => {
     const terminal = path.join(dir, "terminal.mjs")
     fs.writeFileSync(terminal, "Object.defineProperty(process.stderr, 'isTTY', { value: true })\n")
     const file = path.join(dir, "hangup.csv")
-    fs.writeFileSync(file, "msisdn\n" + Array.from({ length: 400_000 }, (_, i) => `+4474${String(10_000_000 + i)}`).join("\n") + "\n")
+    fs.writeFileSync(file, "msisdn\n" + Array.from({ length: 1_500_000 }, (_, i) => `+4474${String(10_000_000 + i)}`).join("\n") + "\n")
     const store = path.join(dir, "hangup.db")
     const child = spawn(process.execPath, ["--import", pathToFileURL(terminal).href, bin, "import", file, "--store", store], { cwd: dir, env: env() })
     const exited = once(child, "exit")

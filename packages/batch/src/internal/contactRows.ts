@@ -128,9 +128,15 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   if (hasReplacementCharacter(fields)) {
     return reject("bad-encoding", "a cell is not valid text in the file's encoding: give the right one with --encoding")
   }
-  // Country cells are free text: names and alpha-3 codes too, read by `Country.lookup` like `--default-country`.
+  // Country cells are free text: names and alpha-3 codes too, read by `Country.lookup` like `--default-country`. The
+  // first country column with a cell in this row is the row's.
+  let country = cell(fields, index.country)
+  for (const at of context.columns.countryFallbacks) {
+    if (country !== "") break
+    country = cell(fields, at)
+  }
   const options: Msisdn.Options = {
-    country: cell(fields, index.country),
+    country,
     defaultCountry: context.defaultCountry,
     readCountry: Country.lookup
   }

@@ -58,12 +58,14 @@ function readContext(value: unknown): ContactRowsTypes.Context {
   const index = field(columns, "index")
   const header = field(columns, "header")
   const fallbacks = field(columns, "fallbacks")
+  const countryFallbacks = field(columns, "countryFallbacks")
   const unknown = field(columns, "unknown")
   const defaultCountry = field(value, "defaultCountry")
   const tags = field(value, "tags")
   if (
     typeof index !== "object" || index === null || !isStrings(header) || !Array.isArray(fallbacks) ||
-    !fallbacks.every((at) => typeof at === "number") || !isStrings(unknown) || !isStrings(tags) ||
+    !fallbacks.every((at) => typeof at === "number") || !Array.isArray(countryFallbacks) ||
+    !countryFallbacks.every((at) => typeof at === "number") || !isStrings(unknown) || !isStrings(tags) ||
     (defaultCountry !== undefined && typeof defaultCountry !== "string")
   ) {
     throw new Error("the import's worker was given no columns")
@@ -73,7 +75,7 @@ function readContext(value: unknown): ContactRowsTypes.Context {
     const at = field(index, name)
     if (typeof at === "number") columnIndex[name] = at
   }
-  return { columns: { index: columnIndex, header, fallbacks, unknown }, defaultCountry, tags }
+  return { columns: { index: columnIndex, header, fallbacks, countryFallbacks, unknown }, defaultCountry, tags }
 }
 
 /** Bytes of input handed to the parser so far: how far into the file the batches sent come from (progress). */

@@ -150,6 +150,8 @@ export interface Summary {
   readonly columns: { readonly [F in Columns.Field]?: string }
   /** Phone columns read, in order, where the number's column is empty or invalid. */
   readonly fallback_columns: ReadonlyArray<string>
+  /** The country columns read where the country's column is blank, in order. */
+  readonly country_fallback_columns: ReadonlyArray<string>
   readonly encoding: string
   readonly delimiter: string
   readonly elapsed_ms: number
@@ -413,6 +415,7 @@ export const run = Effect.fn("Import.run")(
       unknown_columns: columns.unknown,
       columns: columnNames,
       fallback_columns: columns.fallbacks.map((at) => columns.header[at] ?? ""),
+      country_fallback_columns: columns.countryFallbacks.map((at) => columns.header[at] ?? ""),
       encoding: reader.encoding(),
       delimiter: reader.delimiter,
       elapsed_ms: elapsed,

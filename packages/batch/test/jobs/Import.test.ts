@@ -926,6 +926,33 @@ describe("header matching", () => {
     })
   })
 
+  it.each([false, true])("a row's country is the first country column with a cell: an address book's export (worker %s)", async (worker) => {
+    // Outlook writes a Business Country/Region before the Home one; a personal contact has only the latter.
+    const lines = [
+      "First Name,Mobile Phone,Business Country/Region,Home Country/Region",
+      "Ann,(201) 266-4054,,United States",
+      "Bea,07400 123431,United Kingdom,United States",
+      "Cy,07400 123432,,"
+    ]
+    const [summary, contacts] = await run(Effect.gen(function*() {
+      const summary = yield* Import.run(chunksOf(new TextEncoder().encode(lines.join("\n"))), { defaultCountry: "GB", worker })
+      return [summary, yield* allContacts] as const
+    }))
+    expect(summary).toMatchObject({
+      created: 3,
+      columns: { country: "Business Country/Region" },
+      country_fallback_columns: ["Home Country/Region"],
+      unknown_columns: []
+    })
+    expect(contacts.map((contact) => contact.msisdn).toSorted()).toEqual(["12012664054", "447400123431", "447400123432"])
+    expect(Format.importSummary("f.csv", summary).find((line) => line.startsWith("  columns: "))).toContain(
+      "country ← Business Country/Region (then Home Country/Region)"
+    )
+    // A country column chosen by --map is the only one read.
+    const mapped = Result.getOrThrow(Columns.match(lines[0]?.split(",") ?? [], ["Home Country/Region=country"]))
+    expect(mapped).toMatchObject({ index: { country: 3 }, countryFallbacks: [], unknown: ["Business Country/Region"] })
+  })
+
   it("replaces control characters in names and tags by spaces, and counts the rows", async () => {
     const [summary, contacts] = await run(Effect.gen(function*() {
       const summary = yield* importLines([

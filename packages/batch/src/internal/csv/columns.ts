@@ -67,6 +67,11 @@ export interface Columns {
    * The number's column is the first whose header says mobile, cell, GSM or MSISDN, else the first phone column.
    */
   readonly fallbacks: ReadonlyArray<number>
+  /**
+   * Further country columns, in file order, read where the country's column is blank: an address book's export has
+   * one per address (Outlook's `Business Country/Region` before `Home Country/Region`), most of them blank.
+   */
+  readonly countryFallbacks: ReadonlyArray<number>
   /** Header names of the columns that are not read, each once, in file order. */
   readonly unknown: ReadonlyArray<string>
   /** The header, as it was read: the rejects file repeats it. */
@@ -96,7 +101,8 @@ const describe = (header: ReadonlyArray<string>) => header.map((name) => JSON.st
 /**
  * Matches a header to the fields. `--map` entries name a column exactly, or failing that by {@link key}; every other
  * column is matched by its name; the first column that means a field takes it, later ones are unused, except
- * phone columns: the mobile one is the number's, the others its {@link Columns.fallbacks}. A file
+ * phone columns: the mobile one is the number's, the others its {@link Columns.fallbacks}; and country columns: the
+ * first is the country's, the others its {@link Columns.countryFallbacks}. A file
  * without a phone-number column is refused, naming the columns it has. A mapping that names no column, or two
  * columns mapped to one field, is refused too: a typo in a nightly job must not go unnoticed.
  */
@@ -132,13 +138,16 @@ export const match = (
   for (const [at, field] of assigned) if (field !== "ignore") index[field] = at
   const unknown: Array<string> = []
   const phones: Array<number> = []
+  const countries: Array<number> = []
   const mappedPhone = index.msisdn !== undefined
+  const mappedCountry = index.country !== undefined
   const leadingRejectsColumns = rejectsColumns.every((name, i) => key(header[i] ?? "") === name)
   header.forEach((name, at) => {
     if (assigned.has(at)) return
     if (leadingRejectsColumns && at < rejectsColumns.length) return
     const field = fieldOf(name)
     if (field === "msisdn" && !mappedPhone) phones.push(at)
+    else if (field === "country" && !mappedCountry) countries.push(at)
     else if (field !== undefined && index[field] === undefined) index[field] = at
     else unknown.push(name.trim() === "" ? `(column ${at + 1})` : name)
   })
@@ -149,6 +158,8 @@ export const match = (
   const preferred = phones.find((at) => isMobile(header[at] ?? "")) ?? phones[0]
   if (preferred !== undefined) index.msisdn = preferred
   const fallbacks = phones.filter((at) => at !== preferred)
+  const [country, ...countryFallbacks] = countries
+  if (country !== undefined) index.country = country
   if (index.name !== undefined && (index.first_name !== undefined || index.last_name !== undefined)) {
     unknown.push(header[index.name] ?? "")
     delete index.name
@@ -163,5 +174,5 @@ export const match = (
       })
     )
   }
-  return Result.succeed({ index, fallbacks, unknown: [...new Set(unknown)], header })
+  return Result.succeed({ index, fallbacks, countryFallbacks, unknown: [...new Set(unknown)], header })
 }
