@@ -219,12 +219,18 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
       beforeWrite: (seqs) => runPromise(storing.withPermits(1)(Effect.andThen(storeAnswers, queue.sending(seqs)))),
       notTaken: (seqs) => runPromise(queue.notTaken(seqs))
     }
-    // Whether the link has bound (smsbox has answered) since the run began, and why its latest attempt failed.
+    // Whether the link has bound (the SMSC answered a bind, smsbox a message) since the run began, whether it was
+    // reachable (smsbox answered a probe), whether answers were lost, and why its latest attempt failed.
     let everBound = false
+    let everReached = false
+    let answersLost = false
     let linkTrouble: string | undefined
     const onLinkEvent = (event: Link.Event) => {
       if (event._tag === "Bound") everBound = true
-      else if (event._tag === "Disconnected") linkTrouble = event.reason
+      else if (event._tag === "Disconnected") {
+        linkTrouble = event.reason
+        if ((event.inDoubt ?? 0) > 0) answersLost = true
+      }
       notify({ _tag: "Link", event })
     }
     const openedAt = Date.now()
@@ -375,7 +381,8 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
         }
       }
       // Why a `once` run's carrier has not answered yet, if it has not.
-      const unreached = options.once && !everBound ? linkTrouble : undefined
+      everReached ||= everBound || link.isBound()
+      const unreached = options.once && !everReached ? linkTrouble : undefined
       if (unreached !== undefined && now - openedAt >= config.connectTimeoutMs) return yield* unreachable(unreached)
       if (options.once) {
         const idle = claimed === 0 && inflight === 0 && answers.length === 0 && released.length === 0 && !messagesPending && lastScan > 0
@@ -386,7 +393,7 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
           const receiptsIn = receipts.length === 0 && (!config.receipts || (yield* queue.awaitingReceipts) === 0)
           if (receiptsIn || waited >= options.receiptWaitMs) {
             // Messages went out and smsbox answered none (it answers its probes, loses every message): no "done".
-            if (unreached !== undefined && KannelConfig.is(config)) return yield* unreachable(unreached)
+            if (answersLost && !everBound && linkTrouble !== undefined) return yield* unreachable(linkTrouble)
             break
           }
         } else drainedAt = undefined

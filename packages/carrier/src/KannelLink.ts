@@ -132,20 +132,20 @@ export const open = (
   }
 
   /**
-   * smsbox could not be reached or lost an answer: nothing more goes out until it answers a probe, and the parts the
-   * journal cleared to go out (stored as on the wire) go back to it as not taken, since they will wait.
+   * smsbox could not be reached or lost an answer: nothing more goes out until it answers a probe. Answers whether
+   * this failure unbound the link (the first of a window failing together), which alone makes the link back off.
    */
-  const unbind = () => {
+  const unbind = (): boolean => {
+    const was = bound
     bound = false
     proven = false
-    pending.notTaken(queue.filter((queued) => queued.cleared))
+    return was
   }
 
-  /** Back to the head of the queue, not taken: the journal hears it and the link waits before the next request. */
-  const again = (submission: Submission) => {
+  /** Back to the head of the queue, not taken: the journal hears it. */
+  const requeue = (submission: Submission) => {
     queue.unshift(submission)
     pending.notTaken([submission])
-    return backOff()
   }
 
   /** Asks smsbox for an answer without a message (see {@link open}), within the connect timeout. */
@@ -191,7 +191,10 @@ export const open = (
           failures = 0
         }
         const answer = verdict(status)
-        if (answer._tag === "Retry") onEvent({ _tag: "Throttled", status, retryInMs: again(submission) })
+        if (answer._tag === "Retry") {
+          requeue(submission)
+          onEvent({ _tag: "Throttled", status, retryInMs: backOff() })
+        }
         else {
           retryWait = Math.max(config.retryMs.initial, retryWait / 2)
           submission.settle(answer._tag === "Accepted" ? { _tag: "Accepted", messageId: submission.id } : { _tag: "Refused", status })
@@ -203,13 +206,20 @@ export const open = (
         const reason = describeFailure(error)
         if (closed) return submission.settle({ _tag: "LinkFailed", reason, sent: true })
         failures++
-        unbind()
+        const unbound = unbind()
         if (unsent(error)) {
-          return onEvent({ _tag: "Disconnected", reason: connectFailure(config, error), requeued: 1, retryInMs: again(submission) })
+          requeue(submission)
+          return onEvent({ _tag: "Disconnected", reason: connectFailure(config, error), requeued: 1, retryInMs: unbound ? backOff() : 0 })
         }
         // smsbox may have it: never asked again. Its report names it, so it is taken as submitted
         // under its id and the report settles it (without reports it counts as sent: at most once).
-        onEvent({ _tag: "Disconnected", reason: `the answer to ${submission.id} was lost: ${reason}`, requeued: 0, retryInMs: backOff() })
+        onEvent({
+          _tag: "Disconnected",
+          reason: `the answer to ${submission.id} was lost: ${reason}`,
+          requeued: 0,
+          retryInMs: unbound ? backOff() : 0,
+          inDoubt: 1
+        })
         submission.settle({ _tag: "Accepted", messageId: submission.id })
       }
     ).finally(() => {
@@ -220,6 +230,12 @@ export const open = (
 
   const pump = () => {
     if (closed || pending.isClearing()) return
+    if (!bound) {
+      // Parts the journal cleared to go out (stored as on the wire, some by a clearing that ended after the link
+      // unbound) will wait for a probe: the journal hears they were not taken.
+      const cleared = queue.filter((queued) => queued.cleared)
+      if (cleared.length > 0 && journal !== undefined) pending.notTaken(cleared)
+    }
     const now = Date.now()
     if (now < pausedUntil) return pending.schedule(pausedUntil - now)
     if (!bound) {

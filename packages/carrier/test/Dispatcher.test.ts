@@ -288,6 +288,37 @@ describe("Dispatcher (SQLite)", () => {
     }
   })
 
+  it("--once with nothing to send, waiting for a receipt, against an smsbox whose first probe failed and the next answered, ends done", async () => {
+    const runtime = runtimeFor(join(folder, "book.db"))
+    // Probes are refused 403, as smsbox refuses a request without credentials, and messages taken (202); in the
+    // second run the first probe's connection is cut (a failure, as smsbox restarting would give).
+    let probes = 0
+    let cutFirst = false
+    const flaky = Http.createServer((request, response) => {
+      if ((request.url ?? "").includes("?")) return void response.writeHead(202).end("0: Accepted for delivery")
+      if (cutFirst && probes++ === 0) return void response.socket?.destroy()
+      response.writeHead(403).end("Authorization failed for sendsms")
+    })
+    await new Promise<void>((listening) => flaky.listen(0, "127.0.0.1", listening))
+    const address = flaky.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    try {
+      await book(runtime, 1)
+      await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message: "hello" }))
+      const first = await runtime.runPromise(Dispatcher.run(kannelAt(port, "connect_timeout_ms=300"), once({ receiptWaitMs: 0 }), () => undefined))
+      expect(first.submitted).toBe(1)
+      // Nothing to send; the part's receipt is waited for 1 s, past the connect timeout, with the first probe failed.
+      cutFirst = true
+      const run = Dispatcher.run(kannelAt(port, "connect_timeout_ms=300"), once({ receiptWaitMs: 1000 }), () => undefined)
+      const summary = await runtime.runPromise(Effect.timeout(run, "10 seconds"))
+      expect(summary.submitted).toBe(0)
+      expect(probes).toBeGreaterThan(1)
+    } finally {
+      await new Promise((closed) => flaky.close(closed))
+      await runtime.dispose()
+    }
+  })
+
   it("without --once, an smsbox that is not there is asked again with backoff, each failure a notice naming its address", async () => {
     const runtime = runtimeFor(join(folder, "book.db"))
     try {

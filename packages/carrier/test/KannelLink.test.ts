@@ -199,6 +199,41 @@ describe("KannelLink", () => {
     expect((await Promise.all(outcomes)).map((outcome) => outcome._tag)).toEqual(["Accepted", "LinkFailed", "LinkFailed"])
   })
 
+  it("backs off once for a window whose answers are lost together, not once per part", async () => {
+    const events: Array<Link.Event> = []
+    const smsbox = fakeSmsbox((url) => url.includes("k0") ? "accept" : "lost", 0)
+    const link = KannelLink.open(config({ window: 5, responseTimeoutMs: 20, retryMs: { initial: 5, max: 1000 } }), (event) => events.push(event), undefined, smsbox.request)
+    await link.submit(submission("447400000000", "k0"))
+    await Promise.all(Array.from({ length: 5 }, (_, i) => link.submit(submission(`44740000001${i}`, `k${i + 1}`))))
+    await link.close()
+    expect(smsbox.most()).toBe(5)
+    expect(events.flatMap((event) => event._tag === "Disconnected" ? [[event.retryInMs, event.inDoubt]] : [])).toEqual([[5, 1], [0, 1], [0, 1], [0, 1], [0, 1]])
+  })
+
+  it("hands back to the journal a part whose clearing ends after the link unbound", async () => {
+    const told = { before: [] as Array<number>, notTaken: [] as Array<number> }
+    // Clearing takes 50 ms: k1 fails to connect meanwhile, and no probe is answered after it.
+    const journal: Link.Journal = {
+      beforeWrite: async (keys) => {
+        told.before.push(...keys)
+        await new Promise((resolve) => setTimeout(resolve, keys.includes(2) ? 50 : 0))
+        return keys
+      },
+      notTaken: async (keys) => void told.notTaken.push(...keys)
+    }
+    const smsbox = fakeSmsbox((url) => url.includes("k0") ? "accept" : "unreachable", 10, (n) => n === 0 ? "answer" : "unreachable")
+    const link = KannelLink.open(config({ window: 3, connectTimeoutMs: 20 }), () => undefined, journal, smsbox.request)
+    await link.submit(submission("447400000000", "k0"), 0)
+    const outcomes = [link.submit(submission("447400000001", "k1"), 1)]
+    await new Promise((resolve) => setTimeout(resolve, 2))
+    outcomes.push(link.submit(submission("447400000002", "k2"), 2))
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    expect(told.before).toEqual([0, 1, 2])
+    expect(told.notTaken.toSorted()).toEqual([1, 2])
+    await link.close()
+    expect((await Promise.all(outcomes)).map((outcome) => outcome._tag)).toEqual(["LinkFailed", "LinkFailed"])
+  })
+
   it("sends nothing to a port that never answers its probes: the parts stay unsent, none in doubt", async () => {
     const events: Array<Link.Event["_tag"]> = []
     const smsbox = fakeSmsbox(() => "accept", 1, () => "lost")

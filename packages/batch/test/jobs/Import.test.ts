@@ -948,6 +948,10 @@ describe("header matching", () => {
     expect(Format.importSummary("f.csv", summary).find((line) => line.startsWith("  columns: "))).toContain(
       "country ← Business Country/Region (then Home Country/Region)"
     )
+    // A column that may be a state's is never a fallback, nor the country beside one that says so.
+    const states = Result.getOrThrow(Columns.match(["Phone", "Region", "Country", "ISO"]))
+    expect(states).toMatchObject({ index: { msisdn: 0, country: 2 }, countryFallbacks: [], unknown: ["Region", "ISO"] })
+    expect(Result.getOrThrow(Columns.match(["Phone", "Region"])).index).toEqual({ msisdn: 0, country: 1 })
     // A country column chosen by --map is the only one read.
     const mapped = Result.getOrThrow(Columns.match(lines[0]?.split(",") ?? [], ["Home Country/Region=country"]))
     expect(mapped).toMatchObject({ index: { country: 3 }, countryFallbacks: [], unknown: ["Business Country/Region"] })

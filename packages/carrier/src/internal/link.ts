@@ -61,7 +61,8 @@ export type Outcome =
 export type Event =
   | { readonly _tag: "Bound"; readonly attempt: number }
   | { readonly _tag: "BindRefused"; readonly status: number; readonly attempt: number }
-  | { readonly _tag: "Disconnected"; readonly reason: string; readonly requeued: number; readonly retryInMs: number }
+  /** `inDoubt`: parts whose answer was lost, counted as sent (the carrier may have them). */
+  | { readonly _tag: "Disconnected"; readonly reason: string; readonly requeued: number; readonly retryInMs: number; readonly inDoubt?: number }
   | { readonly _tag: "Throttled"; readonly status: number; readonly retryInMs: number }
 
 /** An inbound PDU as the handler reads it: its command and fields by name. */

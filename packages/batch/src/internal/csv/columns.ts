@@ -158,8 +158,12 @@ export const match = (
   const preferred = phones.find((at) => isMobile(header[at] ?? "")) ?? phones[0]
   if (preferred !== undefined) index.msisdn = preferred
   const fallbacks = phones.filter((at) => at !== preferred)
-  const [country, ...countryFallbacks] = countries
+  // Headers that say "country" come first and are the only fallbacks: `Region`, `ISO` or `Land` may be a state or a
+  // province column beside it (`Region` = `GA` is Georgia the US state, not the country).
+  const sayCountry = countries.filter((at) => key(header[at] ?? "").includes("country"))
+  const [country, ...countryFallbacks] = sayCountry.length > 0 ? sayCountry : countries.slice(0, 1)
   if (country !== undefined) index.country = country
+  for (const at of countries) if (at !== country && !countryFallbacks.includes(at)) unknown.push(header[at] ?? "")
   if (index.name !== undefined && (index.first_name !== undefined || index.last_name !== undefined)) {
     unknown.push(header[index.name] ?? "")
     delete index.name
