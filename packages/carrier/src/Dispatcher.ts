@@ -219,10 +219,9 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
       beforeWrite: (seqs) => runPromise(storing.withPermits(1)(Effect.andThen(storeAnswers, queue.sending(seqs)))),
       notTaken: (seqs) => runPromise(queue.notTaken(seqs))
     }
-    // Whether the link has bound (the SMSC answered a bind, smsbox a message) since the run began, whether it was
-    // reachable (smsbox answered a probe), whether answers were lost, and why its latest attempt failed.
+    // Whether the link has bound (the SMSC answered a bind, smsbox a message) since the run began, whether answers
+    // were lost, and why its latest attempt failed.
     let everBound = false
-    let everReached = false
     let answersLost = false
     let linkTrouble: string | undefined
     const onLinkEvent = (event: Link.Event) => {
@@ -381,8 +380,8 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
         }
       }
       // Why a `once` run's carrier has not answered yet, if it has not.
-      everReached ||= everBound || link.isBound()
-      const unreached = options.once && !everReached ? linkTrouble : undefined
+      // A link bound now with nothing to send (smsbox answers its probe, after a failed one) has nothing to fail.
+      const unreached = options.once && !everBound && (!link.isBound() || link.outstanding() > 0) ? linkTrouble : undefined
       if (unreached !== undefined && now - openedAt >= config.connectTimeoutMs) return yield* unreachable(unreached)
       if (options.once) {
         const idle = claimed === 0 && inflight === 0 && answers.length === 0 && released.length === 0 && !messagesPending && lastScan > 0

@@ -193,7 +193,9 @@ export const open = (
         const answer = verdict(status)
         if (answer._tag === "Retry") {
           requeue(submission)
-          onEvent({ _tag: "Throttled", status, retryInMs: backOff() })
+          // A window refused together waits once: a 503 while the link already waits does not lengthen the wait.
+          const waiting = pausedUntil - Date.now()
+          onEvent({ _tag: "Throttled", status, retryInMs: waiting > 0 ? waiting : backOff() })
         }
         else {
           retryWait = Math.max(config.retryMs.initial, retryWait / 2)

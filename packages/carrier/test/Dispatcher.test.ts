@@ -319,6 +319,35 @@ describe("Dispatcher (SQLite)", () => {
     }
   })
 
+  it("--once against an smsbox that answers a probe and then goes away fails at the connect timeout; the part waits", async () => {
+    const runtime = runtimeFor(join(folder, "book.db"))
+    const sockets = new Set<import("node:net").Socket>()
+    const gone = Http.createServer((_request, response) => {
+      response.writeHead(403).end("Authorization failed for sendsms")
+      // Then nothing listens there any more: the message's request is refused.
+      gone.close()
+      for (const socket of sockets) socket.destroy()
+    })
+    gone.on("connection", (socket) => sockets.add(socket))
+    await new Promise<void>((listening) => gone.listen(0, "127.0.0.1", listening))
+    const address = gone.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    try {
+      await book(runtime, 1)
+      await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message: "hello" }))
+      const started = Date.now()
+      const run = Dispatcher.run(kannelAt(port, "connect_timeout_ms=300"), once(), () => undefined)
+      const failure = await runtime.runPromise(Effect.flip(Effect.timeout(run, "10 seconds")))
+      expect(Date.now() - started).toBeLessThan(3000)
+      expect(failure).toBeInstanceOf(CarrierFailure)
+      expect(failure.message).toContain(`connection refused: nothing listens on 127.0.0.1:${port}`)
+      const queue = await runtime.runPromise(Effect.service(PartQueue.PartQueue))
+      expect(await runtime.runPromise(queue.pending)).toBe(1)
+    } finally {
+      await runtime.dispose()
+    }
+  })
+
   it("without --once, an smsbox that is not there is asked again with backoff, each failure a notice naming its address", async () => {
     const runtime = runtimeFor(join(folder, "book.db"))
     try {

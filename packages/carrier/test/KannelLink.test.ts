@@ -210,6 +210,22 @@ describe("KannelLink", () => {
     expect(events.flatMap((event) => event._tag === "Disconnected" ? [[event.retryInMs, event.inDoubt]] : [])).toEqual([[5, 1], [0, 1], [0, 1], [0, 1], [0, 1]])
   })
 
+  it("waits once for a window smsbox refuses together (503), not once per part", async () => {
+    const events: Array<Link.Event> = []
+    const smsbox = fakeSmsbox((url, attempt) => url.includes("k0") || attempt > 0 ? "accept" : "full", 0)
+    const link = KannelLink.open(config({ window: 5, retryMs: { initial: 50, max: 10_000 } }), (event) => events.push(event), undefined, smsbox.request)
+    await link.submit(submission("447400000000", "k0"))
+    const started = Date.now()
+    await Promise.all(Array.from({ length: 5 }, (_, i) => link.submit(submission(`44740000001${i}`, `k${i + 1}`))))
+    await link.close()
+    const waits = events.flatMap((event) => event._tag === "Throttled" ? [event.retryInMs] : [])
+    expect(waits).toHaveLength(5)
+    expect(waits[0]).toBe(50)
+    for (const wait of waits.slice(1)) expect(wait).toBeLessThanOrEqual(50)
+    // One step of backoff for the burst: per part, the fifth would have waited 800 ms.
+    expect(Date.now() - started).toBeLessThan(400)
+  })
+
   it("hands back to the journal a part whose clearing ends after the link unbound", async () => {
     const told = { before: [] as Array<number>, notTaken: [] as Array<number> }
     // Clearing takes 50 ms: k1 fails to connect meanwhile, and no probe is answered after it.

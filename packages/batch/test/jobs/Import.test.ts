@@ -886,10 +886,10 @@ describe("header matching", () => {
     )
   })
 
-  it("the first column of a field takes it; later ones and unknown ones are listed once", () => {
+  it("the first column of a field takes it; later ones and unknown ones are listed once, in file order", () => {
     const matched = Columns.match(["Phone", "Email", "Email", "Name", "First Name", "First"])
     expect(Result.isSuccess(matched) && matched.success.index).toEqual({ msisdn: 0, first_name: 4 })
-    expect(Result.isSuccess(matched) && matched.success.unknown).toEqual(["Email", "First", "Name"])
+    expect(Result.isSuccess(matched) && matched.success.unknown).toEqual(["Email", "Name", "First"])
   })
 
   it("the mobile column is the number's, other phone columns its fallbacks in file order; a --map choice is kept", () => {
@@ -948,9 +948,11 @@ describe("header matching", () => {
     expect(Format.importSummary("f.csv", summary).find((line) => line.startsWith("  columns: "))).toContain(
       "country ← Business Country/Region (then Home Country/Region)"
     )
-    // A column that may be a state's is never a fallback, nor the country beside one that says so.
-    const states = Result.getOrThrow(Columns.match(["Phone", "Region", "Country", "ISO"]))
-    expect(states).toMatchObject({ index: { msisdn: 0, country: 2 }, countryFallbacks: [], unknown: ["Region", "ISO"] })
+    // A column that may be a state's is never a fallback, nor the country beside one that surely is.
+    for (const sure of ["Country", "Nation", "Pays", "Dial Code"]) {
+      const states = Result.getOrThrow(Columns.match(["Phone", "Notes", "Region", sure, "ISO", "Email"]))
+      expect(states, sure).toMatchObject({ index: { msisdn: 0, country: 3 }, countryFallbacks: [], unknown: ["Notes", "Region", "ISO", "Email"] })
+    }
     expect(Result.getOrThrow(Columns.match(["Phone", "Region"])).index).toEqual({ msisdn: 0, country: 1 })
     // A country column chosen by --map is the only one read.
     const mapped = Result.getOrThrow(Columns.match(lines[0]?.split(",") ?? [], ["Home Country/Region=country"]))

@@ -47,6 +47,9 @@ const byKey: ReadonlyMap<string, Field> = new Map(
 export const key = (name: string): string =>
   name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
 
+/** Country aliases that may name a state or province column instead (`Region`, `ISO`, `Land`). */
+const mayBeState: ReadonlySet<string> = new Set(["region", "iso", "land"])
+
 /** Header words that say a column holds mobile numbers: preferred for the number, an SMS reaches only those. */
 const mobileWords = /mobile|cell|gsm|msisdn|handy|portable|sms/
 
@@ -136,7 +139,8 @@ export const match = (
   }
   const index: { [F in Field]?: number } = {}
   for (const [at, field] of assigned) if (field !== "ignore") index[field] = at
-  const unknown: Array<string> = []
+  // Columns nothing reads, by position: listed in file order at the end.
+  const unread: Array<number> = []
   const phones: Array<number> = []
   const countries: Array<number> = []
   const mappedPhone = index.msisdn !== undefined
@@ -149,25 +153,27 @@ export const match = (
     if (field === "msisdn" && !mappedPhone) phones.push(at)
     else if (field === "country" && !mappedCountry) countries.push(at)
     else if (field !== undefined && index[field] === undefined) index[field] = at
-    else unknown.push(name.trim() === "" ? `(column ${at + 1})` : name)
+    else unread.push(at)
   })
   // A mapped number column is the user's choice: other phone columns stay unread.
-  if (mappedPhone) {
-    for (const at of phones) unknown.push(header[at] ?? "")
-  }
+  if (mappedPhone) unread.push(...phones)
   const preferred = phones.find((at) => isMobile(header[at] ?? "")) ?? phones[0]
   if (preferred !== undefined) index.msisdn = preferred
   const fallbacks = phones.filter((at) => at !== preferred)
-  // Headers that say "country" come first and are the only fallbacks: `Region`, `ISO` or `Land` may be a state or a
-  // province column beside it (`Region` = `GA` is Georgia the US state, not the country).
-  const sayCountry = countries.filter((at) => key(header[at] ?? "").includes("country"))
-  const [country, ...countryFallbacks] = sayCountry.length > 0 ? sayCountry : countries.slice(0, 1)
+  // Columns that surely hold a country come first and are the only fallbacks: `Region`, `ISO` or `Land` may be a
+  // state or province beside one (`Region` = `GA` is Georgia the US state), and is read only where none is.
+  const sure = countries.filter((at) => !mayBeState.has(key(header[at] ?? "")))
+  const [country, ...countryFallbacks] = sure.length > 0 ? sure : countries.slice(0, 1)
   if (country !== undefined) index.country = country
-  for (const at of countries) if (at !== country && !countryFallbacks.includes(at)) unknown.push(header[at] ?? "")
+  unread.push(...countries.filter((at) => at !== country && !countryFallbacks.includes(at)))
   if (index.name !== undefined && (index.first_name !== undefined || index.last_name !== undefined)) {
-    unknown.push(header[index.name] ?? "")
+    unread.push(index.name)
     delete index.name
   }
+  const unknown = unread.toSorted((a, b) => a - b).map((at) => {
+    const name = header[at] ?? ""
+    return name.trim() === "" ? `(column ${at + 1})` : name
+  })
   if (index.msisdn === undefined) {
     return Result.fail(
       new InvalidField({
