@@ -137,4 +137,28 @@ describe("anti-spam across connections", () => {
     const outputs = results.map(({ stdout }) => stdout.trim()).sort()
     expect(outputs).toEqual(["DuplicateSend", "DuplicateSend", "DuplicateSend", "inserted"])
   })
+
+  it("lets several processes open a new book at the same moment: each waits for the switch to WAL, none is refused", async () => {
+    const store = fileURLToPath(new URL("../src/SqliteStore.ts", import.meta.url))
+    // Each process loads first, then opens the book at the moment given, so that they meet in the switch to WAL.
+    const script = `
+      import { Effect } from "effect"
+      import * as SqliteStore from ${JSON.stringify(store)}
+      const [path, startAt] = process.argv.slice(-2)
+      while (Date.now() < Number(startAt)) {}
+      const result = await Effect.runPromise(Effect.scoped(Effect.flatMap(SqliteStore.make(path), ({ contacts }) => contacts.count)).pipe(
+        Effect.match({ onSuccess: () => "opened", onFailure: (error) => error.message })))
+      console.log(result)
+    `
+    const exec = promisify(execFile)
+    const root = fileURLToPath(new URL("../../..", import.meta.url))
+    for (let round = 0; round < 4; round++) {
+      const path = freshPath()
+      const startAt = String(Date.now() + 3000)
+      const results = await Promise.all(Array.from({ length: 3 }, () =>
+        exec(process.execPath, ["--input-type=module", "-e", script, "--", path, startAt], { cwd: root })
+      ))
+      expect(results.map(({ stdout }) => stdout.trim()), `round ${round}`).toEqual(["opened", "opened", "opened"])
+    }
+  }, 120_000)
 })

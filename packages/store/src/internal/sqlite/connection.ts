@@ -88,12 +88,34 @@ export const problemOf = (error: unknown): { readonly problem?: StoreProblem } =
  * opened). That is read before any pragma: WAL mode rewrites the file's header and leaves a -wal and -shm beside it,
  * which a refused file must not get.
  */
+/**
+ * Runs a pragma, waiting up to `busyTimeout` ms while another connection holds the lock it needs. SQLite's busy handler
+ * does not cover `journal_mode = WAL` on a new file that several processes open at once (imports started together):
+ * each holds the shared lock the other's change must wait out, so SQLite answers one of them SQLITE_BUSY at once
+ * rather than wait for a deadlock ("database is locked" at open, in one of three overlapping imports).
+ */
+const runPragma = (db: DatabaseSync, pragma: string, busyTimeout: number): void => {
+  const until = Date.now() + busyTimeout
+  for (;;) {
+    try {
+      db.prepare(pragma).get()
+      return
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= until) throw error
+      // A pause of 5–25 ms, different for each process, so that they do not meet again.
+      Atomics.wait(pause, 0, 0, 5 + Math.floor(Math.random() * 20))
+    }
+  }
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4))
+
 export const open = (path: string, busyTimeout: number, cacheKiB: number = defaultCacheKiB): Connection => {
   const db = new DatabaseSync(path, { enableForeignKeyConstraints: true, timeout: busyTimeout })
   try {
     const refusal = Ownership.refusal(db)
     if (refusal !== undefined) throw new Error(refusal)
-    for (const pragma of pragmas(busyTimeout, cacheKiB)) db.prepare(pragma).get()
+    for (const pragma of pragmas(busyTimeout, cacheKiB)) runPragma(db, pragma, busyTimeout)
   } catch (error) {
     db.close()
     throw error
