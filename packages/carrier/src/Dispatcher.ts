@@ -380,8 +380,9 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
         }
       }
       // Why a `once` run's carrier has not answered yet, if it has not.
-      // A link bound now with nothing to send (smsbox answers its probe, after a failed one) has nothing to fail.
-      const unreached = options.once && !everBound && (!link.isBound() || link.outstanding() > 0) ? linkTrouble : undefined
+      // A link bound now (smsbox answers its probe, after a failed one; its first message may be on its way) is not
+      // failed: one that lost smsbox again is unbound, and is.
+      const unreached = options.once && !everBound && !link.isBound() ? linkTrouble : undefined
       if (unreached !== undefined && now - openedAt >= config.connectTimeoutMs) return yield* unreachable(unreached)
       if (options.once) {
         const idle = claimed === 0 && inflight === 0 && answers.length === 0 && released.length === 0 && !messagesPending && lastScan > 0

@@ -123,8 +123,12 @@ export const open = (
   })
   const { queue, notifyIdle } = pending
 
+  // When the link last began to wait: a failure of a request sent before then is part of the same burst.
+  let backedOffAt = 0
+
   /** The link waits before its next request, longer after each failure in a row; answers the wait. */
   const backOff = () => {
+    backedOffAt = Date.now()
     const wait = retryWait
     retryWait = Math.min(retryWait * 2, config.retryMs.max)
     pausedUntil = Math.max(pausedUntil, Date.now() + wait)
@@ -179,6 +183,7 @@ export const open = (
     const timer = setTimeout(() => controller.abort(new Error(`no answer within ${config.responseTimeoutMs / 1000} s`)), config.responseTimeoutMs)
     inflight.set(submission, controller)
     busy.add(submission.destination)
+    const sentAt = Date.now()
     request(submission.url, controller.signal).then(
       (status) => {
         clearTimeout(timer)
@@ -193,9 +198,9 @@ export const open = (
         const answer = verdict(status)
         if (answer._tag === "Retry") {
           requeue(submission)
-          // A window refused together waits once: a 503 while the link already waits does not lengthen the wait.
-          const waiting = pausedUntil - Date.now()
-          onEvent({ _tag: "Throttled", status, retryInMs: waiting > 0 ? waiting : backOff() })
+          // A window refused together waits once: a 503 to a request sent before the latest wait began is part of
+          // the burst that began it, and does not lengthen it.
+          onEvent({ _tag: "Throttled", status, retryInMs: sentAt < backedOffAt ? Math.max(0, pausedUntil - Date.now()) : backOff() })
         }
         else {
           retryWait = Math.max(config.retryMs.initial, retryWait / 2)

@@ -319,6 +319,31 @@ describe("Dispatcher (SQLite)", () => {
     }
   })
 
+  it("--once whose first probe failed and whose first message smsbox answers after the connect timeout ends done", async () => {
+    const runtime = runtimeFor(join(folder, "book.db"))
+    let probes = 0
+    const slow = Http.createServer((request, response) => {
+      if (!(request.url ?? "").includes("?")) {
+        if (probes++ === 0) return void response.socket?.destroy()
+        return void response.writeHead(403).end("Authorization failed for sendsms")
+      }
+      setTimeout(() => response.writeHead(202).end("0: Accepted for delivery"), 800)
+    })
+    await new Promise<void>((listening) => slow.listen(0, "127.0.0.1", listening))
+    const address = slow.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    try {
+      await book(runtime, 1)
+      await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message: "hello" }))
+      const run = Dispatcher.run(kannelAt(port, "receipts=false&connect_timeout_ms=300&response_timeout_ms=5000"), once(), () => undefined)
+      const summary = await runtime.runPromise(Effect.timeout(run, "10 seconds"))
+      expect(summary.submitted).toBe(1)
+    } finally {
+      await new Promise((closed) => slow.close(closed))
+      await runtime.dispose()
+    }
+  })
+
   it("--once against an smsbox that answers a probe and then goes away fails at the connect timeout; the part waits", async () => {
     const runtime = runtimeFor(join(folder, "book.db"))
     const sockets = new Set<import("node:net").Socket>()

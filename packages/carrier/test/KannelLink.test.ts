@@ -226,6 +226,17 @@ describe("KannelLink", () => {
     expect(Date.now() - started).toBeLessThan(400)
   })
 
+  it("under a tps limit too, a window smsbox refuses together waits once", async () => {
+    const events: Array<Link.Event> = []
+    const smsbox = fakeSmsbox((url, attempt) => url.includes("k0") || attempt > 0 ? "accept" : "full", 150)
+    const link = KannelLink.open(config({ window: 5, tps: 10, retryMs: { initial: 50, max: 10_000 } }), (event) => events.push(event), undefined, smsbox.request)
+    await link.submit(submission("447400000000", "k0"))
+    await Promise.all(Array.from({ length: 5 }, (_, i) => link.submit(submission(`44740000001${i}`, `k${i + 1}`))))
+    await link.close()
+    // Each 503 answers a request sent before the first wait began: none lengthens it.
+    for (const wait of events.flatMap((event) => event._tag === "Throttled" ? [event.retryInMs] : [])) expect(wait).toBeLessThanOrEqual(50)
+  })
+
   it("hands back to the journal a part whose clearing ends after the link unbound", async () => {
     const told = { before: [] as Array<number>, notTaken: [] as Array<number> }
     // Clearing takes 50 ms: k1 fails to connect meanwhile, and no probe is answered after it.

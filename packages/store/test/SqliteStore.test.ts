@@ -2,9 +2,11 @@
  * The SQLite adapter on its own files: the same answers as the memory store on any sequence of calls,
  * the schema and its migrations, keyset streams over many pages, failures, the outbox and the layer.
  */
+import { once } from "node:events"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
+import { Worker } from "node:worker_threads"
 import { Account, Carrier as CarrierPort, ContactStore, MessageStore, Messaging } from "@smsbook/core"
 import { Fixtures, ModelCheck } from "@smsbook/testing"
 import { Effect, Fiber, Layer, Option, Stream } from "effect"
@@ -146,6 +148,24 @@ describe("opening a file", () => {
       expect(pragma(path, "journal_mode")).toBe("delete")
       for (const beside of ["-wal", "-shm", "-journal"]) expect(existsSync(path + beside)).toBe(false)
     }
+  })
+
+  it("leaves alone a new file another program is writing its tables into while the book opens, once they are there", async () => {
+    const path = freshPath()
+    // Another program (a thread of its own here) holds the new file's write lock while it creates its tables, 300 ms.
+    const program = new Worker(
+      `const { DatabaseSync } = require("node:sqlite")
+      const { parentPort, workerData } = require("node:worker_threads")
+      const db = new DatabaseSync(workerData)
+      db.exec("BEGIN IMMEDIATE; CREATE TABLE scratch (x)")
+      parentPort.postMessage("locked")
+      setTimeout(() => { db.exec("COMMIT"); db.close() }, 300)`,
+      { eval: true, workerData: path }
+    )
+    await once(program, "message")
+    expect(() => SqliteConnection.open(path, 600_000)).toThrow("not an smsbook database (a SQLite file of another program: tables scratch)")
+    await once(program, "exit")
+    expect(pragma(path, "journal_mode")).toBe("delete")
   })
 
   it("gives a new book its page size and WAL mode", async () => {

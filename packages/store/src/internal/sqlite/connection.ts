@@ -89,13 +89,23 @@ export const problemOf = (error: unknown): { readonly problem?: StoreProblem } =
  * which a refused file must not get.
  */
 /**
- * Runs a pragma, waiting up to `busyTimeout` ms while another connection holds the lock it needs. SQLite's busy handler
- * does not cover `journal_mode = WAL` on a new file that several processes open at once (imports started together):
- * each holds the shared lock the other's change must wait out, so SQLite answers one of them SQLITE_BUSY at once
- * rather than wait for a deadlock ("database is locked" at open, in one of three overlapping imports).
+ * How long opening waits for the switch to WAL of a new file that other processes open too, in ms. They clear it in
+ * milliseconds; a file another program holds locked in its own journal mode is refused after this, not after `--wait`
+ * (the wait blocks the thread, Ctrl-C included).
  */
-const runPragma = (db: DatabaseSync, pragma: string, busyTimeout: number): void => {
-  const until = Date.now() + busyTimeout
+const switchWait = 2000
+
+const pause = new Int32Array(new SharedArrayBuffer(4))
+
+/**
+ * Runs a pragma, waiting a little while another connection holds the lock it needs. SQLite's busy handler does not
+ * cover `journal_mode = WAL` on a new file that several processes open at once (imports started together): each holds
+ * the shared lock the other's change must wait out, so SQLite answers one of them SQLITE_BUSY at once rather than wait
+ * for a deadlock ("database is locked" at open, in one of three overlapping imports). After each wait the file is
+ * checked again (`refuse`): what another process wrote meanwhile may make it another program's, never to be altered.
+ */
+const runPragma = (db: DatabaseSync, pragma: string, refuse: () => void): void => {
+  const until = Date.now() + switchWait
   for (;;) {
     try {
       db.prepare(pragma).get()
@@ -104,18 +114,20 @@ const runPragma = (db: DatabaseSync, pragma: string, busyTimeout: number): void 
       if (!isBusy(error) || Date.now() >= until) throw error
       // A pause of 5–25 ms, different for each process, so that they do not meet again.
       Atomics.wait(pause, 0, 0, 5 + Math.floor(Math.random() * 20))
+      refuse()
     }
   }
 }
 
-const pause = new Int32Array(new SharedArrayBuffer(4))
-
 export const open = (path: string, busyTimeout: number, cacheKiB: number = defaultCacheKiB): Connection => {
   const db = new DatabaseSync(path, { enableForeignKeyConstraints: true, timeout: busyTimeout })
   try {
-    const refusal = Ownership.refusal(db)
-    if (refusal !== undefined) throw new Error(refusal)
-    for (const pragma of pragmas(busyTimeout, cacheKiB)) runPragma(db, pragma, busyTimeout)
+    const refuse = () => {
+      const refusal = Ownership.refusal(db)
+      if (refusal !== undefined) throw new Error(refusal)
+    }
+    refuse()
+    for (const pragma of pragmas(busyTimeout, cacheKiB)) runPragma(db, pragma, refuse)
   } catch (error) {
     db.close()
     throw error
