@@ -123,7 +123,8 @@ export const open = (
   })
   const { queue, notifyIdle } = pending
 
-  // When the link last began to wait: a failure of a request sent before then is part of the same burst.
+  // When the link last began to wait: a failure of a request sent before then (or in the same millisecond: none is
+  // sent after a wait began within it) is part of the same burst.
   let backedOffAt = 0
 
   /** The link waits before its next request, longer after each failure in a row; answers the wait. */
@@ -200,7 +201,7 @@ export const open = (
           requeue(submission)
           // A window refused together waits once: a 503 to a request sent before the latest wait began is part of
           // the burst that began it, and does not lengthen it.
-          onEvent({ _tag: "Throttled", status, retryInMs: sentAt < backedOffAt ? Math.max(0, pausedUntil - Date.now()) : backOff() })
+          onEvent({ _tag: "Throttled", status, retryInMs: sentAt <= backedOffAt ? Math.max(0, pausedUntil - Date.now()) : backOff() })
         }
         else {
           retryWait = Math.max(config.retryMs.initial, retryWait / 2)

@@ -14,6 +14,7 @@ import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as SqliteConnection from "../src/internal/sqlite/connection.ts"
 import * as SqliteMigrations from "../src/internal/sqlite/migrations.ts"
+import * as Ownership from "../src/internal/sqlite/ownership.ts"
 import * as SqliteStore from "../src/SqliteStore.ts"
 import * as SqliteFiles from "./sqliteFiles.ts"
 
@@ -166,6 +167,44 @@ describe("opening a file", () => {
     expect(() => SqliteConnection.open(path, 600_000)).toThrow("not an smsbook database (a SQLite file of another program: tables scratch)")
     await once(program, "exit")
     expect(pragma(path, "journal_mode")).toBe("delete")
+  })
+
+  it("never refuses a book another process is creating: the ownership check reads one snapshot", async () => {
+    const path = freshPath()
+    const setup = new DatabaseSync(path)
+    setup.exec("PRAGMA journal_mode = WAL")
+    setup.close()
+    // Another connection creates the whole book in one transaction, then removes it in another, for a second.
+    const creator = new Worker(
+      `const { DatabaseSync } = require("node:sqlite")
+      const { parentPort, workerData: [path, sql, id] } = require("node:worker_threads")
+      const db = new DatabaseSync(path, { timeout: 5000 })
+      const end = Date.now() + 1000
+      parentPort.postMessage("started")
+      while (Date.now() < end) {
+        db.exec("BEGIN IMMEDIATE; " + sql + "; PRAGMA application_id = " + id + "; PRAGMA user_version = 6; COMMIT")
+        db.exec("BEGIN IMMEDIATE")
+        for (const row of db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all()) db.exec('DROP TABLE "' + row.name + '"')
+        db.exec("PRAGMA application_id = 0; PRAGMA user_version = 0; COMMIT")
+      }
+      db.close()`,
+      { eval: true, workerData: [path, SqliteMigrations.migrations.map((migration) => migration.sql).join(";\n"), Ownership.applicationId] }
+    )
+    await once(creator, "message")
+    const reader = new DatabaseSync(path, { timeout: 5000 })
+    const refusals = new Set<string>()
+    let exited = false
+    creator.once("exit", () => void (exited = true))
+    // Every state it commits is a new file or a whole book: neither may be refused, however the reads fall.
+    while (!exited) {
+      for (let i = 0; i < 200; i++) {
+        const refusal = Ownership.refusal(reader)
+        if (refusal !== undefined) refusals.add(refusal)
+      }
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    reader.close()
+    expect([...refusals]).toEqual([])
   })
 
   it("gives a new book its page size and WAL mode", async () => {

@@ -19,14 +19,18 @@ export const pragmaNumber = (db: DatabaseSync, pragma: "user_version" | "applica
  * of its own. Reads only; throws node:sqlite's error when the file is not a database.
  */
 export const refusal = (db: DatabaseSync): string | undefined => {
-  const owner = pragmaNumber(db, "application_id")
+  // One statement, so one snapshot: read one by one, another smsbook process's migration committing in between showed
+  // a state that never was (its tables or its user_version without its application_id), and a new book was refused.
+  const state = db.prepare(`SELECT
+      (SELECT application_id FROM pragma_application_id) AS owner,
+      (SELECT user_version FROM pragma_user_version) AS version,
+      (SELECT json_group_array(name) FROM (
+        SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 3)) AS tables`).get()
+  const owner = Number(state?.["owner"] ?? 0)
   if (owner === applicationId) return undefined
   if (owner !== 0) return `not an smsbook database (application_id ${owner})`
-  const version = pragmaNumber(db, "user_version")
+  const version = Number(state?.["version"] ?? 0)
   if (version !== 0) return `not an smsbook database (user_version ${version} without smsbook's application_id)`
-  const tables = db
-    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 3")
-    .all()
-    .map((row) => String(row["name"]))
+  const tables: ReadonlyArray<unknown> = JSON.parse(String(state?.["tables"] ?? "[]"))
   return tables.length > 0 ? `not an smsbook database (a SQLite file of another program: tables ${tables.join(", ")})` : undefined
 }
