@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import * as Http from "node:http"
+import type { Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Account, CarrierFailure, ContactBook, Messaging, PartQueue, Sms, StoreFailure } from "@smsbook/core"
@@ -205,6 +206,24 @@ describe("Dispatcher (SQLite)", () => {
     return parsed.success
   }
 
+  /**
+   * An HTTP server on 127.0.0.1 standing in for smsbox's sendsms port, each request answered by `handler`; `close`
+   * cuts its connections too (a handler may call it: nothing listens there from then on).
+   */
+  const smsboxServer = async (handler: (request: Http.IncomingMessage, response: Http.ServerResponse, close: () => Promise<void>) => void) => {
+    const sockets = new Set<Socket>()
+    const close = () =>
+      new Promise<void>((closed) => {
+        server.close(() => closed())
+        for (const socket of sockets) socket.destroy()
+      })
+    const server = Http.createServer((request, response) => handler(request, response, close))
+    server.on("connection", (socket) => sockets.add(socket))
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening))
+    const address = server.address()
+    return { port: typeof address === "object" && address !== null ? address.port : 0, close }
+  }
+
   it("--once against an smsbox that is not there fails within the connect timeout (and the stop), naming its address and what to check; the part waits for the next run", async () => {
     const runtime = runtimeFor(join(folder, "book.db"))
     try {
@@ -261,7 +280,7 @@ describe("Dispatcher (SQLite)", () => {
     const messages: Array<string> = []
     const held = new Set<Http.ServerResponse>()
     let most = 0
-    const lossy = Http.createServer((request, response) => {
+    const lossy = await smsboxServer((request, response) => {
       if (!(request.url ?? "").includes("?")) return void response.writeHead(403).end("Authorization failed for sendsms")
       messages.push(request.url ?? "")
       held.add(response)
@@ -269,9 +288,7 @@ describe("Dispatcher (SQLite)", () => {
       // The dispatcher gives up on it (its response timeout) and closes the connection.
       response.on("close", () => held.delete(response))
     })
-    await new Promise<void>((listening) => lossy.listen(0, "127.0.0.1", listening))
-    const address = lossy.address()
-    const port = typeof address === "object" && address !== null ? address.port : 0
+    const { port } = lossy
     try {
       await book(runtime, 3)
       for (let i = 0; i < 3; i++) await runtime.runPromise(Messaging.sendToContact({ msisdn: `44740090000${i}`, message: "hello" }))
@@ -282,8 +299,7 @@ describe("Dispatcher (SQLite)", () => {
       // Every message was taken and never answered, but never more than one at a time was on the wire.
       expect([messages.length, most]).toEqual([3, 1])
     } finally {
-      for (const response of held) response.destroy()
-      await new Promise((closed) => lossy.close(closed))
+      await lossy.close()
       await runtime.dispose()
     }
   })
@@ -294,14 +310,12 @@ describe("Dispatcher (SQLite)", () => {
     // second run the first probe's connection is cut (a failure, as smsbox restarting would give).
     let probes = 0
     let cutFirst = false
-    const flaky = Http.createServer((request, response) => {
+    const flaky = await smsboxServer((request, response) => {
       if ((request.url ?? "").includes("?")) return void response.writeHead(202).end("0: Accepted for delivery")
       if (cutFirst && probes++ === 0) return void response.socket?.destroy()
       response.writeHead(403).end("Authorization failed for sendsms")
     })
-    await new Promise<void>((listening) => flaky.listen(0, "127.0.0.1", listening))
-    const address = flaky.address()
-    const port = typeof address === "object" && address !== null ? address.port : 0
+    const { port } = flaky
     try {
       await book(runtime, 1)
       await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message: "hello" }))
@@ -314,7 +328,7 @@ describe("Dispatcher (SQLite)", () => {
       expect(summary.submitted).toBe(0)
       expect(probes).toBeGreaterThan(1)
     } finally {
-      await new Promise((closed) => flaky.close(closed))
+      await flaky.close()
       await runtime.dispose()
     }
   })
@@ -322,16 +336,14 @@ describe("Dispatcher (SQLite)", () => {
   it("--once whose first probe failed and whose first message smsbox answers after the connect timeout ends done", async () => {
     const runtime = runtimeFor(join(folder, "book.db"))
     let probes = 0
-    const slow = Http.createServer((request, response) => {
+    const slow = await smsboxServer((request, response) => {
       if (!(request.url ?? "").includes("?")) {
         if (probes++ === 0) return void response.socket?.destroy()
         return void response.writeHead(403).end("Authorization failed for sendsms")
       }
       setTimeout(() => response.writeHead(202).end("0: Accepted for delivery"), 800)
     })
-    await new Promise<void>((listening) => slow.listen(0, "127.0.0.1", listening))
-    const address = slow.address()
-    const port = typeof address === "object" && address !== null ? address.port : 0
+    const { port } = slow
     try {
       await book(runtime, 1)
       await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message: "hello" }))
@@ -339,24 +351,18 @@ describe("Dispatcher (SQLite)", () => {
       const summary = await runtime.runPromise(Effect.timeout(run, "10 seconds"))
       expect(summary.submitted).toBe(1)
     } finally {
-      await new Promise((closed) => slow.close(closed))
+      await slow.close()
       await runtime.dispose()
     }
   })
 
   it("--once against an smsbox that answers a probe and then goes away fails at the connect timeout; the part waits", async () => {
     const runtime = runtimeFor(join(folder, "book.db"))
-    const sockets = new Set<import("node:net").Socket>()
-    const gone = Http.createServer((_request, response) => {
+    const { port } = await smsboxServer((_request, response, close) => {
       response.writeHead(403).end("Authorization failed for sendsms")
       // Then nothing listens there any more: the message's request is refused.
-      gone.close()
-      for (const socket of sockets) socket.destroy()
+      void close()
     })
-    gone.on("connection", (socket) => sockets.add(socket))
-    await new Promise<void>((listening) => gone.listen(0, "127.0.0.1", listening))
-    const address = gone.address()
-    const port = typeof address === "object" && address !== null ? address.port : 0
     try {
       await book(runtime, 1)
       await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message: "hello" }))
