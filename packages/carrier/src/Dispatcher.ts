@@ -2,6 +2,8 @@
  * `smsbook dispatch`: drains the outbox to the SMSC over one SMPP bind, or through Kannel's smsbox.
  * It processes messages left PENDING or READY, claims parts under a lease, stores each part's state
  * before and after its PDU, turns receipts into part states and `error_count`, and records inbound SMS.
+ * Just over 400 lines: `run` is one loop whose steps (claims, answers, receipts, leases, the stop's drain and the
+ * `once` verdict) share its counters and the link's state; split, that state would travel between modules.
  */
 import { Account, type Carrier, CarrierFailure, ContactStore, Message, MessageStore, Messaging, PartQueue, Sms, type StoreFailure } from "@smsbook/core"
 import { Effect, Fiber, Option, Semaphore, Stream } from "effect"

@@ -1,3 +1,8 @@
+/**
+ * The dispatcher over a real SQLite book: to the test SMSC over SMPP and to stand-in smsbox servers over HTTP, with
+ * throttling, dropped links, receipts, opt-outs, and carriers that are not there or never answer. Just over 400
+ * lines: every case shares the book, account and run helpers below, and each is one scenario end to end.
+ */
 import { mkdtempSync, rmSync } from "node:fs"
 import * as Http from "node:http"
 import type { Socket } from "node:net"

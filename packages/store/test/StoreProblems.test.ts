@@ -9,7 +9,7 @@ import { DatabaseSync } from "node:sqlite"
 import { SqlError } from "effect/sql"
 import { afterAll, describe, expect, it } from "vitest"
 import * as PgConnection from "../src/internal/postgres/connection.ts"
-import * as SqliteConnection from "../src/internal/sqlite/connection.ts"
+import * as SqliteErrors from "../src/internal/sqlite/errors.ts"
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-store-problems-"))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
@@ -32,7 +32,7 @@ describe("SQLite: the problem of a node:sqlite error, by SQLite's result code", 
 
   it("a write to a book opened read-only is read-only", () => {
     const db = new DatabaseSync(book, { readOnly: true })
-    expect(SqliteConnection.problemOf(thrown(() => db.exec("INSERT INTO t VALUES ('a')")))).toEqual({ problem: "read-only" })
+    expect(SqliteErrors.problemOf(thrown(() => db.exec("INSERT INTO t VALUES ('a')")))).toEqual({ problem: "read-only" })
     db.close()
   })
 
@@ -44,7 +44,7 @@ describe("SQLite: the problem of a node:sqlite error, by SQLite's result code", 
       db.exec(`INSERT INTO t WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100)
         SELECT hex(randomblob(1000)) FROM n`)
     )
-    expect(SqliteConnection.problemOf(error)).toEqual({ problem: "disk-full" })
+    expect(SqliteErrors.problemOf(error)).toEqual({ problem: "disk-full" })
     db.close()
   })
 
@@ -60,7 +60,7 @@ describe("SQLite: the problem of a node:sqlite error, by SQLite's result code", 
     fs.writeSync(fd, Buffer.alloc(size - pageSize, 0x5a), 0, size - pageSize, pageSize)
     fs.closeSync(fd)
     const reader = new DatabaseSync(corrupt)
-    expect(SqliteConnection.problemOf(thrown(() => reader.prepare("SELECT count(*) FROM t").get()))).toEqual({ problem: "damaged" })
+    expect(SqliteErrors.problemOf(thrown(() => reader.prepare("SELECT count(*) FROM t").get()))).toEqual({ problem: "damaged" })
     reader.close()
   })
 
@@ -68,14 +68,14 @@ describe("SQLite: the problem of a node:sqlite error, by SQLite's result code", 
     const garbage = path.join(dir, "contacts.csv")
     fs.writeFileSync(garbage, "msisdn,first_name\n".repeat(500))
     const error = thrown(() => new DatabaseSync(garbage).exec("SELECT * FROM sqlite_schema"))
-    expect(SqliteConnection.problemOf(error)).toEqual({})
+    expect(SqliteErrors.problemOf(error)).toEqual({})
   })
 
   it("an error of the statement itself, or no SQLite error at all, names no problem", () => {
     const db = new DatabaseSync(":memory:")
-    expect(SqliteConnection.problemOf(thrown(() => db.exec("SELECT * FROM nowhere")))).toEqual({})
-    expect(SqliteConnection.problemOf(new Error("database or disk is full"))).toEqual({})
-    expect(SqliteConnection.problemOf("SQLITE_FULL")).toEqual({})
+    expect(SqliteErrors.problemOf(thrown(() => db.exec("SELECT * FROM nowhere")))).toEqual({})
+    expect(SqliteErrors.problemOf(new Error("database or disk is full"))).toEqual({})
+    expect(SqliteErrors.problemOf("SQLITE_FULL")).toEqual({})
     db.close()
   })
 })

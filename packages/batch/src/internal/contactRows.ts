@@ -56,6 +56,15 @@ export const cell = (fields: ReadonlyArray<string>, index: number | undefined): 
   return CleanText.replaceControls(spreadsheet.restore(text)).trim()
 }
 
+/** The first of the cells at `columns` that is not blank, or "" (a field's fallback columns, in order). */
+const firstCell = (fields: ReadonlyArray<string>, columns: ReadonlyArray<number>): string => {
+  for (const at of columns) {
+    const text = cell(fields, at)
+    if (text !== "") return text
+  }
+  return ""
+}
+
 /** Tags of a cell: split on `,` `;` `|`, trimmed, blanks dropped. */
 export const splitTags = (text: string): ReadonlyArray<string> => {
   if (text === "") return []
@@ -117,11 +126,7 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
     }
   }
   const primary = cell(fields, index.msisdn)
-  let number = primary
-  for (const at of context.columns.fallbacks) {
-    if (number !== "") break
-    number = cell(fields, at)
-  }
+  const number = primary !== "" ? primary : firstCell(fields, context.columns.fallbacks)
   if (number === "") {
     return isBlankRow(fields) ? blank : reject("missing-msisdn", "no phone number in this row")
   }
@@ -130,13 +135,9 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   }
   // Country cells are free text: names and alpha-3 codes too, read by `Country.lookup` like `--default-country`. The
   // first country column with a cell in this row is the row's.
-  let country = cell(fields, index.country)
-  for (const at of context.columns.countryFallbacks) {
-    if (country !== "") break
-    country = cell(fields, at)
-  }
+  const country = cell(fields, index.country)
   const options: Msisdn.Options = {
-    country,
+    country: country !== "" ? country : firstCell(fields, context.columns.countryFallbacks),
     defaultCountry: context.defaultCountry,
     readCountry: Country.lookup
   }

@@ -9,7 +9,7 @@ export type Signal = "SIGINT" | "SIGTERM" | "SIGHUP"
 let first: Signal | undefined
 
 const remember = (signal: Signal) => () => void (first ??= signal)
-/** The signals that stop a run, each with its exit code (128 + its number). */
+/** The signals that stop a run (exit 128 + the signal's number: `Output.ExitCode`). */
 export const stopping = ["SIGINT", "SIGTERM", "SIGHUP"] as const satisfies ReadonlyArray<Signal>
 
 const listeners = { SIGINT: remember("SIGINT"), SIGTERM: remember("SIGTERM"), SIGHUP: remember("SIGHUP") } as const

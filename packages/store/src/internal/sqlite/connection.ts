@@ -4,8 +4,9 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite"
 import { Context, Deferred, Effect, Exit, Result, type Scope, Semaphore } from "effect"
-import { StoreFailure, type StoreProblem, StoreUnavailable } from "@smsbook/core"
+import { StoreFailure, StoreUnavailable } from "@smsbook/core"
 import * as Contention from "../contention.ts"
+import { isBusy, problemOf, reasonOf } from "./errors.ts"
 import * as LockHolder from "./lockHolder.ts"
 import * as Ownership from "./ownership.ts"
 
@@ -52,42 +53,6 @@ export const pragmas = (busyTimeout: number, cacheKiB: number = defaultCacheKiB)
   "PRAGMA temp_store = FILE"
 ]
 
-/** The message of a thrown value: node:sqlite throws `Error`s carrying SQLite's own text. */
-export const reasonOf = (error: unknown): string => error instanceof Error ? error.message : String(error)
-
-/** SQLite's primary result code of a node:sqlite error (its extended code's low byte), if it carries one. */
-const primaryCode = (error: unknown): number | undefined =>
-  typeof error === "object" && error !== null && "errcode" in error && typeof error.errcode === "number"
-    ? error.errcode & 0xff
-    : undefined
-
-/** Whether a node:sqlite error is SQLITE_BUSY (another connection holds the lock), extended codes included. */
-export const isBusy = (error: unknown): boolean => primaryCode(error) === 5
-
-/**
- * SQLite's result codes that say what is wrong beneath the book (sqlite3.h), as `StoreProblem`s. SQLITE_NOTADB is not
- * among them: a file that is no database at all is most often the wrong path (`--store contacts.csv`), which its
- * message says, not a damaged book.
- */
-const problems: ReadonlyMap<number, StoreProblem> = new Map([
-  [8, "read-only"], // SQLITE_READONLY
-  [10, "disk-io"], // SQLITE_IOERR
-  [11, "damaged"], // SQLITE_CORRUPT
-  [13, "disk-full"] // SQLITE_FULL
-])
-
-/** What a node:sqlite error comes from, by SQLite's result code, as `StoreFailure` and `StoreUnavailable` carry it. */
-export const problemOf = (error: unknown): { readonly problem?: StoreProblem } => {
-  const problem = problems.get(primaryCode(error) ?? -1)
-  return problem === undefined ? {} : { problem }
-}
-
-/**
- * Opens `path` and applies the pragmas; throws node:sqlite's error when the file cannot be opened
- * or is not a database, and an error saying whose it is when it is another program's SQLite file (closing what was
- * opened). That is read before any pragma: WAL mode rewrites the file's header and leaves a -wal and -shm beside it,
- * which a refused file must not get.
- */
 /**
  * How long opening waits for the switch to WAL of a new file that other processes open too, in ms. They clear it in
  * milliseconds; a file another program holds locked in its own journal mode is refused after this, not after `--wait`
@@ -119,6 +84,12 @@ const runPragma = (db: DatabaseSync, pragma: string, refuse: () => void): void =
   }
 }
 
+/**
+ * Opens `path` and applies the pragmas; throws node:sqlite's error when the file cannot be opened
+ * or is not a database, and an error saying whose it is when it is another program's SQLite file (closing what was
+ * opened). That is read before any pragma: WAL mode rewrites the file's header and leaves a -wal and -shm beside it,
+ * which a refused file must not get.
+ */
 export const open = (path: string, busyTimeout: number, cacheKiB: number = defaultCacheKiB): Connection => {
   const db = new DatabaseSync(path, { enableForeignKeyConstraints: true, timeout: busyTimeout })
   try {

@@ -5,7 +5,8 @@
 import type { DatabaseSync } from "node:sqlite"
 import { Effect, Result } from "effect"
 import { StoreUnavailable, type StoreProblem } from "@smsbook/core"
-import { type Database, problemOf, reasonOf } from "./connection.ts"
+import type { Database } from "./connection.ts"
+import { problemOf, reasonOf } from "./errors.ts"
 import * as Ownership from "./ownership.ts"
 
 /** One step of the schema: applied once, in order, never edited after release (append a new one). */
