@@ -55,6 +55,9 @@ const WireShortContact = Schema.toType(Contact.ShortContact).annotate({ identifi
 /** Errors any endpoint with a body may answer besides its own. */
 const bodyErrors = [ErrorBody.BadRequest, ErrorBody.RequestTimeout, ErrorBody.PayloadTooLarge, ErrorBody.Internal] as const
 
+/** Errors any endpoint without a body may answer besides its own (a body declared over 1 MiB is refused all the same). */
+const bodilessErrors = [ErrorBody.BadRequest, ErrorBody.PayloadTooLarge, ErrorBody.Internal] as const
+
 export class MessagesGroup extends HttpApiGroup.make("messages")
   .add(
     HttpApiEndpoint.get("list", "/messages", {
@@ -68,7 +71,7 @@ export class MessagesGroup extends HttpApiGroup.make("messages")
         direction: parameter("ALL (default), MT or MO.")
       },
       success: Schema.Array(WireMessage),
-      error: [ErrorBody.BadRequest, ErrorBody.Internal]
+      error: bodilessErrors
     }).annotateMerge(OpenApi.annotations({ summary: "List messages" })),
     HttpApiEndpoint.post("sendToContact", "/messages/send_to_contact", {
       payload: Message.SendToContactBody.annotate({
@@ -98,12 +101,12 @@ export class ContactsGroup extends HttpApiGroup.make("contacts")
         shortResults: parameter("1 or true: each contact reduced to msisdn, first_name, last_name, status.")
       },
       success: Schema.Union([Schema.Array(WireContact), Schema.Array(WireShortContact)]),
-      error: [ErrorBody.BadRequest, ErrorBody.Internal]
+      error: bodilessErrors
     }).annotateMerge(OpenApi.annotations({ summary: "List contacts" })),
     HttpApiEndpoint.get("get", "/contacts/:msisdn", {
       params: msisdnPath,
       success: WireContact,
-      error: [ErrorBody.BadRequest, ErrorBody.NotFound, ErrorBody.Internal]
+      error: [...bodilessErrors, ErrorBody.NotFound]
     }).annotateMerge(OpenApi.annotations({ summary: "Get a contact" })),
     HttpApiEndpoint.post("create", "/contacts/:msisdn", {
       params: msisdnPath,
@@ -126,7 +129,7 @@ export class ContactsGroup extends HttpApiGroup.make("contacts")
     HttpApiEndpoint.delete("delete", "/contacts/:msisdn", {
       params: msisdnPath,
       success: Deleted,
-      error: [ErrorBody.BadRequest, ErrorBody.NotFound, ErrorBody.Internal]
+      error: [...bodilessErrors, ErrorBody.NotFound]
     }).annotateMerge(OpenApi.annotations({ summary: "Delete a contact" }))
   )
   .middleware(Authorization)
@@ -136,7 +139,7 @@ export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
   .add(
     HttpApiEndpoint.get("health", "/health", {
       success: Health,
-      error: ErrorBody.Unavailable
+      error: [ErrorBody.PayloadTooLarge, ErrorBody.Unavailable]
     }).annotateMerge(OpenApi.annotations({ summary: "Ready once the store answers (no key needed)" }))
   )
 {}

@@ -62,6 +62,22 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     }
   }
 
+  /** A request `fetch` will not send (a `GET` with a body), with the key and `Content-Length`. */
+  const withBody = (method: string, path: string, body: string) =>
+    new Promise<{ readonly status: number; readonly json: unknown }>((resolve, reject) => {
+      const request = Http.request(server.url + path, {
+        method,
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}`, "content-length": Buffer.byteLength(body) }
+      }, (response) => {
+        let text = ""
+        response.on("data", (chunk: Buffer) => void (text += chunk.toString()))
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, json: JSON.parse(text) }))
+      })
+      // The server may answer 413 and close before the body is written.
+      request.on("error", (error: NodeJS.ErrnoException) => error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error))
+      request.end(body)
+    })
+
   /** Asserts the documented error body: the code's own number and status, and the response's status. */
   const expectError = (answer: { readonly status: number; readonly json: unknown }, code: string) => {
     const known = knownCodes.get(code)
@@ -222,6 +238,11 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     expectError(await call("POST", `/contacts/${Samples.other}`, undefined, { raw: "{\"first_name\": \"a\"" }), "MALFORMED_JSON")
     const big = JSON.stringify({ msisdn: Samples.msisdn, message: "x".repeat(1024 * 1024) })
     expectError(await call("POST", "/messages/send_to_contact", undefined, { raw: big }), "PAYLOAD_TOO_LARGE")
+    // A method whose body is never read still has it refused by its declared size, before the key is asked for.
+    expectError(await call("DELETE", `/contacts/${Samples.msisdn}`, undefined, { raw: big }), "PAYLOAD_TOO_LARGE")
+    expectError(await call("DELETE", `/contacts/${Samples.msisdn}`, undefined, { raw: big, key: null }), "PAYLOAD_TOO_LARGE")
+    expectError(await withBody("GET", `/contacts/${Samples.msisdn}`, big), "PAYLOAD_TOO_LARGE")
+    expect(await withBody("GET", "/health", "{}")).toMatchObject({ status: 200 })
     expectError(await call("GET", "/no/such/endpoint"), "ROUTE_NOT_FOUND")
     expectError(await call("PATCH", `/contacts/${Samples.msisdn}`, {}), "ROUTE_NOT_FOUND")
     // A path parameter of any length reaches its endpoint, which says what is wrong with it.

@@ -1,13 +1,14 @@
 /**
- * The server's outermost middleware: every failure that escaped the API (an unknown route, a defect,
- * a store failure during authentication) becomes an error body, then one JSON access-log line is written; a 401
- * gets its `WWW-Authenticate` header.
+ * The server's outermost middleware: a body declared over 1 MiB is refused before any route runs, every failure that
+ * escaped the API (an unknown route, a defect, a store failure during authentication) becomes an error body, then one
+ * JSON access-log line is written; a 401 gets its `WWW-Authenticate` header.
  */
 import { Errors, type SmsbookError } from "@smsbook/core"
 import { Cause, Effect, Option, Predicate } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import * as ErrorBody from "../ErrorBody.ts"
+import * as JsonBody from "./jsonBody.ts"
 
 const isSmsbookError = (value: unknown): value is SmsbookError =>
   Predicate.isObject(value) && "_tag" in value && typeof value._tag === "string" && Object.hasOwn(Errors.catalog, value._tag) &&
@@ -58,8 +59,12 @@ export const layer = (write: (line: string) => void) =>
       // Read now: a connection cut off before the answer no longer knows its peer.
       const remote = Option.getOrUndefined(request.remoteAddress)
       let failure: string | undefined
+      const tooLarge = JsonBody.declaredTooLarge(request)
+      const answered = tooLarge !== undefined
+        ? Effect.succeed(respond(tooLarge))
+        : Effect.provideService(httpEffect, ErrorBody.FailureNote, (noted) => void (failure ??= noted))
       return Effect.map(
-        Effect.catchCause(Effect.provideService(httpEffect, ErrorBody.FailureNote, (noted) => void (failure ??= noted)), (cause) => {
+        Effect.catchCause(answered, (cause) => {
           if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
           const body = bodyOf(cause)
           if (body.error.status >= 500) failure = Cause.pretty(cause)

@@ -14,6 +14,15 @@ export const maxBytes = 1024 * 1024
 
 const tooLarge = ErrorBody.http("PayloadTooLarge", `the request body is larger than ${maxBytes} bytes (1 MiB)`)
 
+/**
+ * The refusal of a request whose `Content-Length` is over `limit`, whatever its method: a `GET` or `DELETE` body is
+ * never read, but one declared too large is still refused rather than drained by Node after the answer.
+ */
+export const declaredTooLarge = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number = maxBytes
+): ErrorBody.BodyOf<413> | undefined => Number(request.headers["content-length"] ?? "0") > limit ? tooLarge : undefined
+
 const unreadable = ErrorBody.http("MalformedJson", "the request body could not be read")
 
 /** What an empty body reads as: a new object each time, as `JSON.parse("{}")` would give. */
@@ -88,8 +97,8 @@ export const read = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number = maxBytes
 ): Effect.Effect<unknown, ErrorBody.Body<400 | 408 | 413>> => {
-  const declared = Number(request.headers["content-length"] ?? "0")
-  if (declared > limit) return Effect.fail(tooLarge)
+  const refused = declaredTooLarge(request, limit)
+  if (refused !== undefined) return Effect.fail(refused)
   return Effect.flatMap(bytes(request, limit), (body) => {
     if (body.length === 0) return Effect.succeed(noFields())
     let text: string
