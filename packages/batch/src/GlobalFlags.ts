@@ -10,6 +10,7 @@ import { Flag } from "effect/cli"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { StoreNotFound } from "./CliErrors.ts"
+import * as DefaultCountry from "./internal/defaultCountry.ts"
 import * as Files from "./internal/files.ts"
 import * as Visible from "./internal/visible.ts"
 import * as Settings from "./Settings.ts"
@@ -34,6 +35,13 @@ export const defaultCountry = optionalText(
   "default-country",
   "Country of numbers written nationally (07400 123456): an ISO code (GB), a name or a calling code (44)"
 )
+
+/**
+ * `--default-country` of a command that reads senders as they come (`serve`, `dispatch`), checked before it starts:
+ * a mistyped country would otherwise show only when an inbound STOP from a national number is refused.
+ */
+export const checkedCountry = (country: Option.Option<string>): Effect.Effect<string | undefined, InvalidParameter> =>
+  Option.isNone(country) ? Effect.succeed(undefined) : Effect.fromResult(DefaultCountry.check(country.value))
 
 /**
  * A number the user typed for `flag` (or an argument), read as imports read it: international, or

@@ -196,10 +196,16 @@ describe("smsbook keys and smsbook serve", () => {
     }
   }, 120_000)
 
-  it("refuses --no-auth on a host other than loopback (exit 2), and serve without a short name", () => {
+  it("refuses --no-auth on a host other than loopback (exit 2), a country no number is read in, and serve without a short name", () => {
     const open = smsbook("serve", "--no-auth", "--host", "0.0.0.0")
     expect(open.code).toBe(2)
     expect(open.stderr).toContain("no-auth")
+    // Refused before the server or the dispatcher starts, not at the first inbound STOP from a national number.
+    for (const args of [["serve", "--port", "0", "--no-auth"], ["dispatch", "--once"]]) {
+      const nowhere = smsbook(...args, "--default-country", "Narnia")
+      expect(nowhere.code, args[0]).toBe(2)
+      expect(nowhere.stderr, args[0]).toContain("--default-country")
+    }
     const unnamed = spawnSync(process.execPath, [bin, "serve", "--port", "0"], {
       cwd: dir,
       encoding: "utf8",

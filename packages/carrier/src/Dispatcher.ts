@@ -35,6 +35,8 @@ export interface Options {
    * naming it, with the link bound, before it is sent again. Without receipts it is never sent again.
    */
   readonly doubtMs: number
+  /** The country of inbound senders the carrier hands over written nationally (`Messaging.ReceiveOptions`). */
+  readonly defaultCountry?: string | undefined
 }
 
 export const defaults: Omit<Options, "dispatcher"> = {
@@ -181,11 +183,12 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
     const flush = storing.withPermits(1)(storeAnswers)
 
     const receive = (from: string, text: string) =>
-      runPromise(Messaging.receiveMessage(from, text).pipe(
+      runPromise(Messaging.receiveMessage(from, text, { defaultCountry: options.defaultCountry }).pipe(
         Effect.as(0),
         Effect.tap(() => Effect.sync(() => void counts.inbound++)),
         Effect.catchTag("InvalidMsisdn", (error) => {
-          notify({ _tag: "InboundRefused", from, reason: error.message, status: Link.statusPermanentError })
+          const hint = error.problem === "unknown-country" ? ": a sender written nationally needs dispatch --default-country" : ""
+          notify({ _tag: "InboundRefused", from, reason: error.message + hint, status: Link.statusPermanentError })
           return Effect.succeed(Link.statusPermanentError)
         })
       ))

@@ -31,9 +31,9 @@ type InboundServices = Account.Account | MessageStore.MessageStore | ContactStor
 
 /**
  * The SMPP carrier as core's `Carrier` plus `SmppCarrier` (its deliveries), bound for the layer's
- * life. `onNotice` hears every receipt and inbound SMS (logged by default).
+ * life. `onNotice` hears every receipt and inbound SMS (logged by default); `receiving` says how senders are read.
  */
-export const layer = (config: SmppConfig, onNotice?: (notice: Notice) => void) =>
+export const layer = (config: SmppConfig, onNotice?: (notice: Notice) => void, receiving: Messaging.ReceiveOptions = {}) =>
   Layer.effectContext(Effect.gen(function*() {
     const context = yield* Effect.context<InboundServices>()
     const run = Effect.runPromiseWith(context)
@@ -46,7 +46,7 @@ export const layer = (config: SmppConfig, onNotice?: (notice: Notice) => void) =
       void run(log("smpp", notice))
     })
     const receive = (from: string, text: string) =>
-      run(Messaging.receiveMessage(from, text).pipe(
+      run(Messaging.receiveMessage(from, text, receiving).pipe(
         Effect.as(0),
         Effect.catchTag("InvalidMsisdn", (error) => {
           notify({ _tag: "InboundRefused", from, reason: error.message, status: Link.statusPermanentError })

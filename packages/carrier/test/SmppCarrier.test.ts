@@ -3,6 +3,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type * as Deliveries from "../src/Deliveries.ts"
+import * as Inbound from "../src/internal/inbound.ts"
 import * as SmppCarrier from "../src/SmppCarrier.ts"
 import * as SmppConfig from "../src/SmppConfig.ts"
 import type * as ShortMessage from "../src/ShortMessage.ts"
@@ -12,10 +13,10 @@ import * as TestSmsc from "./TestSmsc.ts"
 const shortName = "Shop"
 
 /** A memory book whose carrier is SMPP to `smsc`, with every notice kept. */
-const runtimeFor = (smsc: TestSmsc.TestSmsc, overrides: Partial<SmppConfig.SmppConfig> = {}) => {
+const runtimeFor = (smsc: TestSmsc.TestSmsc, overrides: Partial<SmppConfig.SmppConfig> = {}, receiving: Messaging.ReceiveOptions = {}) => {
   const notices: Array<SmppCarrier.Notice> = []
   const base = Layer.mergeAll(MemoryStore.layer, Account.layer({ ...Account.defaults, short_name: shortName, short_code: "SHOP" }))
-  const layer = SmppCarrier.layer(TestSmsc.clientConfig(smsc.port, overrides), (notice) => notices.push(notice)).pipe(Layer.provideMerge(base))
+  const layer = SmppCarrier.layer(TestSmsc.clientConfig(smsc.port, overrides), (notice) => notices.push(notice), receiving).pipe(Layer.provideMerge(base))
   return { runtime: ManagedRuntime.make(layer), notices }
 }
 
@@ -123,7 +124,7 @@ describe("SMPP carrier: inbound", () => {
 
   beforeAll(async () => {
     smsc = await TestSmsc.start({})
-    env = runtimeFor(smsc, { reassemblyTimeoutMs: 200 })
+    env = runtimeFor(smsc, { reassemblyTimeoutMs: 200 }, { defaultCountry: "GB" })
     await env.runtime.runPromise(Effect.void)
     await waitFor(() => smsc.binds() === 1)
   })
@@ -142,6 +143,27 @@ describe("SMPP carrier: inbound", () => {
     const contact = await env.runtime.runPromise(ContactBook.getContact(msisdn))
     expect(contact.status).toBe("CANCELLED")
     expect((await inbound()).some((message) => message.msisdn === msisdn && message.message === "stop")).toBe(true)
+  })
+
+  it("reads a sender the SMSC hands over nationally in the default country: its STOP opts the contact out", async () => {
+    const msisdn = nextMsisdn()
+    await env.runtime.runPromise(ContactBook.createContact(msisdn, { first_name: "N" }))
+    const national = `0${msisdn.slice(2)}`
+    for (const ton of [2, 0]) {
+      expect(await smsc.deliver({ source_addr_ton: ton, source_addr: national, destination_addr: "SHOP", short_message: Buffer.from(`stop ${ton}`) })).toBe(0)
+    }
+    expect(await smsc.deliver({ source_addr_ton: 2, source_addr: msisdn.slice(2), destination_addr: "SHOP", short_message: Buffer.from("STOP") })).toBe(0)
+    expect((await env.runtime.runPromise(ContactBook.getContact(msisdn))).status).toBe("CANCELLED")
+    expect((await inbound()).filter((message) => message.msisdn === msisdn).map((message) => message.message).sort()).toEqual(["STOP", "stop 0", "stop 2"])
+  })
+
+  it("keeps an address the SMSC marks international (TON 1) international: never a national number of the default country", () => {
+    // Under --default-country IT, 3286701009 alone is an Italian mobile; as TON 1 it is Belgium's +32 86 70 10 09.
+    expect(Inbound.senderOf({ command: "deliver_sm", source_addr_ton: 1, source_addr: "3286701009" })).toBe("+3286701009")
+    expect(Inbound.senderOf({ command: "deliver_sm", source_addr_ton: 1, source_addr: "+3286701009" })).toBe("+3286701009")
+    expect(Inbound.senderOf({ command: "deliver_sm", source_addr_ton: 2, source_addr: "3286701009" })).toBe("3286701009")
+    expect(Inbound.senderOf({ command: "deliver_sm", source_addr_ton: 0, source_addr: "03286701009" })).toBe("03286701009")
+    expect(Inbound.senderOf({ command: "deliver_sm", source_addr_ton: 5, source_addr: "SHOP" })).toBe("SHOP")
   })
 
   it("reassembles concatenated parts that arrive out of order, GSM-7 and UCS-2", async () => {

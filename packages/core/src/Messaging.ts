@@ -9,6 +9,7 @@ import { Carrier, type Part } from "./Carrier.ts"
 import * as Contact from "./Contact.ts"
 import * as ContactBook from "./ContactBook.ts"
 import { ContactStore } from "./ContactStore.ts"
+import * as Country from "./Country.ts"
 import * as CreatedOn from "./CreatedOn.ts"
 import { IllegalTransition, InvalidField, MessageNotFound, MissingTags, NoRecipients, RecipientOptedOut } from "./Errors.ts"
 import * as ExternalId from "./ExternalId.ts"
@@ -312,6 +313,15 @@ export const keywordAction = (text: string): "opt-out" | "resubscribe" | undefin
   return optOutKeywords.has(word) ? "opt-out" : resubscribeKeywords.has(word) ? "resubscribe" : undefined
 }
 
+/** How an inbound sender is read. */
+export interface ReceiveOptions {
+  /**
+   * The country of a sender written nationally (`07400123456`, as carriers hand over handsets of their own network):
+   * an ISO code, a name or a calling code, read as an import's country cells are. Without it such a sender is refused.
+   */
+  readonly defaultCountry?: string | undefined
+}
+
 /**
  * Records an inbound (MO) SMS so `listMessages` shows it, and applies its keyword in the same
  * transaction: an opt-out keyword makes the sender CANCELLED and suppressed, START/UNSTOP
@@ -319,8 +329,11 @@ export const keywordAction = (text: string): "opt-out" | "resubscribe" | undefin
  * from a number not in the book creates the contact (`added_from` SMS). Never lost to a race: no
  * `ContactExists`, and the transaction is retried while the database reports contention.
  */
-export const receiveMessage = Effect.fnUntraced(function*(from: string, text: string) {
-  const msisdn = yield* Effect.fromResult(Msisdn.parse(from))
+export const receiveMessage = Effect.fnUntraced(function*(from: string, text: string, options: ReceiveOptions = {}) {
+  const msisdn = yield* Effect.fromResult(Msisdn.parse(
+    from,
+    options.defaultCountry === undefined ? {} : { defaultCountry: options.defaultCountry, readCountry: Country.lookup }
+  ))
   const account = yield* Account
   const zone = yield* accountZone
   const createdAt = yield* Clock.currentTimeMillis

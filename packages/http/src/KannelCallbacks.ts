@@ -146,6 +146,8 @@ export interface Options {
    * (smsbox asks again): smsbox may report before the dispatcher has stored smsbox's answer.
    */
   readonly unknownWaitMs?: number
+  /** The country of senders smsbox hands over written nationally (`Messaging.ReceiveOptions`). */
+  readonly defaultCountry?: string | undefined
 }
 
 /** Answers are a line of text for smsbox's log; failures are the server's error bodies. */
@@ -207,7 +209,7 @@ const routes = (options: Options) =>
       const inbound = (params: ReadonlyMap<string, Uint8Array>) => {
         const parsed = parseInbound(params)
         if (Result.isFailure(parsed)) return Effect.succeed(refusal(parsed.failure))
-        return Messaging.receiveMessage(parsed.success.from, parsed.success.text).pipe(
+        return Messaging.receiveMessage(parsed.success.from, parsed.success.text, { defaultCountry: options.defaultCountry }).pipe(
           Effect.as(answer(200)),
           Effect.provide(context)
         )

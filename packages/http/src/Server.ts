@@ -32,6 +32,8 @@ export interface Options {
   readonly lockWait?: Duration.Input
   /** The account the server sends for (short name, short code, user, time zone, spam period). */
   readonly account: Account.Settings
+  /** The country of inbound senders written nationally, on Kannel's `get-url` (`Messaging.ReceiveOptions`). */
+  readonly defaultCountry?: string | undefined
   /** Let every request through without a key: refused unless `host` is a loopback address. */
   readonly noAuth?: boolean
   /** Where access-log lines go (default: stderr, one JSON object per line, written in batches). */
@@ -105,7 +107,7 @@ const routes = (options: Options, log: (line: string) => void) =>
       Layer.provide(Handlers.layer(storeKind(options.store)))
     ),
     HttpApiScalar.layer(Api, { path: "/docs" }),
-    KannelCallbacks.layer({ store: options.store, open: options.noAuth === true }),
+    KannelCallbacks.layer({ store: options.store, open: options.noAuth === true, defaultCountry: options.defaultCountry }),
     AccessLog.layer(log)
   )
 

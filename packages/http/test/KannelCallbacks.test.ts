@@ -79,6 +79,33 @@ describe("KannelCallbacks reading", () => {
 const msisdn = "447400123456"
 
 describe.each(Stores.kinds)("Kannel's callbacks on a server over %s", (kind) => {
+  it("read a sender smsbox hands over nationally in the server's default country; without one it is refused 400", async () => {
+    const store = await Stores.fresh(kind)
+    const book = ManagedRuntime.make(Layer.mergeAll(Store.layer(store.url), Account.layer(account)))
+    const national = `0${msisdn.slice(2)}`
+    try {
+      await book.runPromise(ContactBook.createContact(msisdn, { first_name: "Ann" }))
+      const without = await start({ store: store.url, noAuth: true })
+      try {
+        const refused = await fetch(`${without.url}/kannel/mo?from=${national}&text=STOP`)
+        expect([refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([400, "INVALID_MSISDN"])
+      } finally {
+        await without.close()
+      }
+      expect((await book.runPromise(ContactBook.getContact(msisdn))).status).toBe("SUBSCRIBED")
+      const server = await start({ store: store.url, noAuth: true, defaultCountry: "GB" })
+      try {
+        expect((await fetch(`${server.url}/kannel/mo?from=${national}&text=STOP`)).status).toBe(200)
+      } finally {
+        await server.close()
+      }
+      expect((await book.runPromise(ContactBook.getContact(msisdn))).status).toBe("CANCELLED")
+    } finally {
+      await book.dispose()
+      await store.drop()
+    }
+  })
+
   it("take inbound SMS and delivery reports with a key in the URL; refuse them without", async () => {
     const store = await Stores.fresh(kind)
     const book = ManagedRuntime.make(Layer.mergeAll(Store.layer(store.url), PartStore.layer(store.url), Account.layer(account)))

@@ -22,6 +22,7 @@ export const command = Command.make(
   "dispatch",
   {
     ...GlobalFlags.flags,
+    defaultCountry: GlobalFlags.defaultCountry,
     carrier: GlobalFlags.optionalText("carrier", "Carrier URL smpp://system_id:password@host:port?tps=… or kannel://user:password@host:port?callback=… (env SMSBOOK_CARRIER)"),
     tps: Flag.Int("tps").pipe(Flag.withDescription("Most SMS parts per second on the bind (0: no limit; overrides the URL's tps)"), Flag.optional),
     once: Flag.Boolean("once").pipe(Flag.withDescription("Stop once nothing is left to send and the receipts are in"), Flag.withDefault(false)),
@@ -48,6 +49,7 @@ export const command = Command.make(
       }, { needsShortName: true })
       // Dispatch drains an existing book: a mistyped --store is refused, never created.
       yield* GlobalFlags.checkStore(resolved.store, { create: false })
+      const defaultCountry = yield* GlobalFlags.checkedCountry(input.defaultCountry)
       const base = Layer.merge(Account.layer(resolved.account), GlobalFlags.storeLayer(resolved))
       if (resolved.carrier === undefined) {
         const processed = yield* Effect.provide(Dispatch.toOutbox, base)
@@ -65,7 +67,8 @@ export const command = Command.make(
         dispatcher: PartStore.thisProcess(),
         once: input.once,
         receiptWaitMs: Math.max(0, input.receiptWait) * 1000,
-        doubtMs: Math.max(0, input.doubtWait) * 1000
+        doubtMs: Math.max(0, input.doubtWait) * 1000,
+        defaultCountry
       }, warnOnStderr).pipe(Effect.provide(Layer.merge(base, PartStore.layer(resolved.store, GlobalFlags.storeOptions(resolved)))))
       yield* Output.print(input.json, { carrier: CarrierConfig.mask(resolved.carrier), ...summary }, (s) => [
         `messages handed over: ${s.messages}`,

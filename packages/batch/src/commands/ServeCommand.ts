@@ -42,30 +42,32 @@ export const command = Command.make(
     ...GlobalFlags.flags,
     host: Flag.String("host").pipe(Flag.withDescription("Host to listen on"), Flag.withDefault(Server.defaults.host)),
     port: Flag.Int("port").pipe(Flag.withDescription("Port to listen on (0: any free port)"), Flag.withDefault(Server.defaults.port)),
+    defaultCountry: GlobalFlags.defaultCountry,
     noAuth: Flag.Boolean("no-auth").pipe(
       Flag.withDescription("Serve without API keys (only on a loopback host)"),
       Flag.withDefault(false)
     )
   },
   (input) =>
-    Effect.flatMap(GlobalFlags.settings(input, { needsShortName: true }), (resolved) =>
-      Effect.andThen(GlobalFlags.checkStore(resolved.store, { create: false }), Effect.andThen(
-        // This process only serves: V8's heap is sized so its memory stays flat (docs/benchmarks.md). The
-        // executable did so already before loading anything for `smsbook serve …`; this covers other spellings.
-        Effect.sync(() => {
-          ServeHeap.limit()
-          Interruption.keep(stopped)
-        }),
-        Server.serve(
-          {
-            host: input.host,
-            port: input.port,
-            store: resolved.store,
-            account: resolved.account,
-            noAuth: input.noAuth,
-            ...(resolved.lockWait === undefined ? {} : { lockWait: resolved.lockWait })
-          },
-          (url) => input.json ? Effect.andThen(Output.streamed, Console.log(JSON.stringify({ url }))) : Console.log(`smsbook serving on ${url} (reference: ${url}/docs)`)
-        ).pipe(Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(input.host, input.port)(error))))
-      )))
+    Effect.gen(function*() {
+      const resolved = yield* GlobalFlags.settings(input, { needsShortName: true })
+      yield* GlobalFlags.checkStore(resolved.store, { create: false })
+      const defaultCountry = yield* GlobalFlags.checkedCountry(input.defaultCountry)
+      // This process only serves: V8's heap is sized so its memory stays flat (docs/benchmarks.md). The
+      // executable did so already before loading anything for `smsbook serve …`; this covers other spellings.
+      ServeHeap.limit()
+      Interruption.keep(stopped)
+      return yield* Server.serve(
+        {
+          host: input.host,
+          port: input.port,
+          store: resolved.store,
+          account: resolved.account,
+          noAuth: input.noAuth,
+          defaultCountry,
+          ...(resolved.lockWait === undefined ? {} : { lockWait: resolved.lockWait })
+        },
+        (url) => input.json ? Effect.andThen(Output.streamed, Console.log(JSON.stringify({ url }))) : Console.log(`smsbook serving on ${url} (reference: ${url}/docs)`)
+      ).pipe(Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(input.host, input.port)(error))))
+    })
 ).pipe(Command.withDescription("Serve the interface over HTTP (API keys: smsbook keys create)"))

@@ -4,10 +4,11 @@
  * Just over 400 lines: the job is one transaction from the first byte to the commit, and its steps share that
  * transaction's state (the tally, the staging, the rejects file); split, each part would take all of it as arguments.
  */
-import { Contact, ContactBook, ContactStore, Country, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
+import { Contact, ContactBook, ContactStore, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
 import { Clock, Data, Effect, Result, type Scope } from "effect"
 import { FileFailure } from "../CliErrors.ts"
 import * as Columns from "../internal/csv/columns.ts"
+import * as DefaultCountry from "../internal/defaultCountry.ts"
 import * as Interruption from "../internal/interruption.ts"
 import * as ContactRows from "../internal/contactRows.ts"
 import * as CsvRecords from "../internal/csv/records.ts"
@@ -186,15 +187,6 @@ const asRepeat = (row: Omit<ContactBook.Candidate, "first_name" | "last_name">):
   tags: row.tags
 })
 
-const checkCountry = (country: string): Result.Result<string, InvalidParameter> => {
-  // Read as the rows' country cells are (contactRows), so `--default-country "United Kingdom"` works too.
-  const code = Msisdn.callingCode(country, Country.lookup)
-  const region = Result.isSuccess(code) ? Msisdn.regionFor(code.success) : code
-  return Result.isSuccess(region)
-    ? Result.succeed(country)
-    : Result.fail(new InvalidParameter({ parameter: "--default-country", value: country, reason: region.failure.reason }))
-}
-
 const inputError = (source: string) => (cause: unknown): InvalidParameter | FileFailure =>
   cause instanceof CsvRecords.Malformed
     ? new InvalidParameter({
@@ -229,7 +221,7 @@ export const run = Effect.fn("Import.run")(
     const source = options.source ?? "-"
     const defaultCountry = options.defaultCountry === undefined
       ? undefined
-      : yield* Effect.fromResult(checkCountry(options.defaultCountry))
+      : yield* Effect.fromResult(DefaultCountry.check(options.defaultCountry))
     yield* Effect.fromResult(Contact.checkTags(options.tags ?? [])).pipe(
       Effect.mapError(({ reason, value }) => new InvalidParameter({ parameter: "--tags", value, reason }))
     )

@@ -43,6 +43,15 @@ const sarOf = (pdu: Link.InboundPdu): ShortMessage.Concatenation | undefined => 
     : undefined
 }
 
+/**
+ * The sender as written for `receiveMessage`: an address the SMSC marks international (TON 1) gets its `+`, so it is
+ * never read as a national number of the default country; others (national, TON 2; unknown, TON 0) are read as written.
+ */
+export const senderOf = (pdu: Link.InboundPdu): string => {
+  const address = String(pdu["source_addr"] ?? "")
+  return Number(pdu["source_addr_ton"] ?? 0) === 1 && /^\d+$/.test(address) ? `+${address}` : address
+}
+
 export const make = (
   options: { readonly packing: ShortMessage.Packing; readonly reassemblyTimeoutMs: number },
   handlers: Handlers
@@ -62,7 +71,6 @@ export const make = (
     const octets = octetsOf(pdu)
     const data = ShortMessage.userData(octets, esmClass)
     const text = ShortMessage.decodeText(data.body, Number(pdu["data_coding"] ?? 0), { packing: options.packing, udhLength: data.udhLength })
-    const from = String(pdu["source_addr"] ?? "")
     if (Receipt.isReceipt(esmClass)) {
       const readable = text instanceof Error ? Buffer.from(octets).toString("latin1") : text
       const receipt = Receipt.parse({ receipted_message_id: pdu["receipted_message_id"], message_state: pdu["message_state"], text: readable })
@@ -70,8 +78,9 @@ export const make = (
         handlers.notify({ _tag: "UnreadableReceipt", text: readable })
         return Promise.resolve(0)
       }
-      return handlers.receipt(receipt, from)
+      return handlers.receipt(receipt, String(pdu["source_addr"] ?? ""))
     }
+    const from = senderOf(pdu)
     if (text instanceof Error) {
       handlers.notify({ _tag: "InboundRefused", from, reason: text.message, status: Link.statusPermanentError })
       return Promise.resolve(Link.statusPermanentError)

@@ -30,6 +30,18 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(yield* ContactBook.getContact(Fixtures.msisdn(1))).toEqual(ann)
       }))
 
+    test("a sender written nationally is read in the default country given (a code, a name); without one it is refused and nothing is recorded", () =>
+      Effect.gen(function*() {
+        yield* ContactBook.createContact(Fixtures.msisdn(1), {})
+        yield* Observe.refused(Messaging.receiveMessage("07400 000001", "STOP"), "InvalidMsisdn")
+        expect(yield* Observe.allMessages).toEqual([])
+        expect((yield* Messaging.receiveMessage("07400 000001", "STOP", { defaultCountry: "GB" })).contact?.status).toBe("CANCELLED")
+        const { message } = yield* Messaging.receiveMessage("7400 000001", "hello", { defaultCountry: "United Kingdom" })
+        expect(message.msisdn).toBe(Fixtures.msisdn(1))
+        // An international sender stays international whatever the default.
+        expect((yield* Messaging.receiveMessage("+44 7400 000002", "STOP", { defaultCountry: "FR" })).contact?.msisdn).toBe(Fixtures.msisdn(2))
+      }))
+
     test("an inbound SMS holding a NUL or a lone surrogate is recorded all the same, each as U+FFFD (every store can keep it)", () =>
       Effect.gen(function*() {
         const { message } = yield* Messaging.receiveMessage(Fixtures.msisdn(1), "hi\u0000there \ud800!")
