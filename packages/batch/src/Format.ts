@@ -141,6 +141,9 @@ export const importSummary = (file: string, summary: Import.Summary): ReadonlyAr
     const more = summary.opted_out_msisdns_complete ? "" : ", …"
     lines.push(`  ${plural(summary.opted_out, "row")} of opted-out contacts, left CANCELLED: ${shown}${more}`)
   }
+  if (summary.opted_out_by_file > 0) {
+    lines.push(`  ${plural(summary.opted_out_by_file, "number")} opted out as the file's status column says: now CANCELLED`)
+  }
   if (summary.rejected > 0) {
     lines.push(`  rejected: ${counts(summary.reasons)}${summary.rejects_file === null ? "" : ` → ${summary.rejects_file}`}`)
   }

@@ -7,7 +7,7 @@ import type { ContactBook, Errors } from "@smsbook/core"
 import * as Contact from "@smsbook/core/Contact"
 import * as Country from "@smsbook/core/Country"
 import * as Msisdn from "@smsbook/core/Msisdn"
-import type * as Columns from "./csv/columns.ts"
+import * as Columns from "./csv/columns.ts"
 import * as CleanText from "./cleanText.ts"
 import * as spreadsheet from "./csv/spreadsheet.ts"
 
@@ -30,6 +30,8 @@ export type Read =
     readonly candidate: ContactBook.Candidate
     readonly rule: Msisdn.Rule
     readonly notes: ReadonlyArray<Note>
+    /** The row's status cell says the number opted out (an export of another book): the import opts it out. */
+    readonly optOut: boolean
   }
   | { readonly _tag: "Reject"; readonly reason: Reason; readonly message: string }
   | { readonly _tag: "Blank" }
@@ -43,6 +45,12 @@ export interface Context {
 }
 
 const blank: Read = { _tag: "Blank" }
+
+/** Status cells that say a number opted out (as `Columns.key` reduces them): the interface's CANCELLED, and its kin. */
+const optOutStatuses: ReadonlySet<string> = new Set(["cancelled", "canceled", "unsubscribed", "optedout", "optout"])
+
+/** Whether a status cell says its number opted out: `CANCELLED` as `contacts export` writes it, `Unsubscribed`, `opted out`. */
+export const isOptOut = (status: string): boolean => status !== "" && optOutStatuses.has(Columns.key(status))
 
 const reject = (reason: Reason, message: string): Read => ({ _tag: "Reject", reason, message })
 
@@ -186,6 +194,7 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
     _tag: "Candidate",
     rule,
     notes: rowNotes,
+    optOut: index.status !== undefined && isOptOut(cell(fields, index.status)),
     candidate: {
       msisdn,
       country_code,

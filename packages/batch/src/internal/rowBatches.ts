@@ -54,10 +54,13 @@ const reasons: ReadonlyArray<ContactRows.Reason> = [
 
 const candidateTag = 0
 const rejectTag = 1
+/** A candidate whose status cell says it opted out: its own tag, so the other rows carry no flag. */
+const optOutTag = 2
 
 /**
  * Packs rows: a candidate as `0, line, msisdn, country, phone, first, last, rule, notes…, tags…` (lists as their
- * length then their items, rule and notes as indexes), a reject as `1, line, reason, message, fields…`.
+ * length then their items, rule and notes as indexes; `2` instead of `0` when it opts out), a reject as
+ * `1, line, reason, message, fields…`.
  */
 const pack = (rows: ReadonlyArray<Row>): Packed => {
   const out: Packed = []
@@ -65,7 +68,7 @@ const pack = (rows: ReadonlyArray<Row>): Packed => {
     if (read._tag === "Candidate") {
       const { candidate } = read
       out.push(
-        candidateTag,
+        read.optOut ? optOutTag : candidateTag,
         line,
         candidate.msisdn,
         candidate.country_code,
@@ -111,7 +114,7 @@ const unpack = (packed: ReadonlyArray<unknown>): Array<Row> => {
   while (at < packed.length) {
     const tag = count()
     const line = count()
-    if (tag === candidateTag) {
+    if (tag === candidateTag || tag === optOutTag) {
       const msisdn = text()
       if (!Msisdn.isMsisdn(msisdn)) throw new Corrupt(`a packed row holds ${msisdn}, not an MSISDN`)
       const country_code = text()
@@ -126,7 +129,13 @@ const unpack = (packed: ReadonlyArray<unknown>): Array<Row> => {
       rows.push({
         line,
         fields: [],
-        read: { _tag: "Candidate", rule, notes, candidate: { msisdn, country_code, phone_number, first_name, last_name, tags } }
+        read: {
+          _tag: "Candidate",
+          rule,
+          notes,
+          optOut: tag === optOutTag,
+          candidate: { msisdn, country_code, phone_number, first_name, last_name, tags }
+        }
       })
     } else {
       const reason = item(reasons)

@@ -131,6 +131,11 @@ export interface Summary {
   readonly opted_out: number
   /** New contacts whose number was on the suppression list (an earlier opt-out): created CANCELLED. */
   readonly suppressed: number
+  /**
+   * Numbers the file's status column says opted out (`CANCELLED`, as `contacts export` writes it; `Unsubscribed`…)
+   * that were not CANCELLED before: opted out by this import, suppressed, never sent to. An import subscribes nobody.
+   */
+  readonly opted_out_by_file: number
   /** The first {@link optedOutListLimit} of those numbers. */
   readonly opted_out_msisdns: ReadonlyArray<string>
   /** Whether `opted_out_msisdns` holds every opted-out number of the file (`opted_out` counts rows, not numbers). */
@@ -253,7 +258,9 @@ export const run = Effect.fn("Import.run")(
     reader.start({ columns, defaultCountry, tags: options.tags ?? [] })
     const rejects = rejectsFile?.writer(columns.header, reader.delimiter)
 
-    const tally = { read: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, duplicates: 0, opted_out: 0, suppressed: 0 }
+    const tally = { read: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, duplicates: 0, opted_out: 0, suppressed: 0, opted_out_by_file: 0 }
+    // The numbers of rows whose status says they opted out: opted out once every row is in (a later row may create it).
+    const optOuts = new Set<Msisdn.Msisdn>()
     const optedOut: Array<string> = []
     let optedOutComplete = true
     const listOptedOut = (msisdn: string) => {
@@ -344,6 +351,7 @@ export const run = Effect.fn("Import.run")(
         rules[read.rule]++
         for (const note of read.notes) notes[note]++
         const candidate = read.candidate
+        if (read.optOut) optOuts.add(candidate.msisdn)
         if (seen.addSeen(candidate.msisdn)) repeats.push(asRepeat(candidate))
         else firsts.push(candidate)
       }
@@ -377,6 +385,7 @@ export const run = Effect.fn("Import.run")(
         yield* importBatch(rows)
       }
       if (bulk !== undefined) yield* mergeStaged(bulk, true)
+      tally.opted_out_by_file = yield* ContactBook.optOutAll(optOuts)
       const exceeded = options.maxRejects !== undefined && exceeds(options.maxRejects, tally.rejected, tally.read)
       // In place before the commit: a rejects file that cannot be written rolls the import back.
       const placed = rejects === undefined ? undefined : yield* rejects.finish

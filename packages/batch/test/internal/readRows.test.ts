@@ -61,6 +61,7 @@ const row: fc.Arbitrary<RowBatches.Row> = fc.oneof(
       _tag: fc.constant("Candidate" as const),
       rule: fc.constantFrom("international", "national", "trunk-prefix-dropped", "calling-code-digits"),
       notes: fc.subarray([...ContactRows.notes]),
+      optOut: fc.boolean(),
       candidate: fc.record({
         msisdn: fc.stringMatching(/^[1-9][0-9]{7,14}$/).filter(Msisdn.isMsisdn),
         country_code: fc.stringMatching(/^[1-9][0-9]{0,2}$/),

@@ -34,7 +34,8 @@ const person = fc.record({
   n: fc.integer({ min: 100000, max: 999999 }),
   first: name,
   last: name,
-  tags: fc.uniqueArray(tag, { maxLength: 3 })
+  tags: fc.uniqueArray(tag, { maxLength: 3 }),
+  optedOut: fc.boolean()
 })
 const book = fc.uniqueArray(person, { selector: (p) => p.n, maxLength: 25 })
 
@@ -43,6 +44,7 @@ interface Person {
   readonly first: string
   readonly last: string
   readonly tags: ReadonlyArray<string>
+  readonly optedOut: boolean
 }
 
 const fill = (people: ReadonlyArray<Person>) =>
@@ -51,24 +53,33 @@ const fill = (people: ReadonlyArray<Person>) =>
       const msisdn = `447400${p.n}`
       yield* ContactBook.createContact(msisdn, { first_name: p.first, last_name: p.last })
       if (p.tags.length > 0) yield* ContactBook.editContact(msisdn, { tags: p.tags })
+      if (p.optedOut) yield* ContactBook.optOut(msisdn)
     }), { discard: true })
+
+/** Whether each person's number is on the book's suppression list. */
+const suppressedOf = (people: ReadonlyArray<Person>) =>
+  Effect.flatMap(Effect.service(ContactStore.ContactStore), (store) =>
+    Effect.map(store.suppressed(people.map((p) => `447400${p.n}`)), (found) => people.map((p) => found.has(`447400${p.n}`))))
 
 const exportTo = (out: string, filter: ContactExport.Filter, options: ContactExport.Options) =>
   Effect.runPromise(Effect.provide(ContactExport.write(filter, out, options), MemoryStore.layer))
 
 describe("ContactExport laws", () => {
-  it("law: an export (CSV, plain or for Excel) imported into an empty book gives the same book", async () => {
+  it("law: an export (CSV, plain or for Excel) imported into an empty book gives the same book, opt-outs included", async () => {
     await fc.assert(fc.asyncProperty(book, fc.boolean(), fc.integer({ min: 1, max: 7 }), async (people, excel, pageSize) => {
       const out = tempPath("book.csv")
       const [original, again] = await Effect.runPromise(Effect.gen(function*() {
         const before = yield* Effect.provide(Effect.andThen(fill(people), Effect.andThen(ContactExport.write({ tags: [] }, out, { format: "csv", excel, pageSize }), everything)), MemoryStore.layer)
         const after = yield* Effect.provide(
-          Effect.andThen(Import.run(fs.createReadStream(out), { source: out }), everything),
+          Effect.andThen(Import.run(fs.createReadStream(out), { source: out }), Effect.zip(everything, suppressedOf(people))),
           MemoryStore.layer
         )
         return [before, after] as const
       }).pipe(Effect.scoped))
-      expect(essence(again)).toEqual(essence(original))
+      const [contacts, suppressed] = again
+      expect(essence(contacts)).toEqual(essence(original))
+      // An opted-out number is on the new book's suppression list too: deleted, it would come back CANCELLED.
+      expect(suppressed).toEqual(people.map((p) => p.optedOut))
     }), { numRuns: 40 })
   })
 

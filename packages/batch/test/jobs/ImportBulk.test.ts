@@ -34,7 +34,9 @@ const row = fc.record({
   number: fc.oneof(fc.nat({ max: pool.length - 1 }).map((i) => pool[i] ?? ""), fc.constantFrom("0740", "bad", "")),
   first: names,
   last: names,
-  tags
+  tags,
+  // A status cell opts its number out when it says so (an export of another book); other statuses are not read.
+  status: fc.constantFrom("", "", "SUBSCRIBED", "CANCELLED", "unsubscribed", "INVITED")
 })
 
 /** What the book holds before the import: contacts with names and tags, some opted out, some numbers only suppressed. */
@@ -79,7 +81,7 @@ const contacts = Effect.gen(function*() {
 const comparable = ({ elapsed_ms: _e, rows_per_second: _r, ...summary }: Import.Summary) => summary
 
 const runIn = (layer: Layer.Layer<ContactStore.ContactStore, unknown>, s: Scenario) => {
-  const text = "mobile,first_name,last_name,tags\n" + stringify(s.rows.map((r) => [r.number, r.first, r.last, r.tags.join("|")]))
+  const text = "mobile,first_name,last_name,tags,status\n" + stringify(s.rows.map((r) => [r.number, r.first, r.last, r.tags.join("|"), r.status]))
   const bytes = Buffer.from(text, "utf8")
   const options: Import.Options = { defaultCountry: "GB", blankErases: s.blankErases, mergeEvery: s.mergeEvery, batchSize: s.batchSize }
   return Effect.runPromise(Effect.provide(
@@ -89,7 +91,11 @@ const runIn = (layer: Layer.Layer<ContactStore.ContactStore, unknown>, s: Scenar
       const afterFirst = yield* contacts
       const second = comparable(yield* Import.run(once(bytes), options))
       const dry = comparable(yield* Import.run(once(bytes), { ...options, dryRun: true }))
-      return { first, afterFirst, second, dry, afterSecond: yield* contacts }
+      const optedOut = [...new Set(s.rows.filter((r) => /cancelled|unsubscribed/i.test(r.status)).map((r) => pool.indexOf(r.number)))]
+        .filter((at) => at >= 0)
+        .map(e164)
+      const suppressed = yield* Effect.flatMap(Effect.service(ContactStore.ContactStore), (store) => store.suppressed(optedOut))
+      return { first, afterFirst, second, dry, afterSecond: yield* contacts, optedOut, suppressed: [...suppressed].sort() }
     }),
     layer
   ))
@@ -101,11 +107,11 @@ const runIn = (layer: Layer.Layer<ContactStore.ContactStore, unknown>, s: Scenar
  */
 const handedBack: Scenario = {
   rows: [
-    { number: pool[0] ?? "", first: "Ann", last: "", tags: ["news"] },
-    { number: pool[1] ?? "", first: "", last: "", tags: [] },
-    { number: pool[0] ?? "", first: "", last: "", tags: ["VIP"] },
-    { number: pool[0] ?? "", first: "Bea", last: "", tags: ["all"] },
-    { number: pool[2] ?? "", first: "", last: "", tags: [] }
+    { number: pool[0] ?? "", first: "Ann", last: "", tags: ["news"], status: "" },
+    { number: pool[1] ?? "", first: "", last: "", tags: [], status: "" },
+    { number: pool[0] ?? "", first: "", last: "", tags: ["VIP"], status: "" },
+    { number: pool[0] ?? "", first: "Bea", last: "", tags: ["all"], status: "" },
+    { number: pool[2] ?? "", first: "", last: "", tags: [], status: "" }
   ],
   book: [],
   blankErases: false,
@@ -160,7 +166,11 @@ describe("set-based import (SQLite) against row by row (memory)", () => {
         const bulk = await runIn(sqlite, s)
         const rowByRow = await runIn(MemoryStore.layer, s)
         expect(bulk).toEqual(rowByRow)
-        expect(bulk.second.created + bulk.second.updated).toBe(0)
+        expect(bulk.second.created + bulk.second.updated + bulk.second.opted_out_by_file).toBe(0)
+        // Every number a row says opted out is CANCELLED and suppressed, whatever its other rows and the book said.
+        const cancelled = bulk.afterFirst.filter((contact) => contact.status === "CANCELLED").map((contact) => contact.msisdn)
+        expect(bulk.optedOut.filter((msisdn) => !cancelled.includes(msisdn))).toEqual([])
+        expect(bulk.suppressed).toEqual([...bulk.optedOut].sort())
       }),
       { numRuns: 150 }
     )
@@ -169,7 +179,7 @@ describe("set-based import (SQLite) against row by row (memory)", () => {
   it("merges once mergeEvery rows are staged or waiting, however few numbers the file has", async () => {
     // Two numbers, each written ten times: only two rows are ever staged, the other eighteen wait for merges.
     const tags = ["news", "VIP", "all"] as const
-    const rows: Scenario["rows"] = Array.from({ length: 20 }, (_, i) => ({ number: pool[i % 2] ?? "", first: "", last: "", tags: [tags[i % 3] ?? "all"] }))
+    const rows: Scenario["rows"] = Array.from({ length: 20 }, (_, i) => ({ number: pool[i % 2] ?? "", first: "", last: "", tags: [tags[i % 3] ?? "all"], status: "" }))
     const s: Scenario = { rows, book: [], blankErases: false, mergeEvery: 4, batchSize: 1 }
     let merges = 0
     const counting = Layer.effect(

@@ -7,9 +7,10 @@ import * as Result from "effect/Result"
 
 /**
  * The fields an import reads. `name` is a whole name: it becomes the first name when the file has no first- or
- * last-name column (names are never split: where one ends is guesswork), and is unused otherwise.
+ * last-name column (names are never split: where one ends is guesswork), and is unused otherwise. `status` is read
+ * only for an opt-out (`contactRows.isOptOut`): an import never subscribes anyone.
  */
-export const fields = ["msisdn", "first_name", "last_name", "name", "country", "tags"] as const
+export const fields = ["msisdn", "first_name", "last_name", "name", "country", "tags", "status"] as const
 export type Field = (typeof fields)[number]
 
 /** Header names (as {@link key} makes them) that mean each field. */
@@ -33,7 +34,8 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
     // Outlook's `Country/Region` columns.
     "countryregion", "countryorregion", "homecountryregion", "businesscountryregion", "othercountryregion"
   ],
-  tags: ["tags", "tag", "groups", "group", "lists", "list", "labels", "label", "categories", "category", "segments", "segment"]
+  tags: ["tags", "tag", "groups", "group", "lists", "list", "labels", "label", "categories", "category", "segments", "segment"],
+  status: ["status", "contactstatus", "subscriptionstatus", "smsstatus", "optinstatus", "optoutstatus"]
 }
 
 const byKey: ReadonlyMap<string, Field> = new Map(
