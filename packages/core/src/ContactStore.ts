@@ -99,7 +99,8 @@ export class ContactStore extends Context.Service<ContactStore, {
   /**
    * The existing contacts among `msisdns`, by msisdn: one round trip for a whole import batch. It is
    * the read of a batch write: inside a transaction, other batch writers of the book wait until it
-   * ends (an import reads and writes with no other import in between).
+   * ends (an import reads and writes with no other import in between), and so does any other write of
+   * the contacts read (a resubscribe, an edit): the batch writes back only what it read.
    */
   readonly getMany: (msisdns: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, Contact.Contact>, StoreFailure>
   readonly insert: (contact: Contact.Contact) => Effect.Effect<void, ContactExists | StoreFailure>

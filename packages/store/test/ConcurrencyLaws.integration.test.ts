@@ -7,6 +7,7 @@ if (Books.postgresUrl === undefined) {
   describe("concurrency laws: postgres", () => it.skip("set SMSBOOK_TEST_POSTGRES_URL to run", () => {}))
 } else {
   Laws.OptOutRace.run(Books.postgres(Books.postgresUrl), 30)
+  Laws.EditRace.run(Books.postgres(Books.postgresUrl), 20)
   Laws.InboundRace.run(Books.postgres(Books.postgresUrl), 15)
   Laws.ImportOverlap.run(Books.postgres(Books.postgresUrl), 15)
 }

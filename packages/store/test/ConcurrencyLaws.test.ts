@@ -6,6 +6,7 @@ import { Laws } from "@smsbook/testing"
 import * as Books from "./laws/Books.ts"
 
 Laws.OptOutRace.run(Books.sqlite(), 25)
+Laws.EditRace.run(Books.sqlite(), 15)
 Laws.InboundRace.run(Books.sqlite(), 15)
 Laws.ImportOverlap.run(Books.sqlite(), 15)
 

@@ -128,7 +128,9 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
     msisdns.length === 0
       ? Effect.succeed(new Map<string, Contact.Contact>())
       : queueWriters.pipe(
-        Effect.andThen(sql`SELECT ${columns} FROM contacts WHERE msisdn = ANY(${msisdns}::text[])`),
+        // Locked as read, in key order as `write` locks them: a resubscribe or an edit committed between this read
+        // and the batch's write would otherwise be written over with what was read (CANCELLED again, the old flags).
+        Effect.andThen(sql`SELECT ${columns} FROM contacts WHERE msisdn = ANY(${msisdns}::text[]) ORDER BY msisdn FOR UPDATE`),
         Effect.flatMap(decodeContacts("ContactStore.getMany")),
         Effect.map((rows) => {
           const byMsisdn = new Map(rows.map((contact) => [contact.msisdn, contact]))
