@@ -153,27 +153,6 @@ const move = (move: Contact.Move) =>
 /** Opt-out: the contact becomes CANCELLED and receives nothing more. */
 export const optOut = move("opt-out")
 
-/**
- * Opts out each of `msisdns` as {@link optOut} does, in the caller's transaction: the numbers an import's rows mark as
- * opted out (an export of another book), once their rows are in the book. Answers how many were not CANCELLED before.
- * A number not in the book is a defect of the caller.
- */
-export const optOutAll = Effect.fnUntraced(function*(msisdns: Iterable<Msisdn.Msisdn>) {
-  let moved = 0
-  for (const msisdn of msisdns) {
-    // Every status may move to CANCELLED (`Contact.transition`), and the caller holds the number's row.
-    const moving = Effect.flatMap(findForUpdate(msisdn), (contact) => {
-      if (contact.status !== "CANCELLED") moved++
-      return applyMove(contact, "opt-out")
-    })
-    yield* moving.pipe(
-      Effect.catchTag("ContactNotFound", (missing) => Effect.die(missing)),
-      Effect.catchTag("IllegalTransition", (illegal) => Effect.die(illegal))
-    )
-  }
-  return moved
-})
-
 /** Explicit resubscribe (a START keyword, an operator's command): CANCELLED → SUBSCRIBED. */
 export const resubscribe = move("resubscribe")
 

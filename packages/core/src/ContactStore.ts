@@ -117,6 +117,12 @@ export class ContactStore extends Context.Service<ContactStore, {
   readonly suppressed: (msisdns: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>, StoreFailure>
   /** Puts `msisdn` on the suppression list (kept when it is there). */
   readonly suppress: (msisdn: string) => Effect.Effect<void, StoreFailure>
+  /**
+   * Opts out the stored contacts among `msisdns` as one set (the numbers an import's rows mark as opted out): each
+   * becomes CANCELLED and its number goes on the suppression list; numbers without a contact are left alone. Answers
+   * how many were not CANCELLED before.
+   */
+  readonly cancel: (msisdns: ReadonlyArray<string>) => Effect.Effect<number, StoreFailure>
   /** Takes `msisdn` off the suppression list: only an explicit resubscribe may. */
   readonly unsuppress: (msisdn: string) => Effect.Effect<void, StoreFailure>
   /** Erases the contact of `msisdn` and its suppression entry; whether there was either. */

@@ -136,6 +136,19 @@ export const make: Effect.Effect<Ports.Services> = Effect.gen(function*() {
       ),
     suppressed: (msisdns) => Effect.sync(() => new Set(msisdns.filter((msisdn) => state.suppressed.has(msisdn)))),
     suppress: (msisdn) => serialized(() => Effect.sync(() => void state.suppressed.add(msisdn))),
+    cancel: (msisdns) =>
+      serialized(() =>
+        Effect.sync(() => {
+          let moved = 0
+          for (const msisdn of new Set(msisdns)) {
+            const contact = state.contacts.get(msisdn)
+            if (contact === undefined) continue
+            if (contact.status !== "CANCELLED") moved++
+            store({ ...contact, status: "CANCELLED" }, false)
+          }
+          return moved
+        })
+      ),
     unsuppress: (msisdn) => serialized(() => Effect.sync(() => void state.suppressed.delete(msisdn))),
     forget: (msisdn) =>
       serialized(() =>

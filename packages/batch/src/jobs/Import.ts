@@ -385,7 +385,7 @@ export const run = Effect.fn("Import.run")(
         yield* importBatch(rows)
       }
       if (bulk !== undefined) yield* mergeStaged(bulk, true)
-      tally.opted_out_by_file = yield* ContactBook.optOutAll(optOuts)
+      tally.opted_out_by_file = yield* store.cancel([...optOuts])
       const exceeded = options.maxRejects !== undefined && exceeds(options.maxRejects, tally.rejected, tally.read)
       // In place before the commit: a rejects file that cannot be written rolls the import back.
       const placed = rejects === undefined ? undefined : yield* rejects.finish

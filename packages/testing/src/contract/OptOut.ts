@@ -93,6 +93,26 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(yield* Observe.allMessages).toHaveLength(1)
       }))
 
+    test("cancel opts out the stored contacts among the numbers as one set, counts those it moved, leaves the rest alone", () =>
+      Effect.gen(function*() {
+        const store = yield* ContactStore.ContactStore
+        const kept = yield* ContactBook.createContact(Fixtures.msisdn(3), { first_name: "Kept" })
+        yield* ContactBook.createContact(Fixtures.msisdn(1), { first_name: "Ann" })
+        yield* ContactBook.createContact(Fixtures.msisdn(2), {})
+        yield* ContactBook.optOut(Fixtures.msisdn(2))
+        const numbers = [Fixtures.msisdn(1), Fixtures.msisdn(2), Fixtures.msisdn(9), Fixtures.msisdn(1)]
+        // Rolled back with its transaction, as an import's dry run is.
+        yield* Effect.exit(store.transaction(Effect.andThen(store.cancel(numbers), Effect.fail("rolled back"))))
+        expect((yield* ContactBook.getContact(Fixtures.msisdn(1))).status).toBe("SUBSCRIBED")
+        expect(yield* store.cancel(numbers)).toBe(1)
+        expect(yield* ContactBook.getContact(Fixtures.msisdn(1))).toMatchObject({ status: "CANCELLED", first_name: "Ann" })
+        expect(yield* ContactBook.getContact(Fixtures.msisdn(3))).toEqual(kept)
+        // The one without a contact is not suppressed: cancel opts out contacts, it does not list numbers.
+        expect([...(yield* store.suppressed(numbers))].sort()).toEqual([Fixtures.msisdn(1), Fixtures.msisdn(2)])
+        expect(yield* store.cancel(numbers)).toBe(0)
+        expect(yield* store.cancel([])).toBe(0)
+      }))
+
     test("optOut cancels (twice is a no-op), resubscribe restores; an absent contact is ContactNotFound", () =>
       Effect.gen(function*() {
         const created = yield* ContactBook.createContact(Fixtures.msisdn(1), {})

@@ -250,6 +250,21 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
       attempt("ContactStore.suppress")
     )
 
+  // The contacts first, locked in key order, then their entries: the order every writer takes the two in.
+  const cancel = (msisdns: ReadonlyArray<string>) =>
+    msisdns.length === 0 ? Effect.succeed(0) : sql.withTransaction(Effect.gen(function*() {
+      const stored = yield* sql`SELECT msisdn FROM contacts WHERE msisdn = ANY(${msisdns}::text[]) ORDER BY msisdn FOR UPDATE`.pipe(
+        Effect.flatMap(decodeMsisdns("ContactStore.cancel")),
+        Effect.map((rows) => rows.map((row) => row.msisdn))
+      )
+      const moved = yield* sql`UPDATE contacts SET status = 'CANCELLED'
+        WHERE msisdn = ANY(${stored}::text[]) AND status <> 'CANCELLED' RETURNING msisdn`.pipe(
+        Effect.flatMap(decodeMsisdns("ContactStore.cancel"))
+      )
+      yield* sql`INSERT INTO suppressions (msisdn) SELECT unnest(${stored}::text[]) ORDER BY 1 ON CONFLICT DO NOTHING`
+      return moved.length
+    })).pipe(attempt("ContactStore.cancel"))
+
   const unsuppress = (msisdn: string) =>
     sql`DELETE FROM suppressions WHERE msisdn = ${msisdn}`.pipe(Effect.asVoid, attempt("ContactStore.unsuppress"))
 
@@ -316,6 +331,7 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
     count,
     suppressed,
     suppress,
+    cancel,
     unsuppress,
     forget,
     transaction: transaction(sql),

@@ -27,6 +27,9 @@ const sql = {
   suppressedAmong: "SELECT msisdn FROM suppressions WHERE msisdn IN (SELECT value FROM json_each(?))",
   suppress: "INSERT INTO suppressions (msisdn) VALUES (?) ON CONFLICT DO NOTHING",
   unsuppress: "DELETE FROM suppressions WHERE msisdn = ?",
+  cancel: "UPDATE contacts SET status = 'CANCELLED' WHERE msisdn IN (SELECT value FROM json_each(?)) AND status <> 'CANCELLED'",
+  suppressStored: `INSERT INTO suppressions (msisdn)
+    SELECT msisdn FROM contacts WHERE msisdn IN (SELECT value FROM json_each(?)) ON CONFLICT DO NOTHING`,
   // A contact is in the audience when it is monitoring or carries one of the (lower-cased) tags;
   // scanning contacts in key order and probing contact_tags keeps every page O(page), each once.
   audienceFirst: `${contactSelect} c WHERE (c.monitoring = 1 OR EXISTS (SELECT 1 FROM contact_tags t
@@ -166,6 +169,13 @@ export const make = (db: Database, pageSize: number): ContactStore.ContactStore[
       read("contacts.suppressed", () =>
         new Set(statement(sql.suppressedAmong).all(JSON.stringify(msisdns)).map((row) => Rows.text(row, "msisdn")))),
     suppress: (msisdn) => write("contacts.suppress", () => void statement(sql.suppress).run(msisdn)),
+    cancel: (msisdns) =>
+      write("contacts.cancel", () => {
+        const numbers = JSON.stringify(msisdns)
+        const moved = Number(statement(sql.cancel).run(numbers).changes)
+        statement(sql.suppressStored).run(numbers)
+        return moved
+      }),
     unsuppress: (msisdn) => write("contacts.unsuppress", () => void statement(sql.unsuppress).run(msisdn)),
     forget: (msisdn) =>
       write("contacts.forget", () => {
