@@ -10,8 +10,8 @@ import * as spreadsheet from "../internal/csv/spreadsheet.ts"
 
 /**
  * The CSV columns. `msisdn`, `first_name`, `last_name` and `tags` are what `smsbook import` reads,
- * so an export imports back as it was; `status` and `monitoring` are for people (an import never
- * sets them: it never resubscribes, and monitoring is an explicit edit).
+ * and `status` as far as an opt-out goes, so an export imports back as it was, opt-outs included; `monitoring` is for
+ * people (an import never sets it: monitoring is an explicit edit), as `status` is otherwise (it never subscribes).
  */
 export const columns = ["msisdn", "first_name", "last_name", "tags", "status", "monitoring"] as const
 
