@@ -187,7 +187,9 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
         Effect.as(0),
         Effect.tap(() => Effect.sync(() => void counts.inbound++)),
         Effect.catchTag("InvalidMsisdn", (error) => {
-          const hint = error.problem === "unknown-country" ? ": a sender written nationally needs dispatch --default-country" : ""
+          const hint = error.problem === "unknown-country" && options.defaultCountry === undefined
+            ? ": a sender written nationally needs dispatch --default-country"
+            : ""
           notify({ _tag: "InboundRefused", from, reason: error.message + hint, status: Link.statusPermanentError })
           return Effect.succeed(Link.statusPermanentError)
         })

@@ -153,14 +153,21 @@ describe("SMPP carrier: inbound", () => {
       expect(await smsc.deliver({ source_addr_ton: ton, source_addr: national, destination_addr: "SHOP", short_message: Buffer.from(`stop ${ton}`) })).toBe(0)
     }
     expect(await smsc.deliver({ source_addr_ton: 2, source_addr: msisdn.slice(2), destination_addr: "SHOP", short_message: Buffer.from("STOP") })).toBe(0)
+    // International (TON 1), with or without its own `00`.
+    for (const address of [msisdn, `00${msisdn}`]) {
+      expect(await smsc.deliver({ source_addr_ton: 1, source_addr: address, destination_addr: "SHOP", short_message: Buffer.from(`stop ${address.slice(0, 2)}`) })).toBe(0)
+    }
     expect((await env.runtime.runPromise(ContactBook.getContact(msisdn))).status).toBe("CANCELLED")
-    expect((await inbound()).filter((message) => message.msisdn === msisdn).map((message) => message.message).sort()).toEqual(["STOP", "stop 0", "stop 2"])
+    expect((await inbound()).filter((message) => message.msisdn === msisdn).map((message) => message.message).sort())
+      .toEqual(["STOP", "stop 0", "stop 00", "stop 2", "stop 44"])
   })
 
   it("keeps an address the SMSC marks international (TON 1) international: never a national number of the default country", () => {
     // Under --default-country IT, 3286701009 alone is an Italian mobile; as TON 1 it is Belgium's +32 86 70 10 09.
     expect(Inbound.senderOf({ command: "deliver_sm", source_addr_ton: 1, source_addr: "3286701009" })).toBe("+3286701009")
     expect(Inbound.senderOf({ command: "deliver_sm", source_addr_ton: 1, source_addr: "+3286701009" })).toBe("+3286701009")
+    // Its own international prefix kept: `+00…` would be no number at all, and the STOP refused for good.
+    expect(Inbound.senderOf({ command: "deliver_sm", source_addr_ton: 1, source_addr: "00447400123459" })).toBe("00447400123459")
     expect(Inbound.senderOf({ command: "deliver_sm", source_addr_ton: 2, source_addr: "3286701009" })).toBe("3286701009")
     expect(Inbound.senderOf({ command: "deliver_sm", source_addr_ton: 0, source_addr: "03286701009" })).toBe("03286701009")
     expect(Inbound.senderOf({ command: "deliver_sm", source_addr_ton: 5, source_addr: "SHOP" })).toBe("SHOP")

@@ -45,11 +45,12 @@ const sarOf = (pdu: Link.InboundPdu): ShortMessage.Concatenation | undefined => 
 
 /**
  * The sender as written for `receiveMessage`: an address the SMSC marks international (TON 1) gets its `+`, so it is
- * never read as a national number of the default country; others (national, TON 2; unknown, TON 0) are read as written.
+ * never read as a national number of the default country; others (national, TON 2; unknown, TON 0) are read as written,
+ * as is a TON 1 address that already carries an international prefix (`00…`, a leading `0`).
  */
 export const senderOf = (pdu: Link.InboundPdu): string => {
   const address = String(pdu["source_addr"] ?? "")
-  return Number(pdu["source_addr_ton"] ?? 0) === 1 && /^\d+$/.test(address) ? `+${address}` : address
+  return Number(pdu["source_addr_ton"] ?? 0) === 1 && /^[1-9]\d*$/.test(address) ? `+${address}` : address
 }
 
 export const make = (
