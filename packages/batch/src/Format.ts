@@ -142,7 +142,7 @@ export const importSummary = (file: string, summary: Import.Summary): ReadonlyAr
     lines.push(`  ${plural(summary.opted_out, "row")} of opted-out contacts, left CANCELLED: ${shown}${more}`)
   }
   if (summary.opted_out_by_file > 0) {
-    lines.push(`  ${plural(summary.opted_out_by_file, "number")} opted out as the file's status column says: now CANCELLED`)
+    lines.push(`  ${plural(summary.opted_out_by_file, "number")} opted out, as the file's status column says (CANCELLED, suppressed)`)
   }
   if (summary.rejected > 0) {
     lines.push(`  rejected: ${counts(summary.reasons)}${summary.rejects_file === null ? "" : ` → ${summary.rejects_file}`}`)

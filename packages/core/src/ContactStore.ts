@@ -118,9 +118,9 @@ export class ContactStore extends Context.Service<ContactStore, {
   /** Puts `msisdn` on the suppression list (kept when it is there). */
   readonly suppress: (msisdn: string) => Effect.Effect<void, StoreFailure>
   /**
-   * Opts out the stored contacts among `msisdns` as one set (the numbers an import's rows mark as opted out): each
-   * becomes CANCELLED and its number goes on the suppression list; numbers without a contact are left alone. Answers
-   * how many were not CANCELLED before.
+   * Opts out `msisdns` as one set (the numbers an import's rows mark as opted out): each goes on the suppression list,
+   * and its contact, where one is stored, becomes CANCELLED (one deleted meanwhile by another process keeps its
+   * opt-out all the same). Answers how many stored contacts were not CANCELLED before.
    */
   readonly cancel: (msisdns: ReadonlyArray<string>) => Effect.Effect<number, StoreFailure>
   /** Takes `msisdn` off the suppression list: only an explicit resubscribe may. */

@@ -142,9 +142,9 @@ export const make: Effect.Effect<Ports.Services> = Effect.gen(function*() {
           let moved = 0
           for (const msisdn of new Set(msisdns)) {
             const contact = state.contacts.get(msisdn)
-            if (contact === undefined) continue
-            if (contact.status !== "CANCELLED") moved++
-            store({ ...contact, status: "CANCELLED" }, false)
+            if (contact !== undefined && contact.status !== "CANCELLED") moved++
+            if (contact !== undefined) store({ ...contact, status: "CANCELLED" }, false)
+            state.suppressed.add(msisdn)
           }
           return moved
         })

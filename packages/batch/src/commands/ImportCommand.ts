@@ -26,7 +26,7 @@ const flags = {
     "Country of numbers written nationally (07400 123456), when a row has no country column: GB, or 44"
   ),
   map: Flag.String("map").pipe(
-    Flag.withDescription("\"Column Name=field\" (msisdn, first_name, last_name, name, country, tags, ignore); repeatable"),
+    Flag.withDescription("\"Column Name=field\" (msisdn, first_name, last_name, name, country, tags, status: read only for an opt-out, ignore); repeatable"),
     Flag.atLeast(0)
   ),
   tags: GlobalFlags.optionalText("tags", "Comma-separated tags added to every imported contact, e.g. newsletter,2026-11"),

@@ -20,6 +20,8 @@ export interface MsisdnSet {
   /** Adds the number; `true` when it was already there. */
   readonly addSeen: (msisdn: string) => boolean
   readonly size: () => number
+  /** The numbers of the set, in no particular order. */
+  readonly values: () => Generator<string>
   /** Empties the set, keeping its tables for the numbers that come next. */
   readonly clear: () => void
 }
@@ -73,6 +75,10 @@ export const make = (initialCapacity = 1 << 10): MsisdnSet => {
       return false
     },
     size: () => total,
+    values: function*() {
+      // A key is the number's digits as a float: exact up to 2^53, beyond any MSISDN's 15 digits, and no leading 0.
+      for (const shard of shards) for (const key of shard.slots) if (key !== 0) yield String(key)
+    },
     clear: () => {
       for (const shard of shards) {
         shard.slots.fill(0)

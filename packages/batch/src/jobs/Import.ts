@@ -115,6 +115,9 @@ export const defaultMergeEvery = 200_000
  */
 export const cacheKiB = 16384
 
+/** Numbers a file's status column opts out, per store statement. */
+const optOutChunk = 10_000
+
 /** The first opted-out numbers listed in a summary; the count covers them all. */
 export const optedOutListLimit = 100
 
@@ -259,8 +262,19 @@ export const run = Effect.fn("Import.run")(
     const rejects = rejectsFile?.writer(columns.header, reader.delimiter)
 
     const tally = { read: 0, created: 0, updated: 0, unchanged: 0, rejected: 0, duplicates: 0, opted_out: 0, suppressed: 0, opted_out_by_file: 0 }
-    // The numbers of rows whose status says they opted out: opted out once every row is in (a later row may create it).
-    const optOuts = new Set<Msisdn.Msisdn>()
+    // The numbers of rows whose status says they opted out: opted out once every row of the file is in, so a number's
+    // later rows are counted as they would be without its status cells. Kept compact (`MsisdnSet`, outside the heap).
+    const optOuts = MsisdnSet.make(16)
+    const cancelOptOuts = Effect.gen(function*() {
+      let chunk: Array<string> = []
+      for (const msisdn of optOuts.values()) {
+        chunk.push(msisdn)
+        if (chunk.length < optOutChunk) continue
+        tally.opted_out_by_file += yield* store.cancel(chunk)
+        chunk = []
+      }
+      if (chunk.length > 0) tally.opted_out_by_file += yield* store.cancel(chunk)
+    })
     const optedOut: Array<string> = []
     let optedOutComplete = true
     const listOptedOut = (msisdn: string) => {
@@ -351,7 +365,7 @@ export const run = Effect.fn("Import.run")(
         rules[read.rule]++
         for (const note of read.notes) notes[note]++
         const candidate = read.candidate
-        if (read.optOut) optOuts.add(candidate.msisdn)
+        if (read.optOut) optOuts.addSeen(candidate.msisdn)
         if (seen.addSeen(candidate.msisdn)) repeats.push(asRepeat(candidate))
         else firsts.push(candidate)
       }
@@ -385,7 +399,7 @@ export const run = Effect.fn("Import.run")(
         yield* importBatch(rows)
       }
       if (bulk !== undefined) yield* mergeStaged(bulk, true)
-      tally.opted_out_by_file = yield* store.cancel([...optOuts])
+      yield* cancelOptOuts
       const exceeded = options.maxRejects !== undefined && exceeds(options.maxRejects, tally.rejected, tally.read)
       // In place before the commit: a rejects file that cannot be written rolls the import back.
       const placed = rejects === undefined ? undefined : yield* rejects.finish

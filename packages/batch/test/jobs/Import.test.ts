@@ -892,6 +892,23 @@ describe("header matching", () => {
     expect(Result.isSuccess(matched) && matched.success.unknown).toEqual(["Email", "Name", "First"])
   })
 
+  it("a status column opts numbers out only in an smsbook export (with its monitoring column) or when --map names it", async () => {
+    // A booking's `Cancelled` is no opt-out: another program's Status column is listed as not read.
+    const booking = await run(importLines(["Name,Mobile,Status", "Bob,+447400000022,Cancelled"]))
+    expect(booking).toMatchObject({ created: 1, opted_out_by_file: 0, unknown_columns: ["Status"] })
+    expect(booking.columns).not.toHaveProperty("status")
+    const mapped = await run(Import.run(chunksOf(new TextEncoder().encode("Name,Mobile,SMS\nBob,+447400000022,unsubscribed")), {
+      map: ["SMS=status"]
+    }))
+    expect(mapped).toMatchObject({ created: 1, opted_out_by_file: 1, columns: { status: "SMS" } })
+    const exported = await run(importLines(["msisdn,first_name,status,monitoring", "447400000022,Bob,CANCELLED,false", "447400000023,Eve,SUBSCRIBED,false"]))
+    expect(exported).toMatchObject({ created: 2, opted_out_by_file: 1, unknown_columns: ["monitoring"] })
+    // Only what says an opt-out is read: another status subscribes, invites or confirms nobody.
+    for (const [status, optOut] of [["CANCELLED", true], ["Canceled", true], ["opted out", true], ["Unsubscribed", true], ["CONFIRMED", false], ["Yes", false], ["", false]] as const) {
+      expect([status, ContactRows.isOptOut(status)]).toEqual([status, optOut])
+    }
+  })
+
   it("the mobile column is the number's, other phone columns its fallbacks in file order; a --map choice is kept", () => {
     const matched = Result.getOrThrow(Columns.match(["Phone", "Telephone", "Mobile Phone", "Name"]))
     expect(matched.index).toEqual({ msisdn: 2, name: 3 })
@@ -1000,7 +1017,7 @@ describe("header matching", () => {
 })
 
 describe("seen numbers", () => {
-  it("behaves as a Set of MSISDNs, across growth and clearing", () => {
+  it("behaves as a Set of MSISDNs, across growth and clearing, and gives its numbers back as written", () => {
     const step = fc.oneof(
       { weight: 40, arbitrary: fc.stringMatching(/^[1-9][0-9]{5,14}$/) },
       { weight: 1, arbitrary: fc.constant("clear" as const) }
@@ -1019,6 +1036,7 @@ describe("seen numbers", () => {
           reference.add(number)
         }
         expect(set.size()).toBe(reference.size)
+        expect([...set.values()].sort()).toEqual([...reference].sort())
       })
     )
   })

@@ -93,7 +93,7 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(yield* Observe.allMessages).toHaveLength(1)
       }))
 
-    test("cancel opts out the stored contacts among the numbers as one set, counts those it moved, leaves the rest alone", () =>
+    test("cancel opts out the numbers as one set: all suppressed, stored contacts CANCELLED, those moved counted, others left alone", () =>
       Effect.gen(function*() {
         const store = yield* ContactStore.ContactStore
         const kept = yield* ContactBook.createContact(Fixtures.msisdn(3), { first_name: "Kept" })
@@ -107,8 +107,8 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(yield* store.cancel(numbers)).toBe(1)
         expect(yield* ContactBook.getContact(Fixtures.msisdn(1))).toMatchObject({ status: "CANCELLED", first_name: "Ann" })
         expect(yield* ContactBook.getContact(Fixtures.msisdn(3))).toEqual(kept)
-        // The one without a contact is not suppressed: cancel opts out contacts, it does not list numbers.
-        expect([...(yield* store.suppressed(numbers))].sort()).toEqual([Fixtures.msisdn(1), Fixtures.msisdn(2)])
+        // A number without a contact is suppressed all the same: an opt-out binds the number (a later add is CANCELLED).
+        expect([...(yield* store.suppressed([...numbers, Fixtures.msisdn(3)]))].sort()).toEqual([Fixtures.msisdn(1), Fixtures.msisdn(2), Fixtures.msisdn(9)])
         expect(yield* store.cancel(numbers)).toBe(0)
         expect(yield* store.cancel([])).toBe(0)
       }))

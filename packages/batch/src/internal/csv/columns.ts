@@ -8,7 +8,9 @@ import * as Result from "effect/Result"
 /**
  * The fields an import reads. `name` is a whole name: it becomes the first name when the file has no first- or
  * last-name column (names are never split: where one ends is guesswork), and is unused otherwise. `status` is read
- * only for an opt-out (`contactRows.isOptOut`): an import never subscribes anyone.
+ * only for an opt-out (`contactRows.isOptOut`): an import never subscribes anyone. Other programs' `Status` columns
+ * mean other things (a booking's, an order's, a message's `Cancelled`), so a `status` column is read on its own only in
+ * an smsbook export (the file also has its `monitoring` column); elsewhere only when `--map` names it.
  */
 export const fields = ["msisdn", "first_name", "last_name", "name", "country", "tags", "status"] as const
 export type Field = (typeof fields)[number]
@@ -35,7 +37,7 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
     "countryregion", "countryorregion", "homecountryregion", "businesscountryregion", "othercountryregion"
   ],
   tags: ["tags", "tag", "groups", "group", "lists", "list", "labels", "label", "categories", "category", "segments", "segment"],
-  status: ["status", "contactstatus", "subscriptionstatus", "smsstatus", "optinstatus", "optoutstatus"]
+  status: ["status"]
 }
 
 const byKey: ReadonlyMap<string, Field> = new Map(
@@ -148,11 +150,13 @@ export const match = (
   const mappedPhone = index.msisdn !== undefined
   const mappedCountry = index.country !== undefined
   const leadingRejectsColumns = rejectsColumns.every((name, i) => key(header[i] ?? "") === name)
+  const isExport = header.some((name) => key(name) === "monitoring")
   header.forEach((name, at) => {
     if (assigned.has(at)) return
     if (leadingRejectsColumns && at < rejectsColumns.length) return
     const field = fieldOf(name)
-    if (field === "msisdn" && !mappedPhone) phones.push(at)
+    if (field === "status" && !isExport) unread.push(at)
+    else if (field === "msisdn" && !mappedPhone) phones.push(at)
     else if (field === "country" && !mappedCountry) countries.push(at)
     else if (field !== undefined && index[field] === undefined) index[field] = at
     else unread.push(at)

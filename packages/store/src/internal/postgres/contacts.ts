@@ -261,7 +261,7 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
         WHERE msisdn = ANY(${stored}::text[]) AND status <> 'CANCELLED' RETURNING msisdn`.pipe(
         Effect.flatMap(decodeMsisdns("ContactStore.cancel"))
       )
-      yield* sql`INSERT INTO suppressions (msisdn) SELECT unnest(${stored}::text[]) ORDER BY 1 ON CONFLICT DO NOTHING`
+      yield* sql`INSERT INTO suppressions (msisdn) SELECT unnest(${msisdns}::text[]) ORDER BY 1 ON CONFLICT DO NOTHING`
       return moved.length
     })).pipe(attempt("ContactStore.cancel"))
 

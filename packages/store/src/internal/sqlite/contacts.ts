@@ -28,8 +28,7 @@ const sql = {
   suppress: "INSERT INTO suppressions (msisdn) VALUES (?) ON CONFLICT DO NOTHING",
   unsuppress: "DELETE FROM suppressions WHERE msisdn = ?",
   cancel: "UPDATE contacts SET status = 'CANCELLED' WHERE msisdn IN (SELECT value FROM json_each(?)) AND status <> 'CANCELLED'",
-  suppressStored: `INSERT INTO suppressions (msisdn)
-    SELECT msisdn FROM contacts WHERE msisdn IN (SELECT value FROM json_each(?)) ON CONFLICT DO NOTHING`,
+  suppressAll: "INSERT INTO suppressions (msisdn) SELECT value FROM json_each(?) WHERE true ON CONFLICT DO NOTHING",
   // A contact is in the audience when it is monitoring or carries one of the (lower-cased) tags;
   // scanning contacts in key order and probing contact_tags keeps every page O(page), each once.
   audienceFirst: `${contactSelect} c WHERE (c.monitoring = 1 OR EXISTS (SELECT 1 FROM contact_tags t
@@ -173,7 +172,7 @@ export const make = (db: Database, pageSize: number): ContactStore.ContactStore[
       write("contacts.cancel", () => {
         const numbers = JSON.stringify(msisdns)
         const moved = Number(statement(sql.cancel).run(numbers).changes)
-        statement(sql.suppressStored).run(numbers)
+        statement(sql.suppressAll).run(numbers)
         return moved
       }),
     unsuppress: (msisdn) => write("contacts.unsuppress", () => void statement(sql.unsuppress).run(msisdn)),
