@@ -249,7 +249,7 @@ describe("smsbook dispatch", () => {
     }
   }, 120_000)
 
-  it("runs beside smsbook serve on one SQLite book: what the server accepts goes out, a STOP by SMS shows through the server and keeps the next group send from that number", async () => {
+  it("runs beside smsbook serve on one SQLite book: what the server accepts goes out, a STOP by SMS from a number written nationally (--default-country) shows through the server and keeps the next group send from that number", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-dispatch-serve-"))
     const smsc = await TestSmsc.start({ receipt: () => ({ stat: "DELIVRD", delayMs: 5 }) })
     const children: Array<ChildProcess> = []
@@ -265,7 +265,7 @@ describe("smsbook dispatch", () => {
       fs.writeFileSync(file, `mobile\n+${kept}\n+${stopping}\n`)
       expect(cli(["import", file, "--tags", "news", "--json"], dir, env)).toMatchObject({ created: 2 })
       const server = spawn(process.execPath, [bin, "serve", "--port", "0", "--no-auth", "--json"], { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] })
-      const dispatcher = spawn(process.execPath, [bin, "dispatch"], { cwd: dir, env, stdio: "ignore" })
+      const dispatcher = spawn(process.execPath, [bin, "dispatch", "--default-country", "GB"], { cwd: dir, env, stdio: "ignore" })
       children.push(server, dispatcher)
       const url: string = await new Promise((resolve, reject) => {
         server.stdout?.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).url))
@@ -277,7 +277,9 @@ describe("smsbook dispatch", () => {
       expect(await until(() => smsc.accepted.length === 1, 30_000)).toBe(true)
       expect(smsc.accepted.map((part) => [part.destination, part.text])).toEqual([[kept, `${shortName}: hello`]])
 
-      expect(await smsc.sendInbound(stopping, "SHOP", "STOP")).toEqual([0])
+      // As an SMSC hands its own network's handsets over: national (TON 2), read in the dispatcher's default country.
+      const national = { source_addr_ton: 2, source_addr: `0${stopping.slice(2)}`, destination_addr: "SHOP" }
+      expect(await smsc.deliver({ ...national, short_message: Buffer.from("STOP") })).toBe(0)
       const contact = await (await fetch(`${url}/contacts/${stopping}`)).json()
       expect(contact).toMatchObject({ msisdn: stopping, status: "CANCELLED" })
       expect((await post("/messages/send", { tags: ["news"], message: "news" })).ok).toBe(true)
