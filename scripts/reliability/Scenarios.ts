@@ -1,11 +1,13 @@
 /**
  * The laws of issue 16, each checked over real `smsbook` processes on one store: kill -9 at random moments of
- * import, broadcast and report; STOP racing edit, import and add; overlapping imports; a fuzz of the command line.
+ * import, broadcast and report; STOP racing edit, import and add; a book moved by export and import keeping its
+ * opt-outs; overlapping imports; a fuzz of the command line.
  */
 import * as fc from "fast-check"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { DatabaseSync } from "node:sqlite"
 import * as Harness from "./Harness.ts"
 
 /** One law checked once: its name and, when it failed, why. */
@@ -179,6 +181,49 @@ export const stopRaces: Scenario = async (book, rounds) => {
         check(`stop race ${kind} ${round}: ${kind} succeeds or is refused cleanly`, rivalOk, brief(rivalled)),
         check(`stop race ${kind} ${round}: ends CANCELLED`, statusOf(book, msisdn) === "CANCELLED", `status ${statusOf(book, msisdn)}`)
       )
+    }
+  }
+  return checks
+}
+
+/**
+ * A book moved with `contacts export` and `import` into a new SQLite book, the import killed at a random moment and run
+ * again: every number that opted out (by STOP) is CANCELLED and suppressed in the new book, every other one SUBSCRIBED.
+ */
+export const movedBook: Scenario = async (book, rounds) => {
+  const checks: Array<Check> = []
+  const people = 3_000
+  const seeded = await Harness.run(["import", "-", ...store(book)], { cwd: book.dir, input: Harness.contactsCsv(3_000_000, people, "moved") })
+  checks.push(check("moved book: seed", seeded.code === 0, brief(seeded)))
+  const stopped = new Set<string>()
+  for (let i = 0; i < people; i += 97) stopped.add(`4474${String(3_000_000 + i).padStart(8, "0")}`)
+  for (const msisdn of stopped) {
+    const stop = await Harness.run(["receive", "--msisdn", msisdn, "--message", "STOP", ...store(book)], { cwd: book.dir })
+    if (stop.code !== 0) checks.push(check(`moved book: STOP from ${msisdn}`, false, brief(stop)))
+  }
+  const exported = await Harness.run(["contacts", "export", "--out", "moved.csv", ...store(book)], { cwd: book.dir })
+  checks.push(check("moved book: export", exported.code === 0, brief(exported)))
+  for (let round = 0; round < rounds; round++) {
+    const target = path.join(book.dir, `moved${round}.db`)
+    const job = Harness.start(["import", "moved.csv", "--store", target], { cwd: book.dir })
+    await pause(100, 1500)
+    await Harness.kill(job)
+    const moved = await Harness.run(["import", "moved.csv", "--json", "--store", target], { cwd: book.dir })
+    checks.push(check(`moved book ${round}: the import, run again after kill -9, succeeds`, moved.code === 0, brief(moved)))
+    if (moved.code !== 0) continue
+    const db = new DatabaseSync(target, { readOnly: true })
+    try {
+      const statuses = new Map(db.prepare("SELECT msisdn, status FROM contacts").all().map((row) => [String(row["msisdn"]), String(row["status"])]))
+      const suppressed = new Set(db.prepare("SELECT msisdn FROM suppressions").all().map((row) => String(row["msisdn"])))
+      const wrong = [...statuses].filter(([msisdn, status]) => (status === "CANCELLED") !== stopped.has(msisdn))
+      checks.push(
+        check(`moved book ${round}: every contact moved`, statuses.size === people, `${statuses.size} contacts`),
+        check(`moved book ${round}: exactly the opted-out numbers are CANCELLED`, wrong.length === 0, `${wrong.length} wrong, e.g. ${JSON.stringify(wrong.slice(0, 3))}`),
+        check(`moved book ${round}: and suppressed`, [...stopped].every((msisdn) => suppressed.has(msisdn)) && suppressed.size === stopped.size,
+          `${suppressed.size} suppressed for ${stopped.size} opt-outs`)
+      )
+    } finally {
+      db.close()
     }
   }
   return checks

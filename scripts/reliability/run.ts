@@ -13,6 +13,7 @@ const scenarios: ReadonlyArray<readonly [string, Scenarios.Scenario, number]> = 
   ["kill -9 broadcast", Scenarios.killedBroadcast, 3],
   ["kill -9 report", Scenarios.killedReport, 2],
   ["STOP races", Scenarios.stopRaces, 2],
+  ["moved book", Scenarios.movedBook, 2],
   ["overlapping imports", Scenarios.overlappingImports, 1],
   ["command-line fuzz", Scenarios.fuzz, 25]
 ]
