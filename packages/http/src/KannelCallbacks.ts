@@ -2,7 +2,7 @@
  * The callbacks Kannel's smsbox makes to smsbook: delivery reports (`dlr-url`, `GET /kannel/dlr`)
  * become part states and `error_count`; inbound SMS (`get-url`, `GET /kannel/mo`) go to the receive use case.
  */
-import { type Account, type ContactStore, InvalidField, type MessageStore, Messaging, PartQueue, type SmsbookError, type StoreFailure } from "@smsbook/core"
+import { type Account, type ContactStore, InvalidField, type InvalidMsisdn, type MessageStore, Messaging, PartQueue, type SmsbookError, type StoreFailure } from "@smsbook/core"
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
 import * as PartStore from "@smsbook/store/PartStore"
 import * as Store from "@smsbook/store/Store"
@@ -157,6 +157,14 @@ const failure = (body: ErrorBody.BodyOf<ErrorBody.Status>) => HttpServerResponse
 
 const refusal = (error: SmsbookError) => failure(ErrorBody.fromError(error))
 
+/** A sender that is no number (400), saying what to give when it may be written nationally and no country was given. */
+const refusedSender = (error: InvalidMsisdn, defaultCountry: string | undefined) => {
+  const body = ErrorBody.fromError(error)
+  return error.problem === "unknown-country" && defaultCountry === undefined
+    ? failure({ error: { ...body.error, message: `${body.error.message}: a sender written nationally needs serve --default-country` } })
+    : failure(body)
+}
+
 type Services = ApiKeyStore.ApiKeyStore | Account.Account | MessageStore.MessageStore | ContactStore.ContactStore
 
 /**
@@ -211,6 +219,7 @@ const routes = (options: Options) =>
         if (Result.isFailure(parsed)) return Effect.succeed(refusal(parsed.failure))
         return Messaging.receiveMessage(parsed.success.from, parsed.success.text, { defaultCountry: options.defaultCountry }).pipe(
           Effect.as(answer(200)),
+          Effect.catchTag("InvalidMsisdn", (error) => Effect.succeed(refusedSender(error, options.defaultCountry))),
           Effect.provide(context)
         )
       }

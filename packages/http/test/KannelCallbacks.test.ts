@@ -88,7 +88,9 @@ describe.each(Stores.kinds)("Kannel's callbacks on a server over %s", (kind) => 
       const without = await start({ store: store.url, noAuth: true })
       try {
         const refused = await fetch(`${without.url}/kannel/mo?from=${national}&text=STOP`)
-        expect([refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([400, "INVALID_MSISDN"])
+        const { error } = (await refused.json()) as { error: { code: string; message: string } }
+        expect([refused.status, error.code]).toEqual([400, "INVALID_MSISDN"])
+        expect(error.message).toContain("serve --default-country")
       } finally {
         await without.close()
       }
