@@ -897,6 +897,9 @@ describe("header matching", () => {
     const booking = await run(importLines(["Name,Mobile,Status", "Bob,+447400000022,Cancelled"]))
     expect(booking).toMatchObject({ created: 1, opted_out_by_file: 0, unknown_columns: ["Status"] })
     expect(booking.columns).not.toHaveProperty("status")
+    // Nor with a Monitoring column of its own: an export has its msisdn, status and monitoring columns.
+    const monitored = await run(importLines(["Name,Mobile,Status,Monitoring", "Bob,+447400000022,Cancelled,yes"]))
+    expect(monitored).toMatchObject({ created: 1, opted_out_by_file: 0, unknown_columns: ["Status", "Monitoring"] })
     const mapped = await run(Import.run(chunksOf(new TextEncoder().encode("Name,Mobile,SMS\nBob,+447400000022,unsubscribed")), {
       map: ["SMS=status"]
     }))

@@ -81,8 +81,8 @@ const contacts = Effect.gen(function*() {
 const comparable = ({ elapsed_ms: _e, rows_per_second: _r, ...summary }: Import.Summary) => summary
 
 const runIn = (layer: Layer.Layer<ContactStore.ContactStore, unknown>, s: Scenario) => {
-  // As `contacts export` writes them: its `monitoring` column is what makes the import read `status`.
-  const text = "mobile,first_name,last_name,tags,status,monitoring\n" +
+  // As `contacts export` writes them: its msisdn, status and monitoring columns are what make the import read `status`.
+  const text = "msisdn,first_name,last_name,tags,status,monitoring\n" +
     stringify(s.rows.map((r) => [r.number, r.first, r.last, r.tags.join("|"), r.status, "false"]))
   const bytes = Buffer.from(text, "utf8")
   const options: Import.Options = { defaultCountry: "GB", blankErases: s.blankErases, mergeEvery: s.mergeEvery, batchSize: s.batchSize }

@@ -10,7 +10,7 @@ import * as Result from "effect/Result"
  * last-name column (names are never split: where one ends is guesswork), and is unused otherwise. `status` is read
  * only for an opt-out (`contactRows.isOptOut`): an import never subscribes anyone. Other programs' `Status` columns
  * mean other things (a booking's, an order's, a message's `Cancelled`), so a `status` column is read on its own only in
- * an smsbook export (the file also has its `monitoring` column); elsewhere only when `--map` names it.
+ * an smsbook export (the file has its `msisdn`, `status` and `monitoring` columns); elsewhere only when `--map` names it.
  */
 export const fields = ["msisdn", "first_name", "last_name", "name", "country", "tags", "status"] as const
 export type Field = (typeof fields)[number]
@@ -150,7 +150,8 @@ export const match = (
   const mappedPhone = index.msisdn !== undefined
   const mappedCountry = index.country !== undefined
   const leadingRejectsColumns = rejectsColumns.every((name, i) => key(header[i] ?? "") === name)
-  const isExport = header.some((name) => key(name) === "monitoring")
+  // `contacts export`'s own header: its number, status and monitoring columns (a booking file may have the last two).
+  const isExport = ["msisdn", "status", "monitoring"].every((column) => header.some((name) => key(name) === column))
   header.forEach((name, at) => {
     if (assigned.has(at)) return
     if (leadingRejectsColumns && at < rejectsColumns.length) return
