@@ -50,7 +50,7 @@ const blank: Read = { _tag: "Blank" }
 const optOutStatuses: ReadonlySet<string> = new Set(["cancelled", "canceled", "unsubscribed", "optedout", "optout"])
 
 /** Whether a status cell says its number opted out: `CANCELLED` as `contacts export` writes it, `Unsubscribed`, `opted out`. */
-export const isOptOut = (status: string): boolean => status !== "" && optOutStatuses.has(Columns.key(status))
+export const isOptOut = (status: string): boolean => optOutStatuses.has(Columns.key(status))
 
 const reject = (reason: Reason, message: string): Read => ({ _tag: "Reject", reason, message })
 

@@ -20,8 +20,8 @@ export interface MsisdnSet {
   /** Adds the number; `true` when it was already there. */
   readonly addSeen: (msisdn: string) => boolean
   readonly size: () => number
-  /** The numbers of the set, in no particular order. */
-  readonly values: () => Generator<string>
+  /** The numbers of the set as numbers, ascending: 8 bytes each, where their texts would take several times that. */
+  readonly sorted: () => Float64Array
   /** Empties the set, keeping its tables for the numbers that come next. */
   readonly clear: () => void
 }
@@ -75,9 +75,12 @@ export const make = (initialCapacity = 1 << 10): MsisdnSet => {
       return false
     },
     size: () => total,
-    values: function*() {
+    sorted: () => {
       // A key is the number's digits as a float: exact up to 2^53, beyond any MSISDN's 15 digits, and no leading 0.
-      for (const shard of shards) for (const key of shard.slots) if (key !== 0) yield String(key)
+      const keys = new Float64Array(total)
+      let at = 0
+      for (const shard of shards) for (const key of shard.slots) if (key !== 0) keys[at++] = key
+      return keys.sort()
     },
     clear: () => {
       for (const shard of shards) {
