@@ -13,6 +13,11 @@ export interface ListFilter {
   readonly status?: Contact.Status
   readonly limit: number
   readonly start: number
+  /**
+   * Only contacts whose msisdn sorts after this one (keyset paging, for walks of the whole book): each page is found
+   * from the index, not by skipping `start` rows, and a contact written or deleted meanwhile shifts no later page.
+   */
+  readonly after?: string
 }
 
 /** The contacts a group send may reach: any of `tags` (case-insensitive) or `monitoring`. */

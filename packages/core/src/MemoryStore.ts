@@ -36,6 +36,7 @@ const byCreation = (a: Message.Stored, b: Message.Stored) =>
 const matchesContact = (filter: ContactStore.ListFilter) => {
   const query = filter.query === undefined ? undefined : lower(filter.query)
   return (contact: Contact.Contact) =>
+    (filter.after === undefined || contact.msisdn > filter.after) &&
     (filter.status === undefined || contact.status === filter.status) &&
     (query === undefined || [contact.msisdn, contact.first_name, contact.last_name, contact.full_name]
       .some((text) => lower(text).includes(query)))

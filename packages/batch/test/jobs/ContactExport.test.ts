@@ -4,7 +4,7 @@
  */
 import { ContactBook, ContactStore, MemoryStore, type Contact } from "@smsbook/core"
 import { parse } from "csv-parse/sync"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -96,6 +96,55 @@ describe("ContactExport laws", () => {
       expect(lines).toEqual(JSON.parse(JSON.stringify(expected)))
       expect(result.rows).toBe(expected.length)
     }), { numRuns: 40 })
+  })
+})
+
+/**
+ * The memory store, where another writer changes the book before the export's place in it between any two pages the
+ * export reads: it adds a contact before every other, or deletes the first (whose numbers go to `deleted`).
+ */
+const churning = (adds: boolean, deleted: Array<string>) =>
+  Layer.effect(
+    ContactStore.ContactStore,
+    Effect.map(Effect.service(ContactStore.ContactStore), (store) => {
+      let pages = 0
+      const change = Effect.gen(function*() {
+        // 4474000…: a mobile number before every person's (447400100000 and on).
+        if (adds) {
+          yield* ContactBook.createContact(`4474000${String(pages).padStart(5, "0")}`, {})
+          return
+        }
+        const [first] = yield* store.list({ limit: 1, start: 0 })
+        if (first === undefined) return
+        deleted.push(first.msisdn)
+        yield* store.remove(first.msisdn)
+      })
+      return ContactStore.ContactStore.of({
+        ...store,
+        list: (filter) =>
+          Effect.andThen(pages++ > 0 ? change : Effect.void, store.list(filter)).pipe(
+            Effect.provideService(ContactStore.ContactStore, store),
+            Effect.orDie
+          )
+      })
+    })
+  ).pipe(Layer.provide(MemoryStore.layer))
+
+describe("ContactExport under other writers", () => {
+  it("law: contacts added or deleted before its place in the book shift nothing: each one there throughout is written once", async () => {
+    await fc.assert(fc.asyncProperty(book, fc.integer({ min: 1, max: 5 }), fc.boolean(), async (people, pageSize, adds) => {
+      const out = tempPath("churn.jsonl")
+      const deleted: Array<string> = []
+      await Effect.runPromise(Effect.provide(
+        Effect.andThen(fill(people), ContactExport.write({ tags: [] }, out, { format: "jsonl", excel: false, pageSize })),
+        churning(adds, deleted)
+      ))
+      const written: ReadonlyArray<string> = fs.readFileSync(out, "utf8").split("\n").filter((line) => line !== "")
+        .map((line) => JSON.parse(line).msisdn)
+      expect(new Set(written).size).toBe(written.length)
+      expect([...written].sort()).toEqual(written)
+      for (const p of people) if (!deleted.includes(`447400${p.n}`)) expect(written).toContain(`447400${p.n}`)
+    }), { numRuns: 60 })
   })
 })
 

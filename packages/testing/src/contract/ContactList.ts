@@ -33,6 +33,27 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(yield* ContactBook.listContacts({ START: "10", LIMIT: "1" })).toEqual(all.slice(10, 11))
       }))
 
+    test("the port's keyset pages (after a number) walk the same book as its offsets, with the same filters", () =>
+      Effect.gen(function*() {
+        const store = yield* ContactStore.ContactStore
+        yield* ContactBook.upsertContacts(Array.from({ length: 30 }, (_, i) => Fixtures.candidate(29 - i)), { blankErases: false })
+        yield* ContactBook.optOut(Fixtures.msisdn(7))
+        yield* ContactBook.optOut(Fixtures.msisdn(20))
+        for (const filter of [{}, { status: "SUBSCRIBED" as const }, { query: "44740000001" }]) {
+          const walked: Array<string> = []
+          for (let after: string | undefined;;) {
+            const page = yield* store.list({ ...filter, limit: 4, start: 0, ...(after === undefined ? {} : { after }) })
+            walked.push(...page.map((c) => c.msisdn))
+            after = page.at(-1)?.msisdn
+            if (page.length < 4) break
+          }
+          expect(walked).toEqual((yield* store.list({ ...filter, limit: 1000, start: 0 })).map((c) => c.msisdn))
+        }
+        expect(yield* store.list({ limit: 10, start: 0, after: Fixtures.msisdn(29) })).toEqual([])
+        expect((yield* store.list({ limit: 2, start: 1, after: Fixtures.msisdn(3) })).map((c) => c.msisdn))
+          .toEqual([Fixtures.msisdn(5), Fixtures.msisdn(6)])
+      }))
+
     test("Limit over 1000, Limit 0, a negative or non-numeric Start are refused, not clamped", () =>
       Effect.gen(function*() {
         yield* ContactBook.createContact(Fixtures.msisdn(1), {})

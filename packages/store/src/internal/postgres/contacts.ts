@@ -283,6 +283,7 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
     // PostgreSQL text cannot hold U+0000, so no stored field contains a query that does.
     if (query?.includes("\u0000") === true) return Effect.succeed([])
     const clauses = [
+      ...(filter.after === undefined ? [] : [sql`msisdn > ${filter.after}`]),
       ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
       // strpos, not LIKE: `%` and `_` in the user's text match themselves, with nothing to escape.
       ...(query === undefined ? [] : [

@@ -186,6 +186,10 @@ export const make = (db: Database, pageSize: number): ContactStore.ContactStore[
       read("contacts.list", () => {
         const where: Array<string> = []
         const params: Array<SQLInputValue> = []
+        if (filter.after !== undefined) {
+          where.push("msisdn > ?")
+          params.push(filter.after)
+        }
         if (filter.status !== undefined) {
           where.push("status = ?")
           params.push(filter.status)
