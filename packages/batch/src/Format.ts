@@ -8,6 +8,7 @@ import type * as BroadcastPlan from "./jobs/BroadcastPlan.ts"
 import type * as Import from "./jobs/Import.ts"
 import type * as Inspection from "./jobs/Inspection.ts"
 import type * as Report from "./jobs/Report.ts"
+import type * as Suppressions from "./jobs/Suppressions.ts"
 
 /**
  * Rows under a header, every column as wide as its widest cell (two spaces apart, the last one not
@@ -153,6 +154,33 @@ export const importSummary = (file: string, summary: Import.Summary): ReadonlyAr
   lines.push(`  ${(summary.elapsed_ms / 1000).toFixed(1)} s, ${number(summary.rows_per_second)} rows/s`)
   return lines
 }
+
+/** The summary of a suppression file loaded from `file` (`-`: standard input). */
+export const suppressionsLoaded = (file: string, loaded: Suppressions.Loaded): ReadonlyArray<string> => {
+  const source = file === "-" ? "standard input" : file
+  const lines = [
+    `${loaded.dry_run ? "dry run of" : loaded.committed ? "loaded" : "nothing loaded from"} ${source}: ${plural(loaded.read, "row")} read, ${
+      plural(loaded.numbers, "number")
+    }`,
+    `  added to the suppression list ${number(loaded.added)}, already on it ${number(loaded.already_suppressed)}; contacts opted out ${
+      number(loaded.contacts_opted_out)
+    }`,
+    `  columns: ${Object.entries(loaded.columns).map(([field, column]) => `${field} ← ${column}`).join(", ")}`
+  ]
+  if (loaded.duplicates > 0) lines.push(`  ${plural(loaded.duplicates, "row")} repeated an earlier number`)
+  if (loaded.rejected > 0) {
+    lines.push(`  rejected: ${counts(loaded.reasons)}${loaded.rejects_file === null ? "" : ` → ${loaded.rejects_file}`}`)
+  }
+  if (loaded.dry_run) lines.push("  dry run: rolled back, the book is unchanged")
+  return lines
+}
+
+/** What `suppressions add` did to one number. */
+export const suppressionAdded = (added: Suppressions.Added): ReadonlyArray<string> => [
+  `${added.msisdn} ${added.already_suppressed ? "was already on the suppression list" : "added to the suppression list"}${
+    added.contact_opted_out ? "; its contact is now CANCELLED" : ""
+  }`
+]
 
 export const broadcastSent = (sent: Broadcast.Sent): ReadonlyArray<string> => [
   `${sent.status}: message ${sent.message_id}${sent.resumed ? " (resumed)" : ""}`,

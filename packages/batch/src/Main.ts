@@ -23,6 +23,7 @@ const commands = {
   inspect: () => import("./commands/InspectCommand.ts"),
   import: () => import("./commands/ImportCommand.ts"),
   contacts: () => import("./commands/ContactsCommand.ts"),
+  suppressions: () => import("./commands/SuppressionsCommand.ts"),
   send: () => import("./commands/SendCommand.ts"),
   receive: () => import("./commands/ReceiveCommand.ts"),
   messages: () => import("./commands/MessagesCommand.ts"),
@@ -36,7 +37,7 @@ const commands = {
 export type CommandName = keyof typeof commands
 
 /** Every subcommand's name, in help order. */
-export const commandNames: ReadonlyArray<CommandName> = ["init", "inspect", "import", "contacts", "send", "receive", "messages", "broadcast", "report", "serve", "dispatch", "keys"]
+export const commandNames: ReadonlyArray<CommandName> = ["init", "inspect", "import", "contacts", "suppressions", "send", "receive", "messages", "broadcast", "report", "serve", "dispatch", "keys"]
 
 const isCommandName = (text: string): text is CommandName => commandNames.some((name) => name === text)
 
@@ -56,7 +57,7 @@ export const root = (names: ReadonlyArray<CommandName> = commandNames) =>
     Effect.promise(() => Promise.all(names.map((name) => commands[name]().then((module) => module.command)))),
     (subcommands) =>
       Command.make("smsbook").pipe(
-        Command.withDescription("SMS messages and contacts: init, inspect, import, contacts, send, broadcast, report"),
+        Command.withDescription("SMS messages and contacts: init, inspect, import, contacts, suppressions, send, broadcast, report"),
         Command.withSubcommands(subcommands)
       )
   )

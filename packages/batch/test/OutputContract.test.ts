@@ -202,6 +202,20 @@ describe("--json: one document on stdout, every outcome", () => {
     expect(document(["contacts", "forget", "447400200001", "--confirm"]).doc).toEqual({ msisdn: "447400200001", forgotten: true })
   })
 
+  it("suppressions: add, export and import are documents; a bad number, or rejects over the input, is refused (2)", () => {
+    expect(document(["suppressions", "add", "07400200002", "--default-country", "GB"]).doc)
+      .toEqual({ msisdn: "447400200002", already_suppressed: false, contact_opted_out: false })
+    expect(document(["suppressions", "add", "0740"]).doc.error).toMatchObject({ code: "INVALID_PARAMETER", field: "MSISDN" })
+    expect(document(["suppressions", "export"]).doc).toEqual(expect.arrayContaining([{ msisdn: "447400200002" }]))
+    const list = path.join(dir, "suppressed.csv")
+    expect(document(["suppressions", "export", "--out", list]).doc).toMatchObject({ format: "csv", out: list })
+    expect(document(["suppressions", "import", list, "--rejects", path.join(dir, "s.rejects.csv")]).doc)
+      .toMatchObject({ added: 0, rejected: 0, committed: true })
+    const overInput = document(["suppressions", "import", list, "--rejects", list])
+    expect([overInput.code, overInput.doc.error?.field]).toEqual([2, "--rejects"])
+    expect(fs.readFileSync(list, "utf8")).toMatch(/^msisdn\n/)
+  })
+
   it("import: a summary, and over --max-rejects exit 3 with one document carrying the summary", () => {
     const ok = document(["import", path.join(samples, "contacts.csv"), "--default-country", "GB", "--rejects", path.join(dir, "ok.rejects.csv")])
     expect(ok.code).toBe(0)
@@ -281,13 +295,13 @@ describe("--json: one document on stdout, every outcome", () => {
     }
   })
 
-  it("contacts export and report refuse an --out that is the book, by any spelling (2), and leave it as it was", () => {
+  it("contacts export, suppressions export and report refuse an --out that is the book, by any spelling (2), and leave it as it was", () => {
     const before = fs.readFileSync(book())
     fs.symlinkSync(book(), path.join(dir, "link.db"))
     // `sub/..` reaches the book only where sub exists (the system climbs from it; without it, nothing is written: exit 1).
     fs.mkdirSync(path.join(dir, "sub"), { recursive: true })
     for (const out of [book(), "book.db", "./sub/../book.db", "link.db", "book.db-wal"]) {
-      for (const command of [["contacts", "export"], ["report"]]) {
+      for (const command of [["contacts", "export"], ["suppressions", "export"], ["report"]]) {
         const refused = document([...command, "--out", out])
         expect([command.join(" "), out, refused.code, refused.doc.error?.code, refused.doc.error?.field]).toEqual([
           command.join(" "), out, 2, "INVALID_PARAMETER", "--out"

@@ -25,6 +25,12 @@ export interface AudienceFilter {
   readonly tags: ReadonlyArray<string>
 }
 
+/** A page of the suppression list: at most `limit` numbers, those after `after` when it is given. */
+export interface SuppressedPage {
+  readonly after?: string
+  readonly limit: number
+}
+
 /** A batch of writes applied together: new contacts and full replacements of existing ones. */
 export interface Writes {
   readonly insert: ReadonlyArray<Contact.Contact>
@@ -120,6 +126,11 @@ export class ContactStore extends Context.Service<ContactStore, {
   readonly count: Effect.Effect<number, StoreFailure>
   /** The suppressed numbers among `msisdns`. */
   readonly suppressed: (msisdns: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>, StoreFailure>
+  /**
+   * A page of the suppression list, in msisdn order: the numbers after `after` (keyset paging, all of them from the
+   * first page on when it is absent), whether or not a contact still has them.
+   */
+  readonly listSuppressed: (page: SuppressedPage) => Effect.Effect<ReadonlyArray<string>, StoreFailure>
   /** Puts `msisdn` on the suppression list (kept when it is there). */
   readonly suppress: (msisdn: string) => Effect.Effect<void, StoreFailure>
   /**

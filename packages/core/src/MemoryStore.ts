@@ -136,6 +136,8 @@ export const make: Effect.Effect<Ports.Services> = Effect.gen(function*() {
         })
       ),
     suppressed: (msisdns) => Effect.sync(() => new Set(msisdns.filter((msisdn) => state.suppressed.has(msisdn)))),
+    listSuppressed: ({ after, limit }) =>
+      Effect.sync(() => [...state.suppressed].filter((msisdn) => after === undefined || msisdn > after).sort().slice(0, limit)),
     suppress: (msisdn) => serialized(() => Effect.sync(() => void state.suppressed.add(msisdn))),
     cancel: (msisdns) =>
       serialized(() =>

@@ -61,9 +61,6 @@ const sizeOf = (file: string): number | undefined => {
   }
 }
 
-/** Where rejected rows go when `--rejects` is not given. */
-export const defaultRejectsPath = (file: string): string => file === "-" ? "smsbook-rejects.csv" : `${file}.rejects.csv`
-
 export const command = Command.make("import", flags, (input) =>
   Effect.gen(function*() {
     const maxRejects = Option.isSome(input.maxRejects)
@@ -73,7 +70,7 @@ export const command = Command.make("import", flags, (input) =>
     if (encoding !== undefined && !CsvDialect.encodingExists(encoding)) {
       return yield* new InvalidParameter({ parameter: "--encoding", value: encoding, reason: "unknown encoding" })
     }
-    const rejectsGiven = Option.getOrElse(input.rejects, () => defaultRejectsPath(input.file))
+    const rejectsGiven = Option.getOrElse(input.rejects, () => RejectsFile.defaultPath(input.file))
     // Rejects for stdout (-, /dev/stdout…) are copied there after the import, and then they own it: the summary goes
     // to stderr. With --json, stdout is the one JSON document, which CSV cannot join.
     const rejectsToStdout = OutputPath.isStandardOutput(rejectsGiven)

@@ -42,6 +42,11 @@ export interface Context {
   readonly defaultCountry: string | undefined
   /** Tags added to every row's own. */
   readonly tags: ReadonlyArray<string>
+  /**
+   * Only numbers are read (a suppression list, its columns matched to the number's and the country's alone): a cell
+   * that is not valid text refuses the row only where the number or its country is read, not in a column nothing reads.
+   */
+  readonly numbersOnly?: boolean
 }
 
 const blank: Read = { _tag: "Blank" }
@@ -94,6 +99,11 @@ const hasReplacementCharacter = (fields: ReadonlyArray<string>): boolean => {
   return false
 }
 
+/** The cells a row's number is read from: its phone columns and its country columns. */
+const numberCells = (fields: ReadonlyArray<string>, columns: Columns.Columns): ReadonlyArray<string> =>
+  [columns.index.msisdn, columns.index.country, ...columns.fallbacks, ...columns.countryFallbacks]
+    .map((at) => at === undefined ? "" : fields[at] ?? "")
+
 /** Whether a number is written with an international prefix (`+` or `00`, after an optional `tel:`). */
 const isWrittenInternationally = (number: string): boolean => /^(?:\+|00)/.test(number.replace(/[^0-9+]/g, ""))
 
@@ -138,7 +148,7 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   if (number === "") {
     return isBlankRow(fields) ? blank : reject("missing-msisdn", "no phone number in this row")
   }
-  if (hasReplacementCharacter(fields)) {
+  if (hasReplacementCharacter(context.numbersOnly === true ? numberCells(fields, context.columns) : fields)) {
     return reject("bad-encoding", "a cell is not valid text in the file's encoding: give the right one with --encoding")
   }
   // Country cells are free text: names and alpha-3 codes too, read by `Country.lookup` like `--default-country`. The

@@ -38,6 +38,9 @@ export interface Options {
 
 const leading = ["line", "reason", "message"] as const
 
+/** Where the rejected rows of FILE go when `--rejects` is not given (`-`, standard input: the working directory). */
+export const defaultPath = (file: string): string => file === "-" ? "smsbook-rejects.csv" : `${file}.rejects.csv`
+
 /** Whether the file at `path` is a rejects file this command wrote (its header starts `line,reason,message`). */
 const isOurs = (path: string): boolean => {
   let fd: number | undefined

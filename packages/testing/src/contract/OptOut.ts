@@ -113,6 +113,29 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(yield* store.cancel([])).toBe(0)
       }))
 
+    test("the suppression list is listed in msisdn order, a page after a number at a time, deleted contacts' numbers included", () =>
+      Effect.gen(function*() {
+        const store = yield* ContactStore.ContactStore
+        expect(yield* store.listSuppressed({ limit: 10 })).toEqual([])
+        yield* store.cancel([12, 3, 7, 40, 25].map(Fixtures.msisdn))
+        yield* ContactBook.createContact(Fixtures.msisdn(30), {})
+        yield* ContactBook.optOut(Fixtures.msisdn(30))
+        yield* ContactBook.createContact(Fixtures.msisdn(8), {})
+        yield* ContactBook.optOut(Fixtures.msisdn(8))
+        yield* ContactBook.deleteContact(Fixtures.msisdn(8))
+        // Resubscribed or forgotten, a number is no longer listed.
+        yield* ContactBook.createContact(Fixtures.msisdn(5), {})
+        yield* ContactBook.optOut(Fixtures.msisdn(5))
+        yield* ContactBook.resubscribe(Fixtures.msisdn(5))
+        yield* ContactBook.forget(Fixtures.msisdn(40))
+        const all = [3, 7, 8, 12, 25, 30].map(Fixtures.msisdn)
+        expect(yield* store.listSuppressed({ limit: 100 })).toEqual(all)
+        expect(yield* store.listSuppressed({ limit: 2 })).toEqual(all.slice(0, 2))
+        expect(yield* store.listSuppressed({ limit: 3, after: Fixtures.msisdn(7) })).toEqual(all.slice(2, 5))
+        expect(yield* store.listSuppressed({ limit: 3, after: Fixtures.msisdn(9) })).toEqual(all.slice(3, 6))
+        expect(yield* store.listSuppressed({ limit: 3, after: Fixtures.msisdn(30) })).toEqual([])
+      }))
+
     test("optOut cancels (twice is a no-op), resubscribe restores; an absent contact is ContactNotFound", () =>
       Effect.gen(function*() {
         const created = yield* ContactBook.createContact(Fixtures.msisdn(1), {})

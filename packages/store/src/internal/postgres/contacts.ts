@@ -244,6 +244,14 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
         attempt("ContactStore.suppressed")
       )
 
+  // Every msisdn sorts after '' (the column's collation is "C"): the first page needs no statement of its own.
+  const listSuppressed = ({ after, limit }: ContactStore.SuppressedPage) =>
+    sql`SELECT msisdn FROM suppressions WHERE msisdn > ${after ?? ""} ORDER BY msisdn LIMIT ${limit}`.pipe(
+      Effect.flatMap(decodeMsisdns("ContactStore.listSuppressed")),
+      Effect.map((rows) => rows.map((row) => row.msisdn)),
+      attempt("ContactStore.listSuppressed")
+    )
+
   const suppress = (msisdn: string) =>
     sql`INSERT INTO suppressions (msisdn) VALUES (${msisdn}) ON CONFLICT DO NOTHING`.pipe(
       Effect.asVoid,
@@ -331,6 +339,7 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
     audience,
     count,
     suppressed,
+    listSuppressed,
     suppress,
     cancel,
     unsuppress,

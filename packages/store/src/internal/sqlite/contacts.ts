@@ -25,6 +25,8 @@ const sql = {
   count: "SELECT count(*) AS count FROM contacts",
   isSuppressed: "SELECT 1 AS found FROM suppressions WHERE msisdn = ?",
   suppressedAmong: "SELECT msisdn FROM suppressions WHERE msisdn IN (SELECT value FROM json_each(?))",
+  // Every msisdn sorts after '': the first page needs no statement of its own.
+  suppressedPage: "SELECT msisdn FROM suppressions WHERE msisdn > ? ORDER BY msisdn LIMIT ?",
   suppress: "INSERT INTO suppressions (msisdn) VALUES (?) ON CONFLICT DO NOTHING",
   unsuppress: "DELETE FROM suppressions WHERE msisdn = ?",
   cancel: "UPDATE contacts SET status = 'CANCELLED' WHERE msisdn IN (SELECT value FROM json_each(?)) AND status <> 'CANCELLED'",
@@ -167,6 +169,8 @@ export const make = (db: Database, pageSize: number): ContactStore.ContactStore[
     suppressed: (msisdns) =>
       read("contacts.suppressed", () =>
         new Set(statement(sql.suppressedAmong).all(JSON.stringify(msisdns)).map((row) => Rows.text(row, "msisdn")))),
+    listSuppressed: ({ after, limit }) =>
+      read("contacts.listSuppressed", () => statement(sql.suppressedPage).all(after ?? "", limit).map((row) => Rows.text(row, "msisdn"))),
     suppress: (msisdn) => write("contacts.suppress", () => void statement(sql.suppress).run(msisdn)),
     cancel: (msisdns) =>
       write("contacts.cancel", () => {

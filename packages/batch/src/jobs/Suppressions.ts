@@ -1,0 +1,269 @@
+/**
+ * The suppression list as files: its numbers exported (every opt-out, whether or not a contact still has it), and a
+ * file of numbers loaded into it (another book's list, a do-not-contact list), each number opted out. With
+ * `contacts export` and `import`, this is what moves a whole book: the opt-outs of deleted contacts too.
+ */
+import { ContactStore, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
+import { stringify } from "csv-stringify/sync"
+import { Clock, Data, Effect, type Scope } from "effect"
+import { FileFailure } from "../CliErrors.ts"
+import * as Columns from "../internal/csv/columns.ts"
+import * as CsvRecords from "../internal/csv/records.ts"
+import * as spreadsheet from "../internal/csv/spreadsheet.ts"
+import * as DefaultCountry from "../internal/defaultCountry.ts"
+import * as files from "../internal/files.ts"
+import * as Interruption from "../internal/interruption.ts"
+import type * as ContactRows from "../internal/contactRows.ts"
+import * as MsisdnSet from "../internal/msisdnSet.ts"
+import * as ReadRows from "../internal/readRows.ts"
+import * as RejectsFile from "../internal/rejectsFile.ts"
+
+export type Format = "csv" | "json" | "jsonl"
+
+export interface ExportOptions {
+  readonly format: Format
+  /** CSV only: a UTF-8 byte order mark and CRLF line ends, so Excel reads accents and emoji right. */
+  readonly excel: boolean
+  /** Numbers read per store round trip. */
+  readonly pageSize?: number
+}
+
+export interface Exported {
+  readonly rows: number
+  readonly format: Format
+  readonly out: string
+}
+
+const newline = "\n"
+
+/** A page of numbers in a format: CSV rows of one `msisdn` column, JSON objects `{"msisdn": …}`. */
+const textOf = (msisdns: ReadonlyArray<string>, format: Format, excel: boolean, first: boolean): string =>
+  format === "csv"
+    ? stringify(msisdns.map((msisdn) => [msisdn]), { ...spreadsheet.csvOptions, record_delimiter: excel ? "windows" : "unix" })
+    : format === "jsonl"
+    ? msisdns.map((msisdn) => JSON.stringify({ msisdn }) + newline).join("")
+    : msisdns.map((msisdn, index) => `${first && index === 0 ? newline : `,${newline}`}  ${JSON.stringify({ msisdn })}`).join("")
+
+/**
+ * Writes every number of the suppression list to `out` (`-`: stdout), in msisdn order, a keyset page at a time: memory
+ * stays flat however long the list, and numbers added or lifted meanwhile by another process shift no later page. A
+ * file appears only when complete. The CSV has one column, `msisdn`, which `load` (and `import`) reads.
+ */
+export const write = Effect.fnUntraced(function*(out: string, options: ExportOptions) {
+  const store = yield* ContactStore.ContactStore
+  const pageSize = Math.max(1, options.pageSize ?? 10_000)
+  let rows = 0
+  yield* Effect.scoped(Effect.gen(function*() {
+    const sink = yield* files.open(out)
+    if (options.excel && options.format === "csv") yield* sink.write("\uFEFF")
+    if (options.format === "json") yield* sink.write("[")
+    if (options.format === "csv") yield* sink.write(`msisdn${options.excel ? "\r\n" : newline}`)
+    for (let after: string | undefined;;) {
+      const page = yield* store.listSuppressed(after === undefined ? { limit: pageSize } : { after, limit: pageSize })
+      if (page.length > 0) yield* sink.write(textOf(page, options.format, options.excel, rows === 0))
+      rows += page.length
+      const last = page.at(-1)
+      if (page.length < pageSize || last === undefined) break
+      after = last
+    }
+    if (options.format === "json") yield* sink.write(rows === 0 ? `]${newline}` : `${newline}]${newline}`)
+    yield* sink.close
+  }))
+  return { rows, format: options.format, out } satisfies Exported
+})
+
+export interface LoadOptions {
+  /** Name of the input in messages (a path, or `-` for stdin). */
+  readonly source?: string | undefined
+  /** Country of numbers written nationally when a row has no country cell. */
+  readonly defaultCountry?: string | undefined
+  /** `Column Name=field` overrides of the header matching (only `msisdn` and `country` are read). */
+  readonly map?: ReadonlyArray<string> | undefined
+  /** Read and report everything, and change nothing. */
+  readonly dryRun?: boolean | undefined
+  /** Forced input encoding (iconv-lite name); detected when absent. */
+  readonly encoding?: string | undefined
+  /** Where rows whose number cannot be read are written; `undefined`: nowhere. */
+  readonly rejectsPath?: string | undefined
+}
+
+export interface Loaded {
+  /** Data rows read (blank rows are not counted): numbers + duplicates + rejected. */
+  readonly read: number
+  /** Distinct numbers read. */
+  readonly numbers: number
+  /** Of those, the numbers that were not on the list before. */
+  readonly added: number
+  /** Of those, the numbers already on it. */
+  readonly already_suppressed: number
+  /** Stored contacts of those numbers that were not CANCELLED before, and now are. */
+  readonly contacts_opted_out: number
+  /** Rows of a number an earlier row of the file had. */
+  readonly duplicates: number
+  /** Rows whose number cannot be read: in the rejects file, with their line, reason and message. */
+  readonly rejected: number
+  readonly reasons: { readonly [R in ContactRows.Reason]?: number }
+  readonly rejects_file: string | null
+  /** Which column the number (and the country) was read from. */
+  readonly columns: { readonly msisdn?: string; readonly country?: string }
+  readonly encoding: string
+  readonly delimiter: string
+  readonly elapsed_ms: number
+  readonly dry_run: boolean
+  /** Whether the book now holds the file's opt-outs (false for a dry run). */
+  readonly committed: boolean
+}
+
+/** Numbers opted out per store statement. */
+const chunk = 10_000
+
+/** Ends a dry run's transaction without its writes. Never leaves this module. */
+class DryRun extends Data.TaggedError("DryRun")<{ readonly placed: string | undefined }> {}
+
+/** What a stop before the commit says: nothing changed, and running it again is safe. */
+const rolledBack = "nothing was loaded (the file is one transaction, and it was rolled back): running the same command again is safe"
+
+/** What a stop after the commit says: the list holds the file's numbers; only the summary may be cut short. */
+const loaded = "the numbers were loaded (committed); only the summary may be cut short"
+
+/**
+ * The columns a suppression file is read from: the number's (and its fallback phone columns) and the country's, as an
+ * import matches them; names, tags and status are not read.
+ */
+const numberColumns = (columns: Columns.Columns): Columns.Columns => ({
+  ...columns,
+  index: Object.fromEntries(Object.entries(columns.index).filter(([field]) => field === "msisdn" || field === "country"))
+})
+
+const inputError = (source: string) => (cause: unknown): InvalidParameter | FileFailure =>
+  cause instanceof CsvRecords.Malformed
+    ? new InvalidParameter({
+      parameter: "FILE",
+      value: source,
+      reason: `line ${cause.line}: ${cause.reason}; nothing after it can be read, so nothing was loaded`,
+      line: cause.line
+    })
+    : new FileFailure({ path: source, reason: cause instanceof Error ? cause.message : String(cause) })
+
+/**
+ * Loads a file of numbers into the suppression list: each number read (by the import's rules, with the row's country
+ * or the default one) is opted out, as an inbound STOP would opt it out: on the list, and its contact CANCELLED where
+ * one is stored. No contact is created. The file is one transaction: a stopped run changes nothing, a re-run is safe
+ * (it finds the numbers already suppressed). A row whose number cannot be read goes to the rejects file; the others
+ * are loaded all the same (leaving out a readable opt-out because another row is bad would be the worse failure).
+ */
+export const load = Effect.fn("Suppressions.load")(
+  function*(input: AsyncIterable<Uint8Array>, options: LoadOptions): Effect.fn.Return<
+    Loaded,
+    InvalidField | InvalidParameter | FileFailure | StoreFailure,
+    ContactStore.ContactStore | Scope.Scope
+  > {
+    const store = yield* ContactStore.ContactStore
+    yield* Effect.sync(() => Interruption.keep(rolledBack))
+    const started = yield* Clock.currentTimeMillis
+    const source = options.source ?? "-"
+    const dryRun = options.dryRun === true
+    const defaultCountry = options.defaultCountry === undefined
+      ? undefined
+      : yield* Effect.fromResult(DefaultCountry.check(options.defaultCountry))
+    const rejectsFile = options.rejectsPath === undefined ? undefined : yield* RejectsFile.open(options.rejectsPath, { dryRun }).pipe(
+      Effect.mapError((failure) => new InvalidParameter({ parameter: "--rejects", value: failure.path, reason: failure.reason }))
+    )
+    const toInputError = inputError(source)
+    const reader = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => ReadRows.open(input, { encoding: options.encoding, batchSize: 1000, worker: false }),
+        catch: toInputError
+      }),
+      (opened) => Effect.sync(opened.close)
+    )
+    if (reader.header === undefined) {
+      return yield* new InvalidField({ field: "header", value: source, reason: "the file is empty: its first line must name the columns (msisdn…)" })
+    }
+    const columns = numberColumns(yield* Effect.fromResult(Columns.match(reader.header, options.map)))
+    reader.start({ columns, defaultCountry, tags: [], numbersOnly: true })
+    const rejects = rejectsFile?.writer(columns.header, reader.delimiter)
+
+    const numbers = MsisdnSet.make(16)
+    const tally = { read: 0, duplicates: 0, rejected: 0 }
+    const reasons: { [R in ContactRows.Reason]?: number } = {}
+    for (;;) {
+      const rows = yield* Effect.tryPromise({ try: reader.next, catch: toInputError })
+      if (rows.length === 0) break
+      const rejected: Array<RejectsFile.Rejected> = []
+      for (const row of rows) {
+        const read = row.read
+        tally.read++
+        if (read._tag === "Reject") {
+          reasons[read.reason] = (reasons[read.reason] ?? 0) + 1
+          rejected.push({ line: row.line, reason: read.reason, message: read.message, fields: row.fields })
+        } else if (numbers.addSeen(read.candidate.msisdn)) tally.duplicates++
+      }
+      tally.rejected += rejected.length
+      if (rejects !== undefined) yield* rejects.write(rejected)
+    }
+
+    const counts = { added: 0, already_suppressed: 0, contacts_opted_out: 0 }
+    const apply = Effect.gen(function*() {
+      // In key order, as the book's pages are: each statement then touches its pages once.
+      const sorted = numbers.sorted()
+      for (let at = 0; at < sorted.length; at += chunk) {
+        const msisdns = Array.from(sorted.subarray(at, at + chunk), String)
+        const already = (yield* store.suppressed(msisdns)).size
+        counts.already_suppressed += already
+        counts.added += msisdns.length - already
+        counts.contacts_opted_out += yield* store.cancel(msisdns)
+      }
+      const placed = rejects === undefined ? undefined : yield* rejects.finish
+      if (dryRun) return yield* new DryRun({ placed })
+      return placed
+    })
+    const { committed, placed } = yield* store.transaction(apply).pipe(
+      Effect.map((placed) => ({ committed: true, placed })),
+      Effect.catchTag("DryRun", ({ placed }) => Effect.succeed({ committed: false, placed }))
+    )
+    yield* Effect.sync(() => Interruption.keep(committed ? loaded : rolledBack))
+    const { country, msisdn } = columns.index
+    return {
+      read: tally.read,
+      numbers: numbers.size(),
+      ...counts,
+      duplicates: tally.duplicates,
+      rejected: tally.rejected,
+      reasons,
+      rejects_file: placed ?? null,
+      columns: {
+        ...(msisdn === undefined ? {} : { msisdn: columns.header[msisdn] ?? "" }),
+        ...(country === undefined ? {} : { country: columns.header[country] ?? "" })
+      },
+      encoding: reader.encoding(),
+      delimiter: reader.delimiter,
+      elapsed_ms: (yield* Clock.currentTimeMillis) - started,
+      dry_run: dryRun,
+      committed
+    } satisfies Loaded
+  },
+  Effect.scoped
+)
+
+/** What `add` did to one number. */
+export interface Added {
+  readonly msisdn: string
+  /** Whether the number was on the list already. */
+  readonly already_suppressed: boolean
+  /** Whether a stored contact of the number was moved to CANCELLED. */
+  readonly contact_opted_out: boolean
+}
+
+/**
+ * Opts out one number, whether or not a contact has it (a person who asks to be left alone need not be in the book):
+ * on the suppression list, and its contact CANCELLED where one is stored.
+ */
+export const add = Effect.fn("Suppressions.add")(function*(msisdn: Msisdn.Msisdn) {
+  const store = yield* ContactStore.ContactStore
+  return yield* store.transaction(Effect.gen(function*() {
+    const already = (yield* store.suppressed([msisdn])).size > 0
+    const moved = yield* store.cancel([msisdn])
+    return { msisdn, already_suppressed: already, contact_opted_out: moved > 0 } satisfies Added
+  }))
+})
