@@ -33,7 +33,13 @@ export type Read =
     /** The row's status cell says the number opted out (an export of another book): the import opts it out. */
     readonly optOut: boolean
   }
-  | { readonly _tag: "Reject"; readonly reason: Reason; readonly message: string }
+  | {
+    readonly _tag: "Reject"
+    readonly reason: Reason
+    readonly message: string
+    /** The row's number, where its status says it opted out though the row is refused for something else: opted out. */
+    readonly optOut?: Msisdn.Msisdn
+  }
   | { readonly _tag: "Blank" }
 
 export interface Context {
@@ -57,7 +63,14 @@ const optOutStatuses: ReadonlySet<string> = new Set(["cancelled", "canceled", "u
 /** Whether a status cell says its number opted out: `CANCELLED` as `contacts export` writes it, `Unsubscribed`, `opted out`. */
 export const isOptOut = (status: string): boolean => optOutStatuses.has(Columns.key(status))
 
-const reject = (reason: Reason, message: string): Read => ({ _tag: "Reject", reason, message })
+/**
+ * A refused row. `optingOut`: the row's number as read, where its status says it opted out and the row is refused for
+ * something else (a name not valid text, a tag too long): the opt-out binds the number, so it is kept all the same.
+ */
+const reject = (reason: Reason, message: string, optingOut?: Msisdn.Normalized | Errors.MsisdnProblem): Read =>
+  optingOut === undefined || typeof optingOut === "string"
+    ? { _tag: "Reject", reason, message }
+    : { _tag: "Reject", reason, message: `${message}; its opt-out is kept all the same (the number is suppressed)`, optOut: optingOut.msisdn }
 
 /**
  * The cell as the file meant it: a spreadsheet-safety quote taken off, then trimmed (candidates carry trimmed
@@ -123,6 +136,31 @@ const problemMessages: { readonly [P in Exclude<Errors.MsisdnProblem, "empty">]:
 const unknownCallingCode = "no country has the calling code this number starts with: check the digits after + or 00"
 
 /**
+ * The row's number read with its country (the row's country cell, else the default): from the number's column, else
+ * from the first fallback phone column that holds a valid number (`fromFallback`); the primary column's problem when
+ * none does. Country cells are free text (names and alpha-3 codes too, read by `Country.lookup` like
+ * `--default-country`); the first country column with a cell in this row is the row's.
+ */
+const readNumber = (fields: ReadonlyArray<string>, context: Context, number: string, primary: string) => {
+  const { fallbacks, countryFallbacks, index } = context.columns
+  const country = cell(fields, index.country)
+  const options: Msisdn.Options = {
+    country: country !== "" ? country : firstCell(fields, countryFallbacks),
+    defaultCountry: context.defaultCountry,
+    readCountry: Country.lookup
+  }
+  const normalized = Msisdn.reading(number, options)
+  if (typeof normalized !== "string") return { normalized, fromFallback: number !== primary }
+  for (const at of fallbacks) {
+    const other = cell(fields, at)
+    if (other === "" || other === number) continue
+    const read = Msisdn.reading(other, options)
+    if (typeof read !== "string") return { normalized: read, fromFallback: true }
+  }
+  return { normalized, fromFallback: number !== primary }
+}
+
+/**
  * Reads one record. A row whose every cell is blank is `Blank` (a spacer line, not a contact). Otherwise it is a
  * `Candidate` or a `Reject` with a stable reason: `too-many-fields` (non-blank cells past the header's columns),
  * `bad-encoding` (a byte sequence that is not text in the file's encoding), `missing-msisdn`, or the number's
@@ -148,32 +186,15 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   if (number === "") {
     return isBlankRow(fields) ? blank : reject("missing-msisdn", "no phone number in this row")
   }
+  const optsOut = index.status !== undefined && isOptOut(cell(fields, index.status))
   if (hasReplacementCharacter(context.numbersOnly === true ? numberCells(fields, context.columns) : fields)) {
-    return reject("bad-encoding", "a cell is not valid text in the file's encoding: give the right one with --encoding")
+    return reject(
+      "bad-encoding",
+      "a cell is not valid text in the file's encoding: give the right one with --encoding",
+      optsOut ? readNumber(fields, context, number, primary).normalized : undefined
+    )
   }
-  // Country cells are free text: names and alpha-3 codes too, read by `Country.lookup` like `--default-country`. The
-  // first country column with a cell in this row is the row's.
-  const country = cell(fields, index.country)
-  const options: Msisdn.Options = {
-    country: country !== "" ? country : firstCell(fields, context.columns.countryFallbacks),
-    defaultCountry: context.defaultCountry,
-    readCountry: Country.lookup
-  }
-  let normalized = Msisdn.reading(number, options)
-  let fromFallback = number !== primary
-  // The number's column holds no valid number: the next phone column that does is read, and the row noted.
-  if (typeof normalized === "string") {
-    for (const at of context.columns.fallbacks) {
-      const other = cell(fields, at)
-      if (other === "" || other === number) continue
-      const read = Msisdn.reading(other, options)
-      if (typeof read !== "string") {
-        normalized = read
-        fromFallback = true
-        break
-      }
-    }
-  }
+  const { fromFallback, normalized } = readNumber(fields, context, number, primary)
   if (typeof normalized === "string") {
     const problem = normalized
     if (problem === "empty") return reject("missing-msisdn", "no phone number in this row")
@@ -187,7 +208,7 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   // Every store indexes tags, and bounds what it can: a row with a longer one is refused, not the whole file.
   const long = own.find(Contact.isTooLong)
   if (long !== undefined) {
-    return reject("tag-too-long", `a tag of ${long.length} characters: a tag holds at most ${Contact.maxTagLength}`)
+    return reject("tag-too-long", `a tag of ${long.length} characters: a tag holds at most ${Contact.maxTagLength}`, optsOut ? normalized : undefined)
   }
   const first = cell(fields, index.first_name)
   const cleaned = [index.first_name, index.last_name, index.name, index.tags].some((at) =>
@@ -204,7 +225,7 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
     _tag: "Candidate",
     rule,
     notes: rowNotes,
-    optOut: index.status !== undefined && isOptOut(cell(fields, index.status)),
+    optOut: optsOut,
     candidate: {
       msisdn,
       country_code,

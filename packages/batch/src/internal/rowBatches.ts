@@ -56,11 +56,13 @@ const candidateTag = 0
 const rejectTag = 1
 /** A candidate whose status cell says it opted out: its own tag, so the other rows carry no flag. */
 const optOutTag = 2
+/** A reject that keeps its number's opt-out: its own tag too, followed by the number. */
+const rejectOptOutTag = 3
 
 /**
  * Packs rows: a candidate as `0, line, msisdn, country, phone, first, last, rule, notes…, tags…` (lists as their
  * length then their items, rule and notes as indexes; `2` instead of `0` when it opts out), a reject as
- * `1, line, reason, message, fields…`.
+ * `1, line, reason, message, fields…` (`3, line, reason, message, msisdn, fields…` when it keeps its opt-out).
  */
 const pack = (rows: ReadonlyArray<Row>): Packed => {
   const out: Packed = []
@@ -82,7 +84,9 @@ const pack = (rows: ReadonlyArray<Row>): Packed => {
       out.push(candidate.tags.length)
       for (const tag of candidate.tags) out.push(tag)
     } else {
-      out.push(rejectTag, line, reasons.indexOf(read.reason), read.message, fields.length)
+      if (read.optOut === undefined) out.push(rejectTag, line, reasons.indexOf(read.reason), read.message)
+      else out.push(rejectOptOutTag, line, reasons.indexOf(read.reason), read.message, read.optOut)
+      out.push(fields.length)
       for (const field of fields) out.push(field)
     }
   }
@@ -105,6 +109,11 @@ const unpack = (packed: ReadonlyArray<unknown>): Array<Row> => {
     if (typeof value !== "number") throw new Corrupt(`a packed row holds ${String(value)} at ${at - 1}, not a number`)
     return value
   }
+  const number = (): Msisdn.Msisdn => {
+    const value = text()
+    if (!Msisdn.isMsisdn(value)) throw new Corrupt(`a packed row holds ${value}, not an MSISDN`)
+    return value
+  }
   const item = <A>(list: ReadonlyArray<A>): A => {
     const value = list[count()]
     if (value === undefined) throw new Corrupt(`a packed row holds an unknown index at ${at - 1}`)
@@ -115,8 +124,7 @@ const unpack = (packed: ReadonlyArray<unknown>): Array<Row> => {
     const tag = count()
     const line = count()
     if (tag === candidateTag || tag === optOutTag) {
-      const msisdn = text()
-      if (!Msisdn.isMsisdn(msisdn)) throw new Corrupt(`a packed row holds ${msisdn}, not an MSISDN`)
+      const msisdn = number()
       const country_code = text()
       const phone_number = text()
       const first_name = text()
@@ -140,9 +148,10 @@ const unpack = (packed: ReadonlyArray<unknown>): Array<Row> => {
     } else {
       const reason = item(reasons)
       const message = text()
+      const optOut = tag === rejectOptOutTag ? number() : undefined
       const fields: Array<string> = []
       for (let n = count(); n > 0; n--) fields.push(text())
-      rows.push({ line, fields, read: { _tag: "Reject", reason, message } })
+      rows.push({ line, fields, read: optOut === undefined ? { _tag: "Reject", reason, message } : { _tag: "Reject", reason, message, optOut } })
     }
   }
   return rows

@@ -357,6 +357,8 @@ export const run = Effect.fn("Import.run")(
       for (const row of rows) {
         const read = row.read
         if (read._tag === "Reject") {
+          // Refused for something else than its number, a row whose status says it opted out still opts it out.
+          if (read.optOut !== undefined) optOuts.addSeen(read.optOut)
           reasons[read.reason] = (reasons[read.reason] ?? 0) + 1
           rejected.push({ line: row.line, reason: read.reason, message: read.message, fields: row.fields })
           continue

@@ -53,6 +53,8 @@ const rowsOf = async (bytes: Uint8Array, options: ReadRows.Options, pauseMs = 0)
 const line = fc.integer({ min: 1, max: 1_000_000 })
 const text = fc.string({ unit: "grapheme", maxLength: 12 })
 
+const msisdn = fc.stringMatching(/^[1-9][0-9]{7,14}$/).filter(Msisdn.isMsisdn)
+
 const row: fc.Arbitrary<RowBatches.Row> = fc.oneof(
   fc.record({
     line,
@@ -63,7 +65,7 @@ const row: fc.Arbitrary<RowBatches.Row> = fc.oneof(
       notes: fc.subarray([...ContactRows.notes]),
       optOut: fc.boolean(),
       candidate: fc.record({
-        msisdn: fc.stringMatching(/^[1-9][0-9]{7,14}$/).filter(Msisdn.isMsisdn),
+        msisdn,
         country_code: fc.stringMatching(/^[1-9][0-9]{0,2}$/),
         phone_number: fc.stringMatching(/^[0-9]{4,12}$/),
         first_name: text,
@@ -77,9 +79,11 @@ const row: fc.Arbitrary<RowBatches.Row> = fc.oneof(
     fields: fc.array(text, { maxLength: 5 }),
     read: fc.record({
       _tag: fc.constant("Reject" as const),
-      reason: fc.constantFrom("missing-msisdn", "too-many-fields", "bad-encoding", "invalid", "too-short"),
-      message: text
-    })
+      reason: fc.constantFrom("missing-msisdn", "too-many-fields", "bad-encoding", "invalid", "too-short", "tag-too-long"),
+      message: text,
+      // A refused row that keeps its number's opt-out carries the number.
+      optOut: msisdn
+    }, { requiredKeys: ["_tag", "reason", "message"] })
   })
 )
 

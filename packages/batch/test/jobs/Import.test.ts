@@ -912,6 +912,31 @@ describe("header matching", () => {
     }
   })
 
+  it("a row refused for its name or a tag, whose status says it opted out, still opts its number out (its number read)", async () => {
+    const longTag = "t".repeat(300)
+    const lines = [
+      "msisdn,first_name,tags,status,monitoring",
+      "447400000031,Ann\uFFFD,news,CANCELLED,false",
+      `447400000032,Bob,${longTag},Unsubscribed,false`,
+      "447400000033,Cy\uFFFD,news,SUBSCRIBED,false",
+      "4474000,Dee\uFFFD,news,CANCELLED,false",
+      "447400000035,Eve,news,CANCELLED,false"
+    ]
+    const rejects = tempFile("refused-opt-outs.csv")
+    const [summary, contacts, suppressed] = await run(Effect.gen(function*() {
+      const summary = yield* Import.run(chunksOf(new TextEncoder().encode(lines.join("\n"))), { rejectsPath: rejects })
+      const store = yield* ContactStore.ContactStore
+      return [summary, yield* allContacts, yield* store.listSuppressed({ limit: 100 })] as const
+    }).pipe(Effect.scoped))
+    expect(summary).toMatchObject({ read: 5, created: 1, rejected: 4, reasons: { "bad-encoding": 3, "tag-too-long": 1 } })
+    expect(contacts.map((c) => [c.msisdn, c.status])).toEqual([["447400000035", "CANCELLED"]])
+    // Ann's and Bob's opt-outs are kept; Cy did not opt out, and Dee's number is no number.
+    expect(suppressed).toEqual(["447400000031", "447400000032", "447400000035"])
+    const refused: ReadonlyArray<{ line: string; message: string }> = parse(fs.readFileSync(rejects, "utf8"), { bom: true, columns: true })
+    const messages = refused.map((r) => [r.line, r.message.endsWith("its opt-out is kept all the same (the number is suppressed)")])
+    expect(messages).toEqual([["2", true], ["3", true], ["4", false], ["5", false]])
+  })
+
   it("the mobile column is the number's, other phone columns its fallbacks in file order; a --map choice is kept", () => {
     const matched = Result.getOrThrow(Columns.match(["Phone", "Telephone", "Mobile Phone", "Name"]))
     expect(matched.index).toEqual({ msisdn: 2, name: 3 })
