@@ -10,6 +10,7 @@ import { Flag } from "effect/cli"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { StoreNotFound } from "./CliErrors.ts"
+import * as CsvDialect from "./internal/csv/dialect.ts"
 import * as DefaultCountry from "./internal/defaultCountry.ts"
 import * as Files from "./internal/files.ts"
 import * as Visible from "./internal/visible.ts"
@@ -35,6 +36,21 @@ export const defaultCountry = optionalText(
   "default-country",
   "Country of numbers written nationally (07400 123456): an ISO code (GB), a name or a calling code (44)"
 )
+
+/** The flags of a command that reads a contact file (`import`, `suppressions import`): how its numbers and bytes read. */
+export const fileFlags = {
+  defaultCountry: optionalText(
+    "default-country",
+    "Country of numbers written nationally (07400 123456), when a row has no country column: GB, or 44"
+  ),
+  encoding: optionalText("encoding", "Input encoding (utf-8, windows-1252, latin1, utf-16le…); detected by default")
+}
+
+/** `--encoding` as given, checked: an encoding iconv-lite does not know is refused before the file is opened. */
+export const checkedEncoding = (encoding: Option.Option<string>): Effect.Effect<string | undefined, InvalidParameter> =>
+  Option.isNone(encoding) || CsvDialect.encodingExists(encoding.value)
+    ? Effect.succeed(Option.getOrUndefined(encoding))
+    : Effect.fail(new InvalidParameter({ parameter: "--encoding", value: encoding.value, reason: "unknown encoding" }))
 
 /**
  * `--default-country` of a command that reads senders as they come (`serve`, `dispatch`), checked before it starts:

@@ -10,7 +10,6 @@ import * as V8 from "node:v8"
 import * as CliErrors from "../CliErrors.ts"
 import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
-import * as CsvDialect from "../internal/csv/dialect.ts"
 import * as InputFile from "../internal/inputFile.ts"
 import * as OutputPath from "../internal/outputPath.ts"
 import * as RejectsFile from "../internal/rejectsFile.ts"
@@ -21,10 +20,7 @@ import * as Progress from "../Progress.ts"
 const flags = {
   ...GlobalFlags.flags,
   file: Argument.String("file").pipe(Argument.withDescription("The CSV file to import, or - for standard input")),
-  defaultCountry: GlobalFlags.optionalText(
-    "default-country",
-    "Country of numbers written nationally (07400 123456), when a row has no country column: GB, or 44"
-  ),
+  ...GlobalFlags.fileFlags,
   map: Flag.String("map").pipe(
     Flag.withDescription("\"Column Name=field\" (msisdn, first_name, last_name, name, country, tags, status: read only for an opt-out, ignore); repeatable"),
     Flag.atLeast(0)
@@ -44,7 +40,6 @@ const flags = {
     "max-rejects",
     "Fail with exit code 3, changing nothing, when more rows are rejected: a number (10) or a percentage (1%)"
   ),
-  encoding: GlobalFlags.optionalText("encoding", "Input encoding (utf-8, windows-1252, latin1, utf-16le…); detected by default"),
   blankErases: Flag.Boolean("blank-erases").pipe(
     Flag.withDescription("A blank name in the file erases the stored one (by default blanks keep it)"),
     Flag.withDefault(false)
@@ -66,10 +61,7 @@ export const command = Command.make("import", flags, (input) =>
     const maxRejects = Option.isSome(input.maxRejects)
       ? Option.some(yield* Effect.fromResult(Import.parseMaxRejects(input.maxRejects.value)))
       : Option.none()
-    const encoding = Option.getOrUndefined(input.encoding)
-    if (encoding !== undefined && !CsvDialect.encodingExists(encoding)) {
-      return yield* new InvalidParameter({ parameter: "--encoding", value: encoding, reason: "unknown encoding" })
-    }
+    const encoding = yield* GlobalFlags.checkedEncoding(input.encoding)
     const rejectsGiven = Option.getOrElse(input.rejects, () => RejectsFile.defaultPath(input.file))
     // Rejects for stdout (-, /dev/stdout…) are copied there after the import, and then they own it: the summary goes
     // to stderr. With --json, stdout is the one JSON document, which CSV cannot join.

@@ -7,7 +7,6 @@ import { Console, Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
-import * as CsvDialect from "../internal/csv/dialect.ts"
 import * as InputFile from "../internal/inputFile.ts"
 import * as OutputPath from "../internal/outputPath.ts"
 import * as RejectsFile from "../internal/rejectsFile.ts"
@@ -50,10 +49,7 @@ const importCommand = Command.make(
   {
     ...GlobalFlags.flags,
     file: Argument.String("file").pipe(Argument.withDescription("A CSV file with a phone-number column, or - for standard input")),
-    defaultCountry: GlobalFlags.optionalText(
-      "default-country",
-      "Country of numbers written nationally (07400 123456), when a row has no country column: GB, or 44"
-    ),
+    ...GlobalFlags.fileFlags,
     map: Flag.String("map").pipe(
       Flag.withDescription("\"Column Name=field\" (msisdn, country, or ignore): which column holds the number; repeatable"),
       Flag.atLeast(0)
@@ -62,15 +58,11 @@ const importCommand = Command.make(
     dryRun: Flag.Boolean("dry-run").pipe(
       Flag.withDescription("Read the file and report what would change, changing nothing (rejected rows are still written)"),
       Flag.withDefault(false)
-    ),
-    encoding: GlobalFlags.optionalText("encoding", "Input encoding (utf-8, windows-1252, latin1, utf-16le…); detected by default")
+    )
   },
   (input) =>
     Effect.gen(function*() {
-      const encoding = Option.getOrUndefined(input.encoding)
-      if (encoding !== undefined && !CsvDialect.encodingExists(encoding)) {
-        return yield* new InvalidParameter({ parameter: "--encoding", value: encoding, reason: "unknown encoding" })
-      }
+      const encoding = yield* GlobalFlags.checkedEncoding(input.encoding)
       const rejectsPath = Option.getOrElse(input.rejects, () => RejectsFile.defaultPath(input.file))
       if (OutputPath.isStandardOutput(rejectsPath)) {
         return yield* new InvalidParameter({ parameter: "--rejects", value: rejectsPath, reason: "is standard output: give the rejects a file" })

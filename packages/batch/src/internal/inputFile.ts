@@ -2,9 +2,12 @@
  * The input of a job: FILE's bytes, or standard input for `-`, closed with the scope. A file that
  * cannot be opened is bad input (exit 2), named by the reason the system gave.
  */
-import { InvalidParameter } from "@smsbook/core"
+import { InvalidField, InvalidParameter } from "@smsbook/core"
 import { Effect } from "effect"
 import * as fs from "node:fs"
+import { FileFailure } from "../CliErrors.ts"
+import * as CsvRecords from "./csv/records.ts"
+import * as ReadRows from "./readRows.ts"
 
 const fileError = (file: string, error: unknown) => {
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : ""
@@ -37,3 +40,47 @@ export const open = (file: string) =>
     }),
     (stream) => Effect.sync(() => stream.destroy())
   )
+
+/**
+ * What stops a job reading the records of `source`: a line that cannot be parsed is bad input naming that line (and
+ * `nothing`, what the job then kept: "nothing was imported"); anything else is the source's failure.
+ */
+const readError = (source: string, nothing: string) => (cause: unknown): InvalidParameter | FileFailure =>
+  cause instanceof CsvRecords.Malformed
+    ? new InvalidParameter({
+      parameter: "FILE",
+      value: source,
+      reason: `line ${cause.line}: ${cause.reason}; nothing after it can be read, so ${nothing}`,
+      line: cause.line
+    })
+    : new FileFailure({ path: source, reason: cause instanceof Error ? cause.message : String(cause) })
+
+export interface RowsOptions extends ReadRows.Options {
+  /** Name of the input in messages (a path, or `-` for stdin). */
+  readonly source: string
+  /** What the job keeps when the file cannot be read to its end: "nothing was imported". */
+  readonly nothing: string
+  /** The columns a file's header should name, for the message of an empty file: "msisdn, first_name…". */
+  readonly columns: string
+}
+
+/**
+ * The rows of a contact file: its reader (closed with the scope; its `start` still to be called with the header's
+ * columns), the header, and the next batch of rows. An empty file is an `InvalidField` naming the header it lacks.
+ */
+export const rows = (input: AsyncIterable<Uint8Array>, options: RowsOptions) =>
+  Effect.gen(function*() {
+    const toError = readError(options.source, options.nothing)
+    const reader = yield* Effect.acquireRelease(
+      Effect.tryPromise({ try: () => ReadRows.open(input, options), catch: toError }),
+      (opened) => Effect.sync(opened.close)
+    )
+    if (reader.header === undefined) {
+      return yield* new InvalidField({
+        field: "header",
+        value: options.source,
+        reason: `the file is empty: its first line must name the columns (${options.columns})`
+      })
+    }
+    return { reader, header: reader.header, next: Effect.tryPromise({ try: reader.next, catch: toError }) }
+  })

@@ -7,6 +7,7 @@ import { stringify } from "csv-stringify/sync"
 import { Effect, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
+import { InvalidParameter } from "@smsbook/core"
 import { FileFailure } from "../CliErrors.ts"
 import * as Files from "./files.ts"
 import * as spreadsheet from "./csv/spreadsheet.ts"
@@ -104,6 +105,10 @@ export const open = (path: string, options: Options): Effect.Effect<File, FileFa
   }))
 
 /** The rejects of an import whose `--rejects` is standard output: {@link standardOutput}. */
+/** {@link open} for a command's `--rejects`: a path that cannot be written is bad input naming the flag. */
+export const openFlag = (path: string, options: Options): Effect.Effect<File, InvalidParameter, Scope.Scope> =>
+  Effect.mapError(open(path, options), (failure) => new InvalidParameter({ parameter: "--rejects", value: failure.path, reason: failure.reason }))
+
 export interface ToStandardOutput {
   /** Where the import writes its rejects file (in a directory of this run's own). */
   readonly path: string

@@ -6,12 +6,12 @@
  */
 import { Contact, ContactBook, ContactStore, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
 import { Clock, Data, Effect, Result, type Scope } from "effect"
-import { FileFailure } from "../CliErrors.ts"
+import type { FileFailure } from "../CliErrors.ts"
 import * as Columns from "../internal/csv/columns.ts"
 import * as DefaultCountry from "../internal/defaultCountry.ts"
+import * as InputFile from "../internal/inputFile.ts"
 import * as Interruption from "../internal/interruption.ts"
 import * as ContactRows from "../internal/contactRows.ts"
-import * as CsvRecords from "../internal/csv/records.ts"
 import * as MsisdnSet from "../internal/msisdnSet.ts"
 import * as ReadRows from "../internal/readRows.ts"
 import * as RejectsFile from "../internal/rejectsFile.ts"
@@ -195,16 +195,6 @@ const asRepeat = (row: Omit<ContactBook.Candidate, "first_name" | "last_name">):
   tags: row.tags
 })
 
-const inputError = (source: string) => (cause: unknown): InvalidParameter | FileFailure =>
-  cause instanceof CsvRecords.Malformed
-    ? new InvalidParameter({
-      parameter: "FILE",
-      value: source,
-      reason: `line ${cause.line}: ${cause.reason}; nothing after it can be read, so nothing was imported`,
-      line: cause.line
-    })
-    : new FileFailure({ path: source, reason: cause instanceof Error ? cause.message : String(cause) })
-
 /**
  * Imports a contact file. Every data row lands in exactly one of created, updated, unchanged or rejected, so `read` is
  * their sum. The whole file is one store transaction, so an interrupted import leaves the store as it was, and a re-run
@@ -237,27 +227,15 @@ export const run = Effect.fn("Import.run")(
     const batchSize = options.batchSize ?? defaultBatchSize
     const dryRun = options.dryRun === true
     // Opened before anything is read or written, so a rejects path that cannot be written fails first.
-    const rejectsFile = options.rejectsPath === undefined ? undefined : yield* RejectsFile.open(options.rejectsPath, { dryRun }).pipe(
-      Effect.mapError((failure) => new InvalidParameter({ parameter: "--rejects", value: failure.path, reason: failure.reason }))
-    )
-    const toInputError = inputError(source)
-    const reader = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => ReadRows.open(input, { encoding: options.encoding, batchSize, worker: options.worker ?? false }),
-        catch: toInputError
-      }),
-      (opened) => Effect.sync(opened.close)
-    )
-    const next = Effect.tryPromise({ try: reader.next, catch: toInputError })
-
-    const header = reader.header
-    if (header === undefined) {
-      return yield* new InvalidField({
-        field: "header",
-        value: source,
-        reason: "the file is empty: its first line must name the columns (msisdn, first_name, last_name, tags…)"
-      })
-    }
+    const rejectsFile = options.rejectsPath === undefined ? undefined : yield* RejectsFile.openFlag(options.rejectsPath, { dryRun })
+    const { header, next, reader } = yield* InputFile.rows(input, {
+      source,
+      nothing: "nothing was imported",
+      columns: "msisdn, first_name, last_name, tags…",
+      encoding: options.encoding,
+      batchSize,
+      worker: options.worker ?? false
+    })
     const columns = yield* Effect.fromResult(Columns.match(header, options.map))
     reader.start({ columns, defaultCountry, tags: options.tags ?? [] })
     const rejects = rejectsFile?.writer(columns.header, reader.delimiter)
@@ -267,12 +245,8 @@ export const run = Effect.fn("Import.run")(
     // later rows are counted as they would be without its status cells. Kept compact (`MsisdnSet`, outside the heap).
     const optOuts = MsisdnSet.make(16)
     const cancelOptOuts = Effect.gen(function*() {
-      // Sorted: in the set's hash order each chunk touched pages all over the book (1M opt-outs on SQLite: 16.6–19.6 s,
-      // sorted 2.1–3.1 s). Numbers of one length sort as the book's text keys do.
-      const sorted = optOuts.sorted()
-      for (let at = 0; at < sorted.length; at += optOutChunk) {
-        tally.opted_out_by_file += yield* store.cancel(Array.from(sorted.subarray(at, at + optOutChunk), String))
-      }
+      // Sorted: in the set's hash order 1M opt-outs took 16.6–19.6 s on SQLite, sorted 2.1–3.1 s.
+      for (const msisdns of MsisdnSet.sortedChunks(optOuts, optOutChunk)) tally.opted_out_by_file += yield* store.cancel(msisdns)
     })
     const optedOut: Array<string> = []
     let optedOutComplete = true

@@ -6,16 +6,15 @@
 import { ContactStore, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
 import { stringify } from "csv-stringify/sync"
 import { Clock, Data, Effect, type Scope } from "effect"
-import { FileFailure } from "../CliErrors.ts"
+import type { FileFailure } from "../CliErrors.ts"
 import * as Columns from "../internal/csv/columns.ts"
-import * as CsvRecords from "../internal/csv/records.ts"
 import * as spreadsheet from "../internal/csv/spreadsheet.ts"
 import * as DefaultCountry from "../internal/defaultCountry.ts"
 import * as files from "../internal/files.ts"
+import * as InputFile from "../internal/inputFile.ts"
 import * as Interruption from "../internal/interruption.ts"
 import type * as ContactRows from "../internal/contactRows.ts"
 import * as MsisdnSet from "../internal/msisdnSet.ts"
-import * as ReadRows from "../internal/readRows.ts"
 import * as RejectsFile from "../internal/rejectsFile.ts"
 
 export type Format = "csv" | "json" | "jsonl"
@@ -135,16 +134,6 @@ const numberColumns = (columns: Columns.Columns): Columns.Columns => ({
   index: Object.fromEntries(Object.entries(columns.index).filter(([field]) => field === "msisdn" || field === "country"))
 })
 
-const inputError = (source: string) => (cause: unknown): InvalidParameter | FileFailure =>
-  cause instanceof CsvRecords.Malformed
-    ? new InvalidParameter({
-      parameter: "FILE",
-      value: source,
-      reason: `line ${cause.line}: ${cause.reason}; nothing after it can be read, so nothing was loaded`,
-      line: cause.line
-    })
-    : new FileFailure({ path: source, reason: cause instanceof Error ? cause.message : String(cause) })
-
 /**
  * Loads a file of numbers into the suppression list: each number read (by the import's rules, with the row's country
  * or the default one) is opted out, as an inbound STOP would opt it out: on the list, and its contact CANCELLED where
@@ -166,21 +155,16 @@ export const load = Effect.fn("Suppressions.load")(
     const defaultCountry = options.defaultCountry === undefined
       ? undefined
       : yield* Effect.fromResult(DefaultCountry.check(options.defaultCountry))
-    const rejectsFile = options.rejectsPath === undefined ? undefined : yield* RejectsFile.open(options.rejectsPath, { dryRun }).pipe(
-      Effect.mapError((failure) => new InvalidParameter({ parameter: "--rejects", value: failure.path, reason: failure.reason }))
-    )
-    const toInputError = inputError(source)
-    const reader = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => ReadRows.open(input, { encoding: options.encoding, batchSize: 1000, worker: false }),
-        catch: toInputError
-      }),
-      (opened) => Effect.sync(opened.close)
-    )
-    if (reader.header === undefined) {
-      return yield* new InvalidField({ field: "header", value: source, reason: "the file is empty: its first line must name the columns (msisdn…)" })
-    }
-    const columns = numberColumns(yield* Effect.fromResult(Columns.match(reader.header, options.map)))
+    const rejectsFile = options.rejectsPath === undefined ? undefined : yield* RejectsFile.openFlag(options.rejectsPath, { dryRun })
+    const { header, next, reader } = yield* InputFile.rows(input, {
+      source,
+      nothing: "nothing was loaded",
+      columns: "msisdn…",
+      encoding: options.encoding,
+      batchSize: 1000,
+      worker: false
+    })
+    const columns = numberColumns(yield* Effect.fromResult(Columns.match(header, options.map)))
     reader.start({ columns, defaultCountry, tags: [], numbersOnly: true })
     const rejects = rejectsFile?.writer(columns.header, reader.delimiter)
 
@@ -188,7 +172,7 @@ export const load = Effect.fn("Suppressions.load")(
     const tally = { read: 0, duplicates: 0, rejected: 0 }
     const reasons: { [R in ContactRows.Reason]?: number } = {}
     for (;;) {
-      const rows = yield* Effect.tryPromise({ try: reader.next, catch: toInputError })
+      const rows = yield* next
       if (rows.length === 0) break
       const rejected: Array<RejectsFile.Rejected> = []
       for (const row of rows) {
@@ -205,10 +189,7 @@ export const load = Effect.fn("Suppressions.load")(
 
     const counts = { added: 0, already_suppressed: 0, contacts_opted_out: 0 }
     const apply = Effect.gen(function*() {
-      // In key order, as the book's pages are: each statement then touches its pages once.
-      const sorted = numbers.sorted()
-      for (let at = 0; at < sorted.length; at += chunk) {
-        const msisdns = Array.from(sorted.subarray(at, at + chunk), String)
+      for (const msisdns of MsisdnSet.sortedChunks(numbers, chunk)) {
         const already = (yield* store.suppressed(msisdns)).size
         counts.already_suppressed += already
         counts.added += msisdns.length - already
