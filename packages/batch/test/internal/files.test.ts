@@ -271,13 +271,15 @@ describe("files.writtenFile: the file the system writes", () => {
     // A reader comes: the output is written to it.
     const out = fs.openSync(`${fifo}.out`, "w")
     const reader = spawn("cat", [fifo], { stdio: ["ignore", out, "ignore"] })
+    // Listened for now: cat may exit before the write below has returned, and an exit already past never comes again.
+    const exited = once(reader, "exit")
     fs.closeSync(out)
     await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
       const sink = yield* files.open(fifo)
       yield* sink.write("rows")
       yield* sink.close
     })))
-    await once(reader, "exit")
+    await exited
     expect(fs.readFileSync(`${fifo}.out`, "utf8")).toBe("rows")
     expect(fs.statSync(fifo).isFIFO()).toBe(true)
   })
