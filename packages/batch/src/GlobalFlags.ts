@@ -61,10 +61,11 @@ export const checkedCountry = (country: Option.Option<string>): Effect.Effect<st
 
 /**
  * A number the user typed for `flag` (or an argument), read as imports read it: international, or
- * national in `--default-country`. A refusal names the flag.
+ * national in `--default-country`. A refusal names the flag; a `--default-country` that is no country is refused
+ * whatever the number (it was taken when the number was international, where an import refuses it).
  */
 export const readNumber = (flag: string, text: string, country: Option.Option<string>) =>
-  Effect.fromResult(
+  Effect.andThen(checkedCountry(country), Effect.fromResult(
     Result.mapError(
       // The country is read as an import's country cells are: `GB`, `GBR`, `United Kingdom`, `44`.
       Msisdn.parse(text, Option.isSome(country) ? { defaultCountry: country.value, readCountry: Country.lookup } : {}),
@@ -77,7 +78,7 @@ export const readNumber = (flag: string, text: string, country: Option.Option<st
             : error.message
         })
     )
-  )
+  ))
 
 /**
  * Renames the interface's parameter and field names in refusals to the flags the user typed

@@ -206,14 +206,14 @@ describe("--json: one document on stdout, every outcome", () => {
     expect(document(["suppressions", "add", "07400200002", "--default-country", "GB"]).doc)
       .toEqual({ msisdn: "447400200002", already_suppressed: false, contact_opted_out: false })
     expect(document(["suppressions", "add", "0740"]).doc.error).toMatchObject({ code: "INVALID_PARAMETER", field: "MSISDN" })
-    expect(document(["suppressions", "export"]).doc).toEqual(expect.arrayContaining([{ msisdn: "447400200002" }]))
+    expect(document(["suppressions", "export"]).doc).toEqual(expect.arrayContaining([{ msisdn: "447400200002", country_code: "44" }]))
     const list = path.join(dir, "suppressed.csv")
     expect(document(["suppressions", "export", "--out", list]).doc).toMatchObject({ format: "csv", out: list })
     expect(document(["suppressions", "import", list, "--rejects", path.join(dir, "s.rejects.csv")]).doc)
       .toMatchObject({ added: 0, rejected: 0, committed: true })
     const overInput = document(["suppressions", "import", list, "--rejects", list])
     expect([overInput.code, overInput.doc.error?.field]).toEqual([2, "--rejects"])
-    expect(fs.readFileSync(list, "utf8")).toMatch(/^msisdn\n/)
+    expect(fs.readFileSync(list, "utf8")).toMatch(/^msisdn,country_code\n/)
   })
 
   it("import: a summary, and over --max-rejects exit 3 with one document carrying the summary", () => {
@@ -251,7 +251,7 @@ describe("--json: one document on stdout, every outcome", () => {
     expect(exportFile.doc).toMatchObject({ format: "csv" })
     const bytes = fs.readFileSync(path.join(dir, "all.csv"))
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
-    expect(bytes.toString("utf8")).toContain("msisdn,first_name,last_name,tags,status,monitoring\r\n")
+    expect(bytes.toString("utf8")).toContain("msisdn,first_name,last_name,tags,status,monitoring,country_code\r\n")
   })
 
   it("report and contacts export to a path that is standard output (/dev/stdout, the file stdout goes to) behave as --out -", () => {

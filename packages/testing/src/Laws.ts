@@ -4,6 +4,7 @@
  */
 export { account, type Env, type Kind, memory, on } from "./laws/Books.ts"
 export * as EditRace from "./laws/EditRace.ts"
+export * as SuppressionRace from "./laws/SuppressionRace.ts"
 export * as ImportOverlap from "./laws/ImportOverlap.ts"
 export * as InboundRace from "./laws/InboundRace.ts"
 export * as OptOutRace from "./laws/OptOutRace.ts"

@@ -80,7 +80,8 @@ const importCommand = Command.make(
           rejectsPath
         }),
         {
-          create: input.dryRun ? "empty" : true,
+          // The book must exist (as for `contacts`): a mistyped --store in a nightly job would load the list into a
+          // new, empty book and leave the real one without it.
           check: (store) =>
             OutputPath.ensureDistinct("--rejects", rejectsPath, [{ role: "the input FILE", path: input.file }, ...OutputPath.storeFiles(store)])
         }

@@ -4,20 +4,18 @@
  * `contacts export` and `import`, this is what moves a whole book: the opt-outs of deleted contacts too.
  */
 import { ContactStore, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
-import { stringify } from "csv-stringify/sync"
 import { Clock, Data, Effect, type Scope } from "effect"
 import type { FileFailure } from "../CliErrors.ts"
 import * as Columns from "../internal/csv/columns.ts"
-import * as spreadsheet from "../internal/csv/spreadsheet.ts"
 import * as DefaultCountry from "../internal/defaultCountry.ts"
-import * as files from "../internal/files.ts"
 import * as InputFile from "../internal/inputFile.ts"
 import * as Interruption from "../internal/interruption.ts"
 import type * as ContactRows from "../internal/contactRows.ts"
 import * as MsisdnSet from "../internal/msisdnSet.ts"
+import * as PagedExport from "../internal/pagedExport.ts"
 import * as RejectsFile from "../internal/rejectsFile.ts"
 
-export type Format = "csv" | "json" | "jsonl"
+export type Format = PagedExport.Format
 
 export interface ExportOptions {
   readonly format: Format
@@ -33,41 +31,25 @@ export interface Exported {
   readonly out: string
 }
 
-const newline = "\n"
-
-/** A page of numbers in a format: CSV rows of one `msisdn` column, JSON objects `{"msisdn": …}`. */
-const textOf = (msisdns: ReadonlyArray<string>, format: Format, excel: boolean, first: boolean): string =>
-  format === "csv"
-    ? stringify(msisdns.map((msisdn) => [msisdn]), { ...spreadsheet.csvOptions, record_delimiter: excel ? "windows" : "unix" })
-    : format === "jsonl"
-    ? msisdns.map((msisdn) => JSON.stringify({ msisdn }) + newline).join("")
-    : msisdns.map((msisdn, index) => `${first && index === 0 ? newline : `,${newline}`}  ${JSON.stringify({ msisdn })}`).join("")
+/**
+ * A number as the export writes it: the MSISDN and its calling code, which the load reads as the row's country, so
+ * the MSISDN's bare digits read back as that country's whatever `--default-country` is given (without it, an
+ * Icelandic mobile, `3546111234`, read back as a US number under `--default-country US`).
+ */
+const entry = (msisdn: string) => ({ msisdn, country_code: Msisdn.split(msisdn as Msisdn.Msisdn).country_code })
 
 /**
- * Writes every number of the suppression list to `out` (`-`: stdout), in msisdn order, a keyset page at a time: memory
- * stays flat however long the list, and numbers added or lifted meanwhile by another process shift no later page. A
- * file appears only when complete. The CSV has one column, `msisdn`, which `load` (and `import`) reads.
+ * Writes every number of the suppression list to `out` (`-`: stdout), in msisdn order, a keyset page at a time
+ * (`internal/pagedExport.ts`). The CSV's columns, `msisdn` and `country_code`, are what `load` reads.
  */
 export const write = Effect.fnUntraced(function*(out: string, options: ExportOptions) {
   const store = yield* ContactStore.ContactStore
-  const pageSize = Math.max(1, options.pageSize ?? 10_000)
-  let rows = 0
-  yield* Effect.scoped(Effect.gen(function*() {
-    const sink = yield* files.open(out)
-    if (options.excel && options.format === "csv") yield* sink.write("\uFEFF")
-    if (options.format === "json") yield* sink.write("[")
-    if (options.format === "csv") yield* sink.write(`msisdn${options.excel ? "\r\n" : newline}`)
-    for (let after: string | undefined;;) {
-      const page = yield* store.listSuppressed(after === undefined ? { limit: pageSize } : { after, limit: pageSize })
-      if (page.length > 0) yield* sink.write(textOf(page, options.format, options.excel, rows === 0))
-      rows += page.length
-      const last = page.at(-1)
-      if (page.length < pageSize || last === undefined) break
-      after = last
-    }
-    if (options.format === "json") yield* sink.write(rows === 0 ? `]${newline}` : `${newline}]${newline}`)
-    yield* sink.close
-  }))
+  const rows = yield* PagedExport.write(out, { ...options, pageSize: Math.max(1, options.pageSize ?? 10_000) }, {
+    page: (after: string | undefined, limit) => store.listSuppressed(after === undefined ? { limit } : { after, limit }),
+    columns: ["msisdn", "country_code"],
+    row: entry,
+    json: entry
+  })
   return { rows, format: options.format, out } satisfies Exported
 })
 
@@ -125,6 +107,43 @@ const rolledBack = "nothing was loaded (the file is one transaction, and it was 
 /** What a stop after the commit says: the list holds the file's numbers; only the summary may be cut short. */
 const loaded = "the numbers were loaded (committed); only the summary may be cut short"
 
+/** What a stop while the load commits says: either may be true, and running it again is safe either way. */
+const committing = "the load was committing when it stopped, so it may have been committed: " +
+  "run the same command again (numbers already loaded are then found already suppressed)"
+
+/** The fields a suppression file's `--map` may name: its number, its country, or a column to leave alone. */
+const mappable: ReadonlySet<string> = new Set(["msisdn", "country", "ignore"])
+
+/**
+ * Refuses a `--map` of a field a suppression list does not read, and a file with a status column that `--map` does
+ * not leave alone: every row of a suppression list is an opt-out, so a file that says which rows are (a contacts
+ * export, another program's list with `Removed` rows) would opt out the rows it keeps subscribed.
+ */
+const checkColumns = (header: ReadonlyArray<string>, mappings: ReadonlyArray<string>): Effect.Effect<void, InvalidField | InvalidParameter> =>
+  Effect.gen(function*() {
+    const ignored = new Set<string>()
+    for (const text of mappings) {
+      const { column, field } = yield* Effect.fromResult(Columns.parseMapping(text))
+      if (!mappable.has(field)) {
+        return yield* new InvalidParameter({
+          parameter: "--map",
+          value: text,
+          reason: `a suppression list reads only its numbers: map a column to msisdn, country or ignore, not ${field}`
+        })
+      }
+      if (field === "ignore") ignored.add(Columns.key(column))
+    }
+    const status = header.find((name) => Columns.fieldOf(name) === "status" && !ignored.has(Columns.key(name)))
+    if (status === undefined) return
+    return yield* new InvalidField({
+      field: "status",
+      value: status,
+      reason: `every row of a suppression list is an opt-out, and this file has a ${JSON.stringify(status)} column that may say otherwise: ` +
+        `load a contacts export with \`smsbook import\` (it opts out only the rows whose status says so); for another list, ` +
+        `keep only the opted-out rows, or load every row with --map "${status}=ignore"`
+    })
+  })
+
 /**
  * The columns a suppression file is read from: the number's (and its fallback phone columns) and the country's, as an
  * import matches them; names, tags and status are not read.
@@ -164,6 +183,7 @@ export const load = Effect.fn("Suppressions.load")(
       batchSize: 1000,
       worker: false
     })
+    yield* checkColumns(header, options.map ?? [])
     const columns = numberColumns(yield* Effect.fromResult(Columns.match(header, options.map)))
     reader.start({ columns, defaultCountry, tags: [], numbersOnly: true })
     const rejects = rejectsFile?.writer(columns.header, reader.delimiter)
@@ -196,7 +216,18 @@ export const load = Effect.fn("Suppressions.load")(
         counts.contacts_opted_out += yield* store.cancel(msisdns)
       }
       const placed = rejects === undefined ? undefined : yield* rejects.finish
+      if (numbers.size() === 0 && tally.read > 0) {
+        // Not one number read: the wrong column, or national numbers without their country. A job must not say "loaded".
+        const why = Object.entries(reasons).map(([reason, count]) => `${count} ${reason}`).join(", ")
+        return yield* new InvalidParameter({
+          parameter: "FILE",
+          value: source,
+          reason: `no row of it holds a number that reads (${why}), so nothing was loaded${placed === undefined ? "" : `; the rows are in ${placed}`}`
+        })
+      }
       if (dryRun) return yield* new DryRun({ placed })
+      // A stop from here on may come in the commit: it must not say "nothing was loaded".
+      yield* Effect.sync(() => Interruption.keep(committing))
       return placed
     })
     const { committed, placed } = yield* store.transaction(apply).pipe(

@@ -2,13 +2,15 @@
  * The contact export: filters, formats, spreadsheet safety, and its law — an export imported into
  * an empty book gives the same book.
  */
-import { ContactBook, ContactStore, MemoryStore, type Contact } from "@smsbook/core"
+import { ContactBook, ContactStore, MemoryStore, Msisdn, type Contact } from "@smsbook/core"
 import { parse } from "csv-parse/sync"
 import { Effect, Layer } from "effect"
 import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { getExampleNumber, type CountryCode } from "libphonenumber-js/max"
+import examples from "libphonenumber-js/examples.mobile.json" with { type: "json" }
 import { afterAll, describe, expect, it } from "vitest"
 import * as ContactExport from "../../src/jobs/ContactExport.ts"
 import * as Import from "../../src/jobs/Import.ts"
@@ -81,6 +83,31 @@ describe("ContactExport laws", () => {
       // An opted-out number is on the new book's suppression list too: deleted, it would come back CANCELLED.
       expect(suppressed).toEqual(people.map((p) => p.optedOut))
     }), { numRuns: 40 })
+  })
+
+  it("law: an export imported with any --default-country gives the same numbers, mobiles of every country included", async () => {
+    // libphonenumber's example mobile of every region: bare MSISDN digits that often read as a national number too.
+    const mobiles = Object.keys(examples).flatMap((region) => {
+      const example = getExampleNumber(region as CountryCode, examples)
+      const msisdn = example === undefined ? undefined : Msisdn.parse(example.number)
+      return msisdn === undefined || msisdn._tag !== "Success" ? [] : [msisdn.success]
+    })
+    await fc.assert(fc.asyncProperty(
+      fc.uniqueArray(fc.constantFrom(...mobiles), { minLength: 1, maxLength: 30 }),
+      fc.constantFrom("US", "DE", "IT", "IN", "CN", "MX", "BR", "RU", "GB", "FR", "IS", "NG"),
+      async (numbers, defaultCountry) => {
+        const out = tempPath("world.csv")
+        const before = await Effect.runPromise(Effect.provide(
+          Effect.andThen(Effect.forEach(numbers, (msisdn) => ContactBook.createContact(msisdn, {})), Effect.andThen(ContactExport.write({ tags: [] }, out, { format: "csv", excel: false }), everything)),
+          MemoryStore.layer
+        ))
+        const after = await Effect.runPromise(Effect.provide(
+          Effect.andThen(Import.run(fs.createReadStream(out), { source: out, defaultCountry }), everything).pipe(Effect.scoped),
+          MemoryStore.layer
+        ))
+        expect(after.map((c) => c.msisdn)).toEqual(before.map((c) => c.msisdn))
+      }
+    ), { numRuns: 40 })
   })
 
   it("law: the export holds exactly the contacts matching the filters, each once, whatever the page size", async () => {
@@ -156,9 +183,9 @@ describe("ContactExport examples", () => {
       yield* ContactExport.write({ tags: [] }, out, { format: "csv", excel: true })
     }), MemoryStore.layer))
     const text = fs.readFileSync(out, "utf8")
-    expect(text.startsWith("\uFEFFmsisdn,first_name,last_name,tags,status,monitoring\r\n")).toBe(true)
+    expect(text.startsWith("\uFEFFmsisdn,first_name,last_name,tags,status,monitoring,country_code\r\n")).toBe(true)
     const rows = parse(text.slice(1), { columns: true })
-    expect(rows).toEqual([{ msisdn: "447400123456", first_name: "'=HYPERLINK(\"x\")", last_name: "Zoë 😀", tags: "", status: "SUBSCRIBED", monitoring: "false" }])
+    expect(rows).toEqual([{ msisdn: "447400123456", first_name: "'=HYPERLINK(\"x\")", last_name: "Zoë 😀", tags: "", status: "SUBSCRIBED", monitoring: "false", country_code: "44" }])
   })
 
   it("JSON is one array of wire contacts; an empty book is []", async () => {

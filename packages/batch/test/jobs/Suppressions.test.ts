@@ -5,12 +5,14 @@
  */
 import { ContactBook, ContactStore, MemoryStore, Msisdn } from "@smsbook/core"
 import { SqliteStore } from "@smsbook/store"
-import { Effect, Layer, Result } from "effect"
+import { Cause, Effect, Exit, Layer, Result } from "effect"
 import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { getExampleNumber, type CountryCode } from "libphonenumber-js/max"
+import examples from "libphonenumber-js/examples.mobile.json" with { type: "json" }
 import { afterAll, describe, expect, it } from "vitest"
 import * as Suppressions from "../../src/jobs/Suppressions.ts"
 
@@ -78,7 +80,7 @@ describe("Suppressions laws", () => {
     }), { numRuns: 40 })
   })
 
-  it("law: a load opts out every number it reads and no other, creates no contact, and accounts for every row", async () => {
+  it("law: a load opts out every number it reads and no other, creates no contact, and accounts for every row (a file of rows none of which reads is refused)", async () => {
     const row = fc.oneof(
       fc.integer({ min: 100000, max: 100080 }).map((n) => ({ n, text: `0${number(n).slice(2)}` })),
       fc.integer({ min: 100000, max: 100080 }).map((n) => ({ n, text: `+${number(n)}` })),
@@ -91,15 +93,20 @@ describe("Suppressions laws", () => {
           yield* fill(people)
           const before = yield* everySuppressed
           const beforeContacts = yield* everyContact
-          const loaded = yield* loadText(text, { defaultCountry: "GB", dryRun })
+          const loaded = yield* Effect.exit(loadText(text, { defaultCountry: "GB", dryRun }))
           return [before, beforeContacts, loaded, yield* everySuppressed, yield* everyContact] as const
         }),
         MemoryStore.layer
       ))
       const read: ReadonlyArray<string> = [...new Set(rows.flatMap((r) => r.n === undefined ? [] : [number(r.n)]))]
+      if (rows.length > 0 && read.length === 0) {
+        expect(Exit.isFailure(loaded) && Cause.squash(loaded.cause)).toMatchObject({ _tag: "InvalidParameter", parameter: "FILE" })
+        expect([after, afterContacts]).toEqual([before, beforeContacts])
+        return
+      }
       const expected = [...new Set([...before, ...read])].sort()
       expect(after).toEqual(dryRun ? before : expected)
-      expect(loaded).toMatchObject({
+      expect(Exit.isSuccess(loaded) && loaded.value).toMatchObject({
         read: rows.length,
         numbers: read.length,
         duplicates: rows.filter((r) => r.n !== undefined).length - read.length,
@@ -115,6 +122,36 @@ describe("Suppressions laws", () => {
         beforeContacts.map((c) => !dryRun && read.includes(c.msisdn) ? { ...c, status: "CANCELLED" } : c)
       )
     }), { numRuns: 60 })
+  })
+
+  it("law: an export loaded with any --default-country gives the same list, numbers of every country included", async () => {
+    // libphonenumber's example mobile of every region: bare MSISDN digits that often read as a national number too.
+    const mobiles = [...new Set(Object.keys(examples).flatMap((region) => {
+      const example = getExampleNumber(region as CountryCode, examples)
+      const msisdn = example === undefined ? undefined : Msisdn.parse(example.number)
+      return msisdn === undefined || msisdn._tag !== "Success" ? [] : [msisdn.success]
+    }))]
+    expect(mobiles.length).toBeGreaterThan(200)
+    await fc.assert(fc.asyncProperty(
+      fc.subarray(mobiles, { minLength: 1, maxLength: 40 }),
+      fc.constantFrom("US", "DE", "IT", "IN", "CN", "MX", "BR", "RU", "GB", "FR", "IS", "NG"),
+      fc.boolean(),
+      async (numbers, defaultCountry, excel) => {
+        const out = tempPath("mobiles.csv")
+        const before = await Effect.runPromise(Effect.provide(
+          Effect.gen(function*() {
+            const store = yield* ContactStore.ContactStore
+            yield* store.cancel(numbers)
+            yield* Suppressions.write(out, { format: "csv", excel, pageSize: 7 })
+            return yield* everySuppressed
+          }),
+          MemoryStore.layer
+        ))
+        const [loaded, after] = await Effect.runPromise(Effect.provide(Effect.zip(loadFile(out, { defaultCountry }), everySuppressed), MemoryStore.layer))
+        expect(after).toEqual(before)
+        expect(loaded).toMatchObject({ numbers: numbers.length, rejected: 0 })
+      }
+    ), { numRuns: 60 })
   })
 
   it("law: loading the same file again changes nothing: every number is already on the list", async () => {
@@ -157,7 +194,13 @@ describe("Suppressions examples", () => {
     })
     expect(cancelled).toEqual(["Oliver", "Mohammed"])
     expect(listed).toEqual(["14155552671", "33612345678", "447400123457", "447400445566", "447400990011"])
-    expect(exported).toBe(listed.map((msisdn) => `{"msisdn":"${msisdn}"}\n`).join(""))
+    expect(exported.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line))).toEqual([
+      { msisdn: "14155552671", country_code: "1" },
+      { msisdn: "33612345678", country_code: "33" },
+      { msisdn: "447400123457", country_code: "44" },
+      { msisdn: "447400445566", country_code: "44" },
+      { msisdn: "447400990011", country_code: "44" }
+    ])
     expect(fs.readFileSync(rejects, "utf8").split(/\r?\n/)[1]).toMatch(/^8,invalid,/)
   })
 
@@ -170,7 +213,23 @@ describe("Suppressions examples", () => {
     expect(loaded[1]).toEqual(["447400100001"])
   })
 
-  it("JSON is one array of {msisdn}; an empty list is []", async () => {
+  it("a file with a status column, a --map of another field, or no number that reads is refused, and nothing is loaded", async () => {
+    const refused = async (text: string, options: Suppressions.LoadOptions = {}) => {
+      const exit = await Effect.runPromise(Effect.provide(Effect.zip(Effect.exit(loadText(text, options)), everySuppressed), MemoryStore.layer))
+      expect(exit[1]).toEqual([])
+      return Exit.isFailure(exit[0]) ? Cause.squash(exit[0].cause) : undefined
+    }
+    // A contacts export: loaded as a list, every contact in it would be opted out.
+    expect(await refused("msisdn,first_name,status,monitoring\n447400100001,Ann,SUBSCRIBED,false\n")).toMatchObject({ _tag: "InvalidField", field: "status" })
+    expect(await refused("Phone,Status\n447400100001,Removed\n")).toMatchObject({ _tag: "InvalidField", field: "status", value: "Status" })
+    expect(await refused("Phone,Status\n447400100001,Removed\n", { map: ["Status=status"] })).toMatchObject({ _tag: "InvalidParameter", parameter: "--map" })
+    expect(await refused("Phone\n07400 100001\n07400 100002\n")).toMatchObject({ _tag: "InvalidParameter", parameter: "FILE" })
+    // Said so, every row is loaded.
+    const loaded = await Effect.runPromise(Effect.provide(loadText("Phone,Status\n447400100001,Removed\n", { map: ["Status=ignore"] }), MemoryStore.layer))
+    expect(loaded).toMatchObject({ numbers: 1, added: 1 })
+  })
+
+  it("JSON is one array of {msisdn, country_code}; an empty list is []", async () => {
     const out = tempPath("list.json")
     await Effect.runPromise(Effect.provide(Suppressions.write(out, { format: "json", excel: false }), MemoryStore.layer))
     expect(JSON.parse(fs.readFileSync(out, "utf8"))).toEqual([])
@@ -178,7 +237,7 @@ describe("Suppressions examples", () => {
       Effect.andThen(Effect.flatMap(Effect.service(ContactStore.ContactStore), (s) => s.cancel([number(2), number(1)])), Suppressions.write(out, { format: "json", excel: false })),
       MemoryStore.layer
     ))
-    expect(JSON.parse(fs.readFileSync(out, "utf8"))).toEqual([{ msisdn: number(1) }, { msisdn: number(2) }])
+    expect(JSON.parse(fs.readFileSync(out, "utf8"))).toEqual([{ msisdn: number(1), country_code: "44" }, { msisdn: number(2), country_code: "44" }])
   })
 
   it("add opts out a number with or without a contact, and says what it did", async () => {

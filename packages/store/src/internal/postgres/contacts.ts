@@ -94,9 +94,22 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
       SELECT * FROM unnest(${cancelled}::text[]) ON CONFLICT DO NOTHING`.pipe(Effect.asVoid)
   }
 
+  // Batch writers of one book (imports, sets of opt-outs) queue here, on an advisory lock held to the end of their
+  // transaction, before their first read: two imports then run one after the other, and neither writes back a batch
+  // it read before the other's commit, nor waits on the other's rows.
+  const queueWriters = sql`SELECT pg_advisory_xact_lock(${writersLock}::bigint) AS locked`
+
+  // A contact created on its own (an add, an unknown sender) waits for the batch writer at work, sharing the lock with
+  // other such creations: a batch writer's suppression entries are visible to no one until it commits, so a contact
+  // created meanwhile was stored SUBSCRIBED with its number on the list (the `SuppressionRace` law).
+  const queueBehindWriters = sql`SELECT pg_advisory_xact_lock_shared(${writersLock}::bigint) AS locked`
+
   const insertLawful = (contact: Contact.Contact) =>
-    sql`INSERT INTO contacts ${insertColumns} ${lawfulValues([contact])}
-      ON CONFLICT (msisdn) DO NOTHING RETURNING ${columns}`.pipe(Effect.flatMap(decodeContacts("ContactStore.insert")))
+    queueBehindWriters.pipe(
+      Effect.andThen(sql`INSERT INTO contacts ${insertColumns} ${lawfulValues([contact])}
+        ON CONFLICT (msisdn) DO NOTHING RETURNING ${columns}`),
+      Effect.flatMap(decodeContacts("ContactStore.insert"))
+    )
 
   // INSERT … ON CONFLICT DO NOTHING waits for a concurrent inserter of the number and then finds
   // its row; a row deleted between the two statements is tried again.
@@ -118,11 +131,6 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
         reason: `contact ${contact.msisdn} was deleted three times while it was being created`
       })
     })).pipe(attempt("ContactStore.getOrInsert"))
-
-  // Batch writers of one book (imports) queue here, on an advisory lock held to the end of their
-  // transaction, before their first read: two imports then run one after the other, and neither
-  // writes back a batch it read before the other's commit, nor waits on the other's rows.
-  const queueWriters = sql`SELECT pg_advisory_xact_lock(${writersLock}::bigint) AS locked`
 
   const getMany = (msisdns: ReadonlyArray<string>) =>
     msisdns.length === 0
@@ -261,6 +269,8 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
   // The contacts first, locked in key order, then their entries: the order every writer takes the two in.
   const cancel = (msisdns: ReadonlyArray<string>) =>
     msisdns.length === 0 ? Effect.succeed(0) : sql.withTransaction(Effect.gen(function*() {
+      // A batch writer: its entries for numbers without a contact must not race a contact's creation (above).
+      yield* queueWriters
       const stored = yield* sql`SELECT msisdn FROM contacts WHERE msisdn = ANY(${msisdns}::text[]) ORDER BY msisdn FOR UPDATE`.pipe(
         Effect.flatMap(decodeMsisdns("ContactStore.cancel")),
         Effect.map((rows) => rows.map((row) => row.msisdn))
