@@ -213,7 +213,10 @@ describe("--json: one document on stdout, every outcome", () => {
       .toMatchObject({ added: 0, rejected: 0, committed: true })
     const overInput = document(["suppressions", "import", list, "--rejects", list])
     expect([overInput.code, overInput.doc.error?.field]).toEqual([2, "--rejects"])
-    expect(fs.readFileSync(list, "utf8")).toMatch(/^msisdn,country_code\n/)
+    expect(fs.readFileSync(list, "utf8")).toMatch(/^suppressed_msisdn,country_code\n/)
+    // Not a contact file: imported, every number that opted out would become a contact.
+    const asContacts = document(["import", list, "--rejects", path.join(dir, "s2.rejects.csv")])
+    expect([asContacts.code, asContacts.doc.error?.field]).toEqual([2, "header"])
   })
 
   it("import: a summary, and over --max-rejects exit 3 with one document carrying the summary", () => {

@@ -86,12 +86,9 @@ export const createContact = Effect.fnUntraced(function*(path: string | number, 
   }
   const fresh = yield* newContact(msisdn, { first_name: request.first_name ?? "", last_name: request.last_name ?? "" }, "API")
   const store = yield* ContactStore
-  return yield* store.transaction(Effect.gen(function*() {
-    const suppressed = (yield* store.suppressed([msisdn])).has(msisdn)
-    const contact: Contact.Contact = suppressed ? { ...fresh, status: "CANCELLED" } : fresh
-    yield* store.insert(contact)
-    return contact
-  }))
+  // The store keeps the opt-out law (a suppressed number is stored CANCELLED): what it stored is the answer, as of
+  // its insert (on PostgreSQL an insert may wait for a set of opt-outs another process is committing).
+  return yield* store.insert(fresh)
 }, useCaseSpan("ContactBook.createContact"))
 
 /** `PUT /contacts/:msisdn`: changes first_name, last_name, tags, monitoring; returns the full contact. */

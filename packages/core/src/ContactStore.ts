@@ -114,7 +114,8 @@ export class ContactStore extends Context.Service<ContactStore, {
    * the contacts read (a resubscribe, an edit): the batch writes back only what it read.
    */
   readonly getMany: (msisdns: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, Contact.Contact>, StoreFailure>
-  readonly insert: (contact: Contact.Contact) => Effect.Effect<void, ContactExists | StoreFailure>
+  /** Stores a new contact and answers it as stored: CANCELLED where its number is suppressed (the opt-out law). */
+  readonly insert: (contact: Contact.Contact) => Effect.Effect<Contact.Contact, ContactExists | StoreFailure>
   /** Replaces the stored contact of the same msisdn. */
   readonly update: (contact: Contact.Contact) => Effect.Effect<void, ContactNotFound | StoreFailure>
   readonly remove: (msisdn: string) => Effect.Effect<void, ContactNotFound | StoreFailure>

@@ -119,7 +119,7 @@ export const make: Effect.Effect<Ports.Services> = Effect.gen(function*() {
       serialized(() =>
         state.contacts.has(contact.msisdn)
           ? Effect.fail(new ContactExists({ msisdn: contact.msisdn }))
-          : Effect.sync(() => void store(contact, true))
+          : Effect.sync(() => store(contact, true))
       ),
     update: (contact) =>
       serialized(() =>

@@ -236,6 +236,14 @@ export const run = Effect.fn("Import.run")(
       batchSize,
       worker: options.worker ?? false
     })
+    if (Columns.isSuppressionList(header)) {
+      return yield* new InvalidField({
+        field: "header",
+        value: header.join(","),
+        reason: "this is a suppression list (suppressions export): load it with `smsbook suppressions import`; " +
+          "imported as contacts, every number that opted out would become a contact"
+      })
+    }
     const columns = yield* Effect.fromResult(Columns.match(header, options.map))
     reader.start({ columns, defaultCountry, tags: options.tags ?? [] })
     const rejects = rejectsFile?.writer(columns.header, reader.delimiter)

@@ -4,7 +4,7 @@
  * `contacts export` and `import`, this is what moves a whole book: the opt-outs of deleted contacts too.
  */
 import { ContactStore, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
-import { Clock, Data, Effect, type Scope } from "effect"
+import { Clock, Data, Effect, Result, type Scope } from "effect"
 import type { FileFailure } from "../CliErrors.ts"
 import * as Columns from "../internal/csv/columns.ts"
 import * as DefaultCountry from "../internal/defaultCountry.ts"
@@ -40,14 +40,18 @@ const entry = (msisdn: string) => ({ msisdn, country_code: Msisdn.split(msisdn a
 
 /**
  * Writes every number of the suppression list to `out` (`-`: stdout), in msisdn order, a keyset page at a time
- * (`internal/pagedExport.ts`). The CSV's columns, `msisdn` and `country_code`, are what `load` reads.
+ * (`internal/pagedExport.ts`). The CSV's columns, `suppressed_msisdn` and `country_code`, are what `load` reads;
+ * `import` refuses the file (`Columns.suppressedColumn`).
  */
 export const write = Effect.fnUntraced(function*(out: string, options: ExportOptions) {
   const store = yield* ContactStore.ContactStore
   const rows = yield* PagedExport.write(out, { ...options, pageSize: Math.max(1, options.pageSize ?? 10_000) }, {
     page: (after: string | undefined, limit) => store.listSuppressed(after === undefined ? { limit } : { after, limit }),
-    columns: ["msisdn", "country_code"],
-    row: entry,
+    columns: [Columns.suppressedColumn, "country_code"],
+    row: (msisdn) => {
+      const { country_code } = entry(msisdn)
+      return { [Columns.suppressedColumn]: msisdn, country_code }
+    },
     json: entry
   })
   return { rows, format: options.format, out } satisfies Exported
@@ -110,6 +114,10 @@ const loaded = "the numbers were loaded (committed); only the summary may be cut
 /** What a stop while the load commits says: either may be true, and running it again is safe either way. */
 const committing = "the load was committing when it stopped, so it may have been committed: " +
   "run the same command again (numbers already loaded are then found already suppressed)"
+
+/** Whether `--map` names the number's column. */
+const mapsNumber = (mappings: ReadonlyArray<string> = []): boolean =>
+  mappings.some((text) => Result.getOrUndefined(Columns.parseMapping(text))?.field === "msisdn")
 
 /** The fields a suppression file's `--map` may name: its number, its country, or a column to leave alone. */
 const mappable: ReadonlySet<string> = new Set(["msisdn", "country", "ignore"])
@@ -183,8 +191,11 @@ export const load = Effect.fn("Suppressions.load")(
       batchSize: 1000,
       worker: false
     })
-    yield* checkColumns(header, options.map ?? [])
-    const columns = numberColumns(yield* Effect.fromResult(Columns.match(header, options.map)))
+    // Its own export's number column is the number's, unless --map names another.
+    const ownColumn = header.find((name) => Columns.key(name) === Columns.key(Columns.suppressedColumn))
+    const mappings = ownColumn === undefined || mapsNumber(options.map) ? options.map ?? [] : [`${ownColumn}=msisdn`, ...(options.map ?? [])]
+    yield* checkColumns(header, mappings)
+    const columns = numberColumns(yield* Effect.fromResult(Columns.match(header, mappings)))
     reader.start({ columns, defaultCountry, tags: [], numbersOnly: true })
     const rejects = rejectsFile?.writer(columns.header, reader.delimiter)
 

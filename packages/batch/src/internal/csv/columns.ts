@@ -63,6 +63,16 @@ export const isMobile = (name: string): boolean => mobileWords.test(key(name))
 /** The field a header name means, if it is one of the common spellings. */
 export const fieldOf = (name: string): Field | undefined => byKey.get(key(name))
 
+/**
+ * The number column of `suppressions export`: a name no contact file uses, so `import` finds no phone column in a
+ * suppression list (it would create a contact for every number that opted out) and says what the file is.
+ */
+export const suppressedColumn = "suppressed_msisdn"
+
+/** Whether a header is a suppression list's (`suppressions export`): it has {@link suppressedColumn}. */
+export const isSuppressionList = (header: ReadonlyArray<string>): boolean =>
+  header.some((name) => key(name) === key(suppressedColumn))
+
 /** The three leading columns of a rejects file; re-importing one ignores them silently. */
 export const rejectsColumns = ["line", "reason", "message"] as const
 

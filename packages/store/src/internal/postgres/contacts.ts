@@ -24,8 +24,11 @@ import { attempt, keyset, transaction } from "./connection.ts"
 /** Rows a store writes in batches before it first runs ANALYZE; each later ANALYZE waits for 4 times more. */
 export const firstAnalyzeAfter = 20_000
 
-/** The advisory lock that batch writers of one database queue on (an arbitrary constant: "SMSB" "W"). */
-const writersLock = 0x534d5342_57
+/**
+ * The class of the advisory lock that batch writers of one book queue on (an arbitrary constant: "SMSB"); its other
+ * half is the book's schema, so books in other schemas of one database do not wait on each other.
+ */
+const writersLock = 0x534d5342
 
 /** Builds the contact port over `sql`; `pageSize` rows per audience page. */
 export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.ContactStore["Service"] => {
@@ -97,12 +100,13 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
   // Batch writers of one book (imports, sets of opt-outs) queue here, on an advisory lock held to the end of their
   // transaction, before their first read: two imports then run one after the other, and neither writes back a batch
   // it read before the other's commit, nor waits on the other's rows.
-  const queueWriters = sql`SELECT pg_advisory_xact_lock(${writersLock}::bigint) AS locked`
+  const queueWriters = sql`SELECT pg_advisory_xact_lock(${writersLock}::int4, hashtext(current_schema())) AS locked`
 
   // A contact created on its own (an add, an unknown sender) waits for the batch writer at work, sharing the lock with
   // other such creations: a batch writer's suppression entries are visible to no one until it commits, so a contact
-  // created meanwhile was stored SUBSCRIBED with its number on the list (the `SuppressionRace` law).
-  const queueBehindWriters = sql`SELECT pg_advisory_xact_lock_shared(${writersLock}::bigint) AS locked`
+  // created meanwhile was stored SUBSCRIBED with its number on the list (the `SuppressionRace` law). Only a creation
+  // waits: `insert` and `getOrInsert` look for the stored contact first, without the lock.
+  const queueBehindWriters = sql`SELECT pg_advisory_xact_lock_shared(${writersLock}::int4, hashtext(current_schema())) AS locked`
 
   const insertLawful = (contact: Contact.Contact) =>
     queueBehindWriters.pipe(
@@ -116,6 +120,9 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
   const getOrInsert = (contact: Contact.Contact) =>
     sql.withTransaction(Effect.gen(function*() {
       for (let round = 0; round < 3; round++) {
+        // The stored contact first: a known sender never waits for a batch writer.
+        const found = yield* getForUpdate(contact.msisdn)
+        if (Option.isSome(found)) return { contact: found.value, created: false }
         const inserted = yield* insertLawful(contact)
         const created = inserted[0]
         if (created !== undefined) {
@@ -123,8 +130,6 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
           yield* replaceTags([created])
           return { contact: created, created: true }
         }
-        const found = yield* getForUpdate(contact.msisdn)
-        if (Option.isSome(found)) return { contact: found.value, created: false }
       }
       return yield* new StoreFailure({
         operation: "ContactStore.getOrInsert",
@@ -155,10 +160,14 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
 
   const insert = (contact: Contact.Contact) =>
     sql.withTransaction(Effect.gen(function*() {
-      const inserted = yield* insertLawful(contact)
-      if (inserted.length === 0) return yield* new ContactExists({ msisdn: contact.msisdn })
+      // A number already stored is refused at once, without waiting for a batch writer.
+      const exists = yield* sql`SELECT 1 AS found FROM contacts WHERE msisdn = ${contact.msisdn}`
+      const inserted = exists.length > 0 ? [] : yield* insertLawful(contact)
+      const stored = inserted[0]
+      if (stored === undefined) return yield* new ContactExists({ msisdn: contact.msisdn })
       yield* suppressCancelled(inserted)
       yield* replaceTags([contact])
+      return stored
     })).pipe(attempt("ContactStore.insert"))
 
   const update = (contact: Contact.Contact) =>

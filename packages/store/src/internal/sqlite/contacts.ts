@@ -147,10 +147,10 @@ export const make = (db: Database, pageSize: number): ContactStore.ContactStore[
         return found
       }),
     insert: (contact) =>
-      writeOrFail("contacts.insert", () =>
-        insertContact(contact) === undefined
-          ? Result.fail(new ContactExists({ msisdn: contact.msisdn }))
-          : Result.succeed(undefined)),
+      writeOrFail("contacts.insert", () => {
+        const stored = insertContact(contact)
+        return stored === undefined ? Result.fail(new ContactExists({ msisdn: contact.msisdn })) : Result.succeed(stored)
+      }),
     update: (contact) =>
       writeOrFail("contacts.update", () =>
         replaceContact(contact, false) ? Result.succeed(undefined) : Result.fail(new ContactNotFound({ msisdn: contact.msisdn }))),
