@@ -1,6 +1,7 @@
 /**
- * The input of a job: FILE's bytes, or standard input for `-`, closed with the scope. A file that
- * cannot be opened is bad input (exit 2), named by the reason the system gave.
+ * The input of a job: FILE's bytes, or standard input for `-`, closed with the scope (a file that cannot be opened is
+ * bad input, exit 2, named by the reason the system gave), and the rows of a contact file read from them, as `import`
+ * and `suppressions import` read them.
  */
 import { InvalidField, InvalidParameter } from "@smsbook/core"
 import { Effect } from "effect"

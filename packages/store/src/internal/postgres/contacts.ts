@@ -115,8 +115,8 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
       Effect.flatMap(decodeContacts("ContactStore.insert"))
     )
 
-  // INSERT … ON CONFLICT DO NOTHING waits for a concurrent inserter of the number and then finds
-  // its row; a row deleted between the two statements is tried again.
+  // The stored row first (locked), else an INSERT … ON CONFLICT DO NOTHING, which waits for a concurrent inserter
+  // of the number: its row is then found in the next round, and a row deleted in between is tried again.
   const getOrInsert = (contact: Contact.Contact) =>
     sql.withTransaction(Effect.gen(function*() {
       for (let round = 0; round < 3; round++) {
