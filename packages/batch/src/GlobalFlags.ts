@@ -131,7 +131,7 @@ export const flags = {
   json,
   wait: optionalText(
     "wait",
-    "Seconds to wait for another process writing to a SQLite book before failing, default 600 (env SMSBOOK_LOCK_WAIT)"
+    "Seconds to wait for another process writing to the book before failing, default 600 (env SMSBOOK_LOCK_WAIT)"
   ),
   ...account
 }

@@ -3,7 +3,7 @@
  * for teams that outgrow a SQLite file. Behaves exactly like the core's MemoryStore; migrates on start.
  */
 import { PgClient } from "@effect/sql-pg"
-import { Clock, Context, Effect, Layer, Redacted, type Scope } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Redacted, type Scope } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { type Migrator, SqlClient, SqlError } from "effect/sql"
 import { Ports, StoreUnavailable } from "@smsbook/core"
@@ -27,6 +27,12 @@ export interface Options {
   readonly pageSize?: number
   /** Connections in the pool (default 10). */
   readonly maxConnections?: number
+  /**
+   * How long a statement waits for a lock another transaction holds (another import, a set of opt-outs, a contact's
+   * row) before it fails with `StoreFailure`: PostgreSQL's `lock_timeout`, for every connection of the pool. Unset,
+   * the server's own setting (no limit unless it has one).
+   */
+  readonly lockWait?: Duration.Input
 }
 
 /** Rows per keyset page when not told otherwise. */
@@ -67,6 +73,9 @@ export const make = (url: string, options: Options = {}): Effect.Effect<Services
     const sql = yield* PgClient.make({
       url: Redacted.make(url),
       maxConnections: options.maxConnections ?? 10,
+      ...(options.lockWait === undefined ? {} : {
+        startupParameters: { lock_timeout: String(Math.max(0, Math.floor(Math.min(Duration.toMillis(options.lockWait), 2 ** 31 - 1)))) }
+      }),
       ...(hasConnectTimeout(url) ? {} : { connectTimeout: defaultConnectTimeout })
     })
     yield* Migrations.run.pipe(Effect.provideService(SqlClient.SqlClient, sql))

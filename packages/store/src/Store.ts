@@ -52,13 +52,16 @@ const fileUri = (url: string) =>
   new InvalidStoreUrl({ url, reason: "is a file: URI: give the book's path (a file whose name starts with file: as ./file:…)" })
 
 /**
- * How long a command waits for another process's write transaction on a SQLite book before failing:
- * long enough for a nightly import to queue behind another one.
+ * How long a command waits for another process's write transaction before failing (SQLite's write lock, PostgreSQL's
+ * `lock_timeout`): long enough for a nightly import to queue behind another one.
  */
 export const defaultLockWait: Duration.Input = "10 minutes"
 
 export interface Options {
-  /** How long a writer waits for the book's write lock (SQLite) before failing (default `defaultLockWait`). */
+  /**
+   * How long a writer waits for another writer before failing (default `defaultLockWait`): for the book's write lock
+   * on SQLite, for any lock another transaction holds on PostgreSQL (its `lock_timeout`).
+   */
   readonly lockWait?: Duration.Input
   /** SQLite's page cache in KiB (default 64 MiB, sized for imports; see `SqliteStore.Options`). */
   readonly cacheKiB?: number
@@ -114,6 +117,6 @@ export const layer = (url: string, options: Options = {}): Layer.Layer<Services,
         lockWait: options.lockWait ?? defaultLockWait
       })
     case "postgres":
-      return postgresOnDemand(location.url, () => import("./PostgresStore.ts"), (pg) => pg.layer(location.url))
+      return postgresOnDemand(location.url, () => import("./PostgresStore.ts"), (pg) => pg.layer(location.url, { lockWait: options.lockWait ?? defaultLockWait }))
   }
 }

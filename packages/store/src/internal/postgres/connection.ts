@@ -52,9 +52,16 @@ export const problemOf = (error: unknown): { readonly problem?: StoreProblem } =
   return problem === undefined ? {} : { problem }
 }
 
+/** lock_not_available: a statement waited for another transaction's lock longer than the pool's `lock_timeout`. */
+const lockTimeout = "55P03"
+
 /** `error` as a `StoreFailure({ operation })`, marked as contention when PostgreSQL aborted for it. */
 export const failure = (operation: string, error: SqlError.SqlError | Schema.SchemaError): StoreFailure => {
-  const failed = new StoreFailure({ operation, reason: describeError(error), ...problemOf(error) })
+  const waited = SqlError.isSqlError(error) && sqlState(error) === lockTimeout
+  const reason = waited
+    ? `${describeError(error)}: another transaction (an import, a suppression load) held what this write needs longer than the lock wait (--wait); nothing was written`
+    : describeError(error)
+  const failed = new StoreFailure({ operation, reason, ...problemOf(error) })
   return SqlError.isSqlError(error) && contentionCodes.has(sqlState(error) ?? "") ? Contention.mark(failed) : failed
 }
 
