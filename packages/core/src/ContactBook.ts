@@ -47,13 +47,15 @@ const newContact = Effect.fnUntraced(function*(
   added_from: Contact.AddedFrom
 ) {
   const { country_code, phone_number } = Msisdn.split(msisdn)
+  // In the interface's order, as every store reads a contact back: an answer printed as it is looks the same whatever
+  // the store.
   const contact: Contact.Contact = {
     msisdn,
     phone_number,
-    country_code,
     first_name: names.first_name.trim(),
     last_name: names.last_name.trim(),
     full_name: Contact.fullName(names.first_name, names.last_name),
+    country_code,
     added_from,
     status: "SUBSCRIBED",
     tags: [],

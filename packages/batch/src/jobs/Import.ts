@@ -236,12 +236,18 @@ export const run = Effect.fn("Import.run")(
       batchSize,
       worker: options.worker ?? false
     })
-    if (Columns.isSuppressionList(header)) {
+    // A suppression list imported as contacts would make a contact of every number that opted out; a --map that
+    // names the number's column (or that column) says the user knows what the file holds.
+    const mapsTheNumber = (options.map ?? []).some((text) => {
+      const mapping = Result.getOrUndefined(Columns.parseMapping(text))
+      return mapping !== undefined && (mapping.field === "msisdn" || Columns.key(mapping.column) === Columns.key(Columns.suppressedColumn))
+    })
+    if (Columns.isSuppressionList(header) && !mapsTheNumber) {
       return yield* new InvalidField({
         field: "header",
-        value: header.join(","),
-        reason: "this is a suppression list (suppressions export): load it with `smsbook suppressions import`; " +
-          "imported as contacts, every number that opted out would become a contact"
+        value: header.join(reader.delimiter),
+        reason: "this is a suppression list (suppressions export): load it with `smsbook suppressions import`; imported as " +
+          `contacts, every number that opted out would become a contact (a contact file: name its number's column with --map "COLUMN=msisdn")`
       })
     }
     const columns = yield* Effect.fromResult(Columns.match(header, options.map))
