@@ -127,6 +127,27 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
       }
     })
 
+    it("the writers lock is the book's: a book in another schema of the database creates contacts while it is held", async () => {
+      const [one, other] = [await freshSchema(), await freshSchema()]
+      const holder = store(one.url)
+      const neighbour = store(other.url, { lockWait: "2 seconds" })
+      try {
+        const applied = await holder.runPromise(Deferred.make<void>())
+        const release = await holder.runPromise(Deferred.make<void>())
+        const held = holder.runPromise(Effect.flatMap(ContactStore.ContactStore, (contacts) =>
+          contacts.transaction(Effect.andThen(contacts.cancel([Fixtures.msisdn(7)]), Effect.andThen(Deferred.succeed(applied, undefined), Deferred.await(release))))))
+        await holder.runPromise(Deferred.await(applied))
+        // With one lock for the whole database, this waited for the other book's set and failed after lockWait.
+        const created = await neighbour.runPromiseExit(Effect.flatMap(ContactStore.ContactStore, (contacts) => contacts.insert(Fixtures.contact(7))))
+        await holder.runPromise(Deferred.succeed(release, undefined))
+        await held
+        expect(Exit.isSuccess(created) && created.value.status).toBe("SUBSCRIBED")
+      } finally {
+        await neighbour.dispose()
+        await holder.dispose()
+      }
+    })
+
     const someone = Fixtures.contact(123456, { first_name: "Ada", last_name: "Lovelace", tags: ["Friends"] })
     const sent = Fixtures.groupMessage("m-1", ["Friends"], { id: "ext-1", created_at: 1_700_000_000_000 })
 
