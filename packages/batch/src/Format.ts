@@ -167,6 +167,7 @@ export const suppressionsLoaded = (file: string, loaded: Suppressions.Loaded): R
     }`,
     `  columns: ${Object.entries(loaded.columns).map(([field, column]) => `${field} ← ${column}`).join(", ")}`
   ]
+  if (loaded.columns_not_read.length > 0) lines.push(`  columns not read: ${loaded.columns_not_read.join(", ")}`)
   if (loaded.duplicates > 0) lines.push(`  ${plural(loaded.duplicates, "row")} repeated an earlier number`)
   if (loaded.rejected > 0) {
     lines.push(`  rejected: ${counts(loaded.reasons)}${loaded.rejects_file === null ? "" : ` → ${loaded.rejects_file}`}`)

@@ -91,6 +91,8 @@ export interface Loaded {
   readonly rejects_file: string | null
   /** Which column the number (and the country) was read from. */
   readonly columns: { readonly msisdn?: string; readonly country?: string }
+  /** The file's columns no number or country is read from, in file order (a list's dates, notes, names). */
+  readonly columns_not_read: ReadonlyArray<string>
   readonly encoding: string
   readonly delimiter: string
   readonly elapsed_ms: number
@@ -247,6 +249,7 @@ export const load = Effect.fn("Suppressions.load")(
     )
     yield* Effect.sync(() => Interruption.keep(committed ? loaded : rolledBack))
     const { country, msisdn } = columns.index
+    const readFrom = new Set([msisdn, country, ...columns.fallbacks, ...columns.countryFallbacks])
     return {
       read: tally.read,
       numbers: numbers.size(),
@@ -259,6 +262,7 @@ export const load = Effect.fn("Suppressions.load")(
         ...(msisdn === undefined ? {} : { msisdn: columns.header[msisdn] ?? "" }),
         ...(country === undefined ? {} : { country: columns.header[country] ?? "" })
       },
+      columns_not_read: columns.header.flatMap((name, at) => readFrom.has(at) ? [] : [name.trim() === "" ? `(column ${at + 1})` : name]),
       encoding: reader.encoding(),
       delimiter: reader.delimiter,
       elapsed_ms: (yield* Clock.currentTimeMillis) - started,

@@ -191,7 +191,8 @@ describe("Suppressions examples", () => {
       rejected: 1,
       reasons: { invalid: 1 },
       rejects_file: rejects,
-      columns: { msisdn: "Phone Number", country: "Country" }
+      columns: { msisdn: "Phone Number", country: "Country" },
+      columns_not_read: ["Date Added", "Source"]
     })
     expect(cancelled).toEqual(["Oliver", "Mohammed"])
     expect(listed).toEqual(["14155552671", "33612345678", "447400123457", "447400445566", "447400990011"])
