@@ -1,7 +1,7 @@
 /**
  * The contact import job: the bytes of a CSV file in, contacts upserted by msisdn in one store transaction, and a
  * summary accounting for every row (created, updated, unchanged or rejected; rejected rows go to a file).
- * Over 400 lines (428): the job is one transaction from the first byte to the commit, and its steps share that
+ * Over 400 lines (420): the job is one transaction from the first byte to the commit, and its steps share that
  * transaction's state (the tally, the staging, the rejects file); split, each part would take all of it as arguments.
  */
 import { Contact, ContactBook, ContactStore, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
@@ -236,20 +236,6 @@ export const run = Effect.fn("Import.run")(
       batchSize,
       worker: options.worker ?? false
     })
-    // A suppression list imported as contacts would make a contact of every number that opted out; a --map that
-    // names the number's column (or that column) says the user knows what the file holds.
-    const mapsTheNumber = (options.map ?? []).some((text) => {
-      const mapping = Result.getOrUndefined(Columns.parseMapping(text))
-      return mapping !== undefined && (mapping.field === "msisdn" || Columns.key(mapping.column) === Columns.key(Columns.suppressedColumn))
-    })
-    if (Columns.isSuppressionList(header) && !mapsTheNumber) {
-      return yield* new InvalidField({
-        field: "header",
-        value: header.join(reader.delimiter),
-        reason: "this is a suppression list (suppressions export): load it with `smsbook suppressions import`; imported as " +
-          `contacts, every number that opted out would become a contact (a contact file: name its number's column with --map "COLUMN=msisdn")`
-      })
-    }
     const columns = yield* Effect.fromResult(Columns.match(header, options.map))
     reader.start({ columns, defaultCountry, tags: options.tags ?? [] })
     const rejects = rejectsFile?.writer(columns.header, reader.delimiter)

@@ -4,7 +4,7 @@
  * `contacts export` and `import`, this is what moves a whole book: the opt-outs of deleted contacts too.
  */
 import { ContactStore, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"
-import { Clock, Data, Effect, Result, type Scope } from "effect"
+import { Clock, Data, Effect, type Scope } from "effect"
 import type { FileFailure } from "../CliErrors.ts"
 import * as Columns from "../internal/csv/columns.ts"
 import * as DefaultCountry from "../internal/defaultCountry.ts"
@@ -41,7 +41,7 @@ const entry = (msisdn: string) => ({ msisdn, country_code: Msisdn.split(msisdn a
 /**
  * Writes every number of the suppression list to `out` (`-`: stdout), in msisdn order, a keyset page at a time
  * (`internal/pagedExport.ts`). The CSV's columns, `suppressed_msisdn` and `country_code`, are what `load` reads;
- * `import` refuses the file (`Columns.suppressedColumn`).
+ * `import` refuses the file (`Columns.match`).
  */
 export const write = Effect.fnUntraced(function*(out: string, options: ExportOptions) {
   const store = yield* ContactStore.ContactStore
@@ -117,10 +117,6 @@ const loaded = "the numbers were loaded (committed); only the summary may be cut
 const committing = "the load was committing when it stopped, so it may have been committed: " +
   "run the same command again (numbers already loaded are then found already suppressed)"
 
-/** Whether `--map` names the number's column. */
-const mapsNumber = (mappings: ReadonlyArray<string> = []): boolean =>
-  mappings.some((text) => Result.getOrUndefined(Columns.parseMapping(text))?.field === "msisdn")
-
 /** The fields a suppression file's `--map` may name: its number, its country, or a column to leave alone. */
 const mappable: ReadonlySet<string> = new Set(["msisdn", "country", "ignore"])
 
@@ -193,11 +189,9 @@ export const load = Effect.fn("Suppressions.load")(
       batchSize: 1000,
       worker: false
     })
-    // Its own export's number column is the number's, unless --map names another.
-    const ownColumn = header.find((name) => Columns.key(name) === Columns.key(Columns.suppressedColumn))
-    const mappings = ownColumn === undefined || mapsNumber(options.map) ? options.map ?? [] : [`${ownColumn}=msisdn`, ...(options.map ?? [])]
-    yield* checkColumns(header, mappings)
-    const columns = numberColumns(yield* Effect.fromResult(Columns.match(header, mappings)))
+    yield* checkColumns(header, options.map ?? [])
+    // Its own export's number column (`suppressed_msisdn`) is a phone column here.
+    const columns = numberColumns(yield* Effect.fromResult(Columns.match(header, options.map, { suppressionList: true })))
     reader.start({ columns, defaultCountry, tags: [], numbersOnly: true })
     const rejects = rejectsFile?.writer(columns.header, reader.delimiter)
 

@@ -915,7 +915,7 @@ describe("header matching", () => {
   it("a suppression list (suppressions export) is refused as a contact file, unless --map names the number's column", async () => {
     const text = ["Name;suppressed_msisdn;Phone", "Ann;447400100001;447400100002"]
     const refused = await run(Effect.flip(importLines(text).pipe(Effect.scoped)))
-    expect(refused).toMatchObject({ _tag: "InvalidField", field: "header", value: "Name;suppressed_msisdn;Phone" })
+    expect(refused).toMatchObject({ _tag: "InvalidField", field: "header", value: "Name,suppressed_msisdn,Phone" })
     for (const map of ["suppressed_msisdn=ignore", "Phone=msisdn"]) {
       const imported = await run(Import.run(chunksOf(new TextEncoder().encode(text.join("\n"))), { map: [map] }).pipe(Effect.scoped))
       expect([map, imported.created, imported.columns.msisdn]).toEqual([map, 1, "Phone"])

@@ -64,14 +64,10 @@ export const isMobile = (name: string): boolean => mobileWords.test(key(name))
 export const fieldOf = (name: string): Field | undefined => byKey.get(key(name))
 
 /**
- * The number column of `suppressions export`: a name no contact file uses, so `import` finds no phone column in a
- * suppression list (it would create a contact for every number that opted out) and says what the file is.
+ * The number column of `suppressions export`: a name no contact file uses, so {@link match} tells a suppression list
+ * from a contact file (imported as contacts, it would make a contact of every number that opted out).
  */
 export const suppressedColumn = "suppressed_msisdn"
-
-/** Whether a header is a suppression list's (`suppressions export`): it has {@link suppressedColumn}. */
-export const isSuppressionList = (header: ReadonlyArray<string>): boolean =>
-  header.some((name) => key(name) === key(suppressedColumn))
 
 /** The three leading columns of a rejects file; re-importing one ignores them silently. */
 export const rejectsColumns = ["line", "reason", "message"] as const
@@ -121,11 +117,14 @@ const describe = (header: ReadonlyArray<string>) => header.map((name) => JSON.st
  * phone columns: the mobile one is the number's, the others its {@link Columns.fallbacks}; and country columns: the
  * first is the country's, the others its {@link Columns.countryFallbacks}. A file
  * without a phone-number column is refused, naming the columns it has. A mapping that names no column, or two
- * columns mapped to one field, is refused too: a typo in a nightly job must not go unnoticed.
+ * columns mapped to one field, is refused too: a typo in a nightly job must not go unnoticed. {@link suppressedColumn}
+ * is a phone column of a `suppressionList`; in a contact file it refuses the file unless a mapping names it or the
+ * number's column.
  */
 export const match = (
   header: ReadonlyArray<string>,
-  mappings: ReadonlyArray<string> = []
+  mappings: ReadonlyArray<string> = [],
+  options: { readonly suppressionList?: boolean } = {}
 ): Result.Result<Columns, InvalidField | InvalidParameter> => {
   const assigned = new Map<number, Field | "ignore">()
   const taken = new Map<Field, string>()
@@ -159,13 +158,25 @@ export const match = (
   const countries: Array<number> = []
   const mappedPhone = index.msisdn !== undefined
   const mappedCountry = index.country !== undefined
+  const isSuppressed = (name: string) => key(name) === key(suppressedColumn)
+  const listAt = header.findIndex(isSuppressed)
+  if (options.suppressionList !== true && listAt >= 0 && !assigned.has(listAt) && !mappedPhone) {
+    return Result.fail(
+      new InvalidField({
+        field: "header",
+        value: header.join(","),
+        reason: "this is a suppression list (suppressions export): load it with `smsbook suppressions import`; imported as " +
+          `contacts, every number that opted out would become a contact (a contact file: name its number's column with --map "COLUMN=msisdn")`
+      })
+    )
+  }
   const leadingRejectsColumns = rejectsColumns.every((name, i) => key(header[i] ?? "") === name)
   // `contacts export`'s own header: its number, status and monitoring columns (a booking file may have the last two).
   const isExport = ["msisdn", "status", "monitoring"].every((column) => header.some((name) => key(name) === column))
   header.forEach((name, at) => {
     if (assigned.has(at)) return
     if (leadingRejectsColumns && at < rejectsColumns.length) return
-    const field = fieldOf(name)
+    const field = options.suppressionList === true && isSuppressed(name) ? "msisdn" : fieldOf(name)
     if (field === "status" && !isExport) unread.push(at)
     else if (field === "msisdn" && !mappedPhone) phones.push(at)
     else if (field === "country" && !mappedCountry) countries.push(at)
