@@ -5,7 +5,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { Carrier, ContactStore, type Message, MessageStore, PartQueue } from "@smsbook/core"
 import { Fixtures, ModelCheck } from "@smsbook/testing"
-import { Deferred, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Stream } from "effect"
+import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as PostgresStore from "../src/PostgresStore.ts"
@@ -102,52 +102,6 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
   })
 
   describe("transactions, errors, migrations and examples", () => {
-    it("a new contact waiting for a set of opt-outs longer than lockWait fails (STORE_FAILURE naming the wait) and writes nothing", async () => {
-      const { url } = await freshSchema()
-      const holder = store(url)
-      const waiter = store(url, { lockWait: "300 millis" })
-      try {
-        const applied = await holder.runPromise(Deferred.make<void>())
-        const release = await holder.runPromise(Deferred.make<void>())
-        // A set of opt-outs applied and held open: the writers lock is taken until it commits.
-        const held = holder.runPromise(Effect.flatMap(ContactStore.ContactStore, (contacts) =>
-          contacts.transaction(Effect.andThen(contacts.cancel([Fixtures.msisdn(7)]), Effect.andThen(Deferred.succeed(applied, undefined), Deferred.await(release))))))
-        await holder.runPromise(Deferred.await(applied))
-        const started = Date.now()
-        const exit = await waiter.runPromiseExit(Effect.flatMap(ContactStore.ContactStore, (contacts) => contacts.insert(Fixtures.contact(8))))
-        const waited = Date.now() - started
-        await holder.runPromise(Deferred.succeed(release, undefined))
-        await held
-        expect(Exit.isFailure(exit) && String(exit.cause)).toMatch(/StoreFailure[\s\S]*lock wait \(--wait\)/)
-        expect(waited).toBeLessThan(10_000)
-        expect(await waiter.runPromise(Effect.flatMap(ContactStore.ContactStore, (contacts) => contacts.count))).toBe(0)
-      } finally {
-        await waiter.dispose()
-        await holder.dispose()
-      }
-    })
-
-    it("the writers lock is the book's: a book in another schema of the database creates contacts while it is held", async () => {
-      const [one, other] = [await freshSchema(), await freshSchema()]
-      const holder = store(one.url)
-      const neighbour = store(other.url, { lockWait: "2 seconds" })
-      try {
-        const applied = await holder.runPromise(Deferred.make<void>())
-        const release = await holder.runPromise(Deferred.make<void>())
-        const held = holder.runPromise(Effect.flatMap(ContactStore.ContactStore, (contacts) =>
-          contacts.transaction(Effect.andThen(contacts.cancel([Fixtures.msisdn(7)]), Effect.andThen(Deferred.succeed(applied, undefined), Deferred.await(release))))))
-        await holder.runPromise(Deferred.await(applied))
-        // With one lock for the whole database, this waited for the other book's set and failed after lockWait.
-        const created = await neighbour.runPromiseExit(Effect.flatMap(ContactStore.ContactStore, (contacts) => contacts.insert(Fixtures.contact(7))))
-        await holder.runPromise(Deferred.succeed(release, undefined))
-        await held
-        expect(Exit.isSuccess(created) && created.value.status).toBe("SUBSCRIBED")
-      } finally {
-        await neighbour.dispose()
-        await holder.dispose()
-      }
-    })
-
     const someone = Fixtures.contact(123456, { first_name: "Ada", last_name: "Lovelace", tags: ["Friends"] })
     const sent = Fixtures.groupMessage("m-1", ["Friends"], { id: "ext-1", created_at: 1_700_000_000_000 })
 

@@ -1,0 +1,71 @@
+/**
+ * The writers lock of a PostgreSQL book (SMSBOOK_TEST_POSTGRES_URL): a set of opt-outs being applied holds it, a new
+ * contact waits for it at most the store's `lockWait`, and a book in another schema of the database never waits.
+ */
+import { ContactStore } from "@smsbook/core"
+import { Fixtures, PostgresSchema } from "@smsbook/testing"
+import { Deferred, Effect, Exit, ManagedRuntime } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import * as PostgresStore from "../src/PostgresStore.ts"
+
+const serverUrl = process.env["SMSBOOK_TEST_POSTGRES_URL"] || undefined
+
+const schemas: Array<PostgresSchema.Throwaway> = []
+afterAll(async () => {
+  for (const schema of schemas) await schema.drop()
+})
+
+const freshBook = async (): Promise<string> => {
+  const schema = await PostgresSchema.make(serverUrl ?? "", "writers")
+  schemas.push(schema)
+  return schema.url
+}
+
+const store = (url: string, options?: PostgresStore.Options) => ManagedRuntime.make(PostgresStore.layer(url, options))
+
+/** Runs `during` while the book at `url` holds a set of opt-outs applied and uncommitted (its writers lock held). */
+const whileOptOutsHeld = async <A>(url: string, during: () => Promise<A>): Promise<A> => {
+  const holder = store(url)
+  try {
+    const applied = await holder.runPromise(Deferred.make<void>())
+    const release = await holder.runPromise(Deferred.make<void>())
+    const held = holder.runPromise(Effect.flatMap(ContactStore.ContactStore, (contacts) =>
+      contacts.transaction(Effect.andThen(contacts.cancel([Fixtures.msisdn(7)]), Effect.andThen(Deferred.succeed(applied, undefined), Deferred.await(release))))))
+    await holder.runPromise(Deferred.await(applied))
+    const result = await during().finally(() => holder.runPromise(Deferred.succeed(release, undefined)))
+    await held
+    return result
+  } finally {
+    await holder.dispose()
+  }
+}
+
+const insert = (n: number) => Effect.flatMap(ContactStore.ContactStore, (contacts) => contacts.insert(Fixtures.contact(n)))
+
+describe.skipIf(serverUrl === undefined)("the writers lock (PostgreSQL)", () => {
+  it("a new contact waiting for a set of opt-outs longer than lockWait fails (STORE_FAILURE naming the wait) and writes nothing", async () => {
+    const url = await freshBook()
+    const waiter = store(url, { lockWait: "300 millis" })
+    try {
+      const started = Date.now()
+      const exit = await whileOptOutsHeld(url, () => waiter.runPromiseExit(insert(8)))
+      expect(Exit.isFailure(exit) && String(exit.cause)).toMatch(/StoreFailure[\s\S]*lock wait \(--wait\)/)
+      expect(Date.now() - started).toBeLessThan(10_000)
+      expect(await waiter.runPromise(Effect.flatMap(ContactStore.ContactStore, (contacts) => contacts.count))).toBe(0)
+    } finally {
+      await waiter.dispose()
+    }
+  })
+
+  it("the lock is the book's: a book in another schema of the database creates contacts while it is held", async () => {
+    const [one, other] = [await freshBook(), await freshBook()]
+    const neighbour = store(other, { lockWait: "2 seconds" })
+    try {
+      // With one lock for the whole database, this waited for the other book's set and failed after lockWait.
+      const created = await whileOptOutsHeld(one, () => neighbour.runPromiseExit(insert(7)))
+      expect(Exit.isSuccess(created) && created.value.status).toBe("SUBSCRIBED")
+    } finally {
+      await neighbour.dispose()
+    }
+  })
+})
