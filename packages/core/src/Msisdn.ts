@@ -442,8 +442,9 @@ const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized 
  * the written number as one valid number, that number is kept; when it reads none, the row is refused with a reason.
  *
  * 1. Characters: any Unicode decimal digit; separators (spaces, `.`, `-`, `/`, brackets, full-width forms); a
- *    `tel:` prefix; an extension is dropped (`extension-dropped`); three or more vanity letters after three digits
- *    are read on the keypad (`1-800-FLOWERS`), one or two letters are `letter-in-number`.
+ *    `tel:` prefix; a spreadsheet's text forms (`="07400 123456"`, `'07400 123456`); an extension is dropped
+ *    (`extension-dropped`); three or more vanity letters after three digits are read on the keypad
+ *    (`1-800-FLOWERS`), one or two letters are `letter-in-number`.
  * 2. The country: the row's country cell if it has one, else the default country, read by `options.readCountry`
  *    (ISO alpha-2 code or calling code; with `Country.lookup`, also alpha-3 codes and names).
  * 3. `+` → international only. A trunk prefix after the calling code is dropped (`trunk-prefix-dropped`).

@@ -52,6 +52,16 @@ describe("reading a written number", () => {
     )
   })
 
+  it("reads a number in a spreadsheet's text forms (=\"…\", a leading ') as the number inside", () => {
+    fc.assert(
+      fc.property(fc.oneof(plainText, nearlyPlain), fc.constantFrom((t: string) => `="${t}"`, (t: string) => `= "${t}"`, (t: string) => `'${t}`, (t: string) => `''${t}`), (text, wrap) => {
+        const trimmed = text.trim()
+        fc.pre(trimmed !== "" && !trimmed.startsWith("'"))
+        expect(Written.read(wrap(text))).toEqual(Written.read(text))
+      })
+    )
+  })
+
   it("examples: spreadsheet damage on the short path, extensions and letters on the full one", () => {
     expect(Written.read(" 447400123456.0 ")).toBe("not-a-number")
     expect(Written.read("+44 (0) 7400-123.456")).toEqual({ digits: "4407400123456", plus: true, extensionDropped: false, lettersConverted: false })
@@ -59,5 +69,10 @@ describe("reading a written number", () => {
     expect(Written.read("07400 123456 x12")).toMatchObject({ digits: "07400123456", extensionDropped: true })
     expect(Written.read("+")).toBe("too-short")
     expect(Written.read("4.47E+11")).toBe("scientific-notation")
+    expect(Written.read('="07400 123456"')).toEqual({ digits: "07400123456", plus: false, extensionDropped: false, lettersConverted: false })
+    expect(Written.read("'+44 7400 123456")).toMatchObject({ digits: "447400123456", plus: true })
+    expect(Written.read('="4.47E+11"')).toBe("scientific-notation")
+    expect(Written.read('=""')).toBe("empty")
+    expect(Written.read('=SUM(A1)')).toBe("not-a-number")
   })
 })

@@ -25,6 +25,12 @@ const scientific = /^[+-]?[0-9]+(?:[.,][0-9]+)?[eE][+-]?[0-9]+$/
 /** The common written form: ASCII digits, spaces, `-`, `(`, `)`, `/`, `.`, one leading `+`. */
 const plain = /^\+?[0-9 ()\-/.]*$/
 
+/**
+ * `="07400 123456"` (a spreadsheet's text formula, written by exports that keep a leading zero) and `'07400 123456`
+ * (the apostrophe that makes a cell text): the number inside is what was written.
+ */
+const spreadsheetText = /^(?:'+|=\s*"(.*)"$)/
+
 /** `447400123456.0`: a spreadsheet or a script stored the number as a decimal. */
 const decimal = /^[0-9]{6,}\.0+$/
 
@@ -94,9 +100,17 @@ export const readPlain = (text: string): Written | MsisdnProblem | undefined => 
   return { digits, plus, extensionDropped: false, lettersConverted: false }
 }
 
+/** The text inside a spreadsheet's text form (`="…"`, `'…`), once; other text as it is. */
+const unwrapSpreadsheetText = (text: string): string => {
+  const form = spreadsheetText.exec(text)
+  if (form === null) return text
+  return (form[1] ?? text.slice(form[0].length)).trim()
+}
+
 /**
- * Reads the digits of a written number. A `tel:` prefix, one `+` before the first digit and separators (spaces,
- * `.`, `-`, `/`, brackets, their full-width and Unicode forms) are allowed anywhere. Letters are converted by the
+ * Reads the digits of a written number. A spreadsheet's text form (`="…"`, `'…`) is unwrapped first. A `tel:`
+ * prefix, one `+` before the first digit and separators (spaces, `.`, `-`, `/`, brackets, their full-width and
+ * Unicode forms) are allowed anywhere. Letters are converted by the
  * keypad only when there are three or more of them after at least three digits (`1-800-FLOWERS`), as Google's
  * libphonenumber does; one or two letters among digits are `letter-in-number` (`O` written for `0`), letters
  * without a number are `not-a-number`.
@@ -108,7 +122,7 @@ export const read = (input: string): Written | MsisdnProblem => {
 
 /** {@link read} of trimmed text that is not empty, whatever its form. */
 export const readAny = (trimmed: string): Written | MsisdnProblem => {
-  let text = trimmed
+  let text = unwrapSpreadsheetText(trimmed)
   if (/^tel:/i.test(text)) text = text.slice(4).trim()
   if (scientific.test(text)) return "scientific-notation"
   if (decimal.test(text)) return "not-a-number"
