@@ -193,6 +193,16 @@ describe("Msisdn reading policy: the issue's examples", () => {
     expect(read(text, "GB")).toMatchObject({ msisdn: "442079460018", notes: ["extension-dropped"] })
   })
 
+  it("law: a number in a spreadsheet's text form (=\"…\", a leading ') reads as the number written inside it", () => {
+    const wraps = [(text: string) => `="${text}"`, (text: string) => `'${text}`]
+    fc.assert(
+      fc.property(policyRow, fc.constantFrom(...wraps), (row, wrap) => {
+        expect(read(wrap(row.text), row.cell, row.defaultCountry)).toEqual(read(row.text, row.cell, row.defaultCountry))
+      }),
+      { numRuns: 1000 }
+    )
+  })
+
   it("Excel damage stays refused with its own reasons", () => {
     expect(read("4.47E+11", "", "GB")).toBe("scientific-notation")
     expect(read("447400123456.0", "", "GB")).toBe("not-a-number")
