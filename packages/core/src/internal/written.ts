@@ -26,10 +26,10 @@ const scientific = /^[+-]?[0-9]+(?:[.,][0-9]+)?[eE][+-]?[0-9]+$/
 const plain = /^\+?[0-9 ()\-/.]*$/
 
 /**
- * `="07400 123456"` (a spreadsheet's text formula, written by exports that keep a leading zero) and `'07400 123456`
- * (the apostrophe that makes a cell text): the number inside is what was written.
+ * What may wrap a number: a `tel:` URI's scheme, a spreadsheet's text formula (`="07400 123456"`, written by exports
+ * that keep a leading zero) and the apostrophe that makes a cell text (`'07400 123456`).
  */
-const spreadsheetText = /^(?:'+|=\s*"(.*)"$)/
+const wrapping = /^(?:tel:|'+|="(.*)"$)/i
 
 /** `447400123456.0`: a spreadsheet or a script stored the number as a decimal. */
 const decimal = /^[0-9]{6,}\.0+$/
@@ -59,7 +59,6 @@ const isDecimalDigit = /^\p{Nd}$/u
  * some runs hold several sets (mathematical digits).
  */
 const digitValue = (code: number): number => {
-  if (code >= 48 && code <= 57) return code - 48
   if (code < 0x660 || !isDecimalDigit.test(String.fromCodePoint(code))) return -1
   let start = code
   while (isDecimalDigit.test(String.fromCodePoint(start - 1))) start--
@@ -100,13 +99,6 @@ export const readPlain = (text: string): Written | MsisdnProblem | undefined => 
   return { digits, plus, extensionDropped: false, lettersConverted: false }
 }
 
-/** The text inside a spreadsheet's text form (`="…"`, `'…`), once; other text as it is. */
-const unwrapSpreadsheetText = (text: string): string => {
-  const form = spreadsheetText.exec(text)
-  if (form === null) return text
-  return (form[1] ?? text.slice(form[0].length)).trim()
-}
-
 /**
  * Reads the digits of a written number. A spreadsheet's text form (`="…"`, `'…`) is unwrapped first. A `tel:`
  * prefix, one `+` before the first digit and separators (spaces, `.`, `-`, `/`, brackets, their full-width and
@@ -122,8 +114,8 @@ export const read = (input: string): Written | MsisdnProblem => {
 
 /** {@link read} of trimmed text that is not empty, whatever its form. */
 export const readAny = (trimmed: string): Written | MsisdnProblem => {
-  let text = unwrapSpreadsheetText(trimmed)
-  if (/^tel:/i.test(text)) text = text.slice(4).trim()
+  // What is inside the wrapping (an unmatched group is replaced by nothing).
+  let text = trimmed.replace(wrapping, "$1").trim()
   if (scientific.test(text)) return "scientific-notation"
   if (decimal.test(text)) return "not-a-number"
   const ext = extension.exec(text)
@@ -138,8 +130,8 @@ export const readAny = (trimmed: string): Written | MsisdnProblem => {
     const code = char.codePointAt(0) ?? 0
     const value = valueOf(code)
     if (value >= 0) {
-      digits += String.fromCharCode(48 + value)
-      letters += String.fromCharCode(48 + value)
+      digits += value
+      letters += value
       if (letterCount === 0) digitsBeforeLetters++
     } else if ((code === 43 || code === 0xff0b) && !plus && digits === "" && letterCount === 0) plus = true
     else if (separator.test(char)) continue
