@@ -29,8 +29,9 @@ export interface Options {
   readonly maxConnections?: number
   /**
    * How long a statement waits for a lock another transaction holds (another import, a set of opt-outs, a contact's
-   * row) before it fails with `StoreFailure`: PostgreSQL's `lock_timeout`, for every connection of the pool. Unset,
-   * the server's own setting (no limit unless it has one).
+   * row) before it fails with `StoreFailure`: PostgreSQL's `lock_timeout`, for every connection of the pool, and how
+   * long a new contact waits for an import or a set of opt-outs of the book. Unset, the server's own setting (no limit
+   * unless it has one) and no limit.
    */
   readonly lockWait?: Duration.Input
 }
@@ -79,7 +80,9 @@ export const make = (url: string, options: Options = {}): Effect.Effect<Services
       ...(hasConnectTimeout(url) ? {} : { connectTimeout: defaultConnectTimeout })
     })
     yield* Migrations.run.pipe(Effect.provideService(SqlClient.SqlClient, sql))
-    return Adapter.assemble({ Contacts, Messages, Carrier, ApiKeys }, sql, options.pageSize ?? defaultPageSize)
+    const lockWaitMs = options.lockWait === undefined ? undefined : Duration.toMillis(options.lockWait)
+    const contacts = { make: (client: SqlClient.SqlClient, pageSize: number) => Contacts.make(client, pageSize, lockWaitMs) }
+    return Adapter.assemble({ Contacts: contacts, Messages, Carrier, ApiKeys }, sql, options.pageSize ?? defaultPageSize)
   }).pipe(
     Effect.provide(Reactivity.layer),
     // The pool runs on wall-clock time whatever clock its users' fibers have: connection lifetimes

@@ -1,6 +1,7 @@
 /**
  * The writers lock of a PostgreSQL book (SMSBOOK_TEST_POSTGRES_URL): a set of opt-outs being applied holds it, a new
- * contact waits for it at most the store's `lockWait`, and a book in another schema of the database never waits.
+ * contact waits for it at most the store's `lockWait` and without holding a connection of the pool, and a book in
+ * another schema of the database never waits.
  */
 import { ContactStore } from "@smsbook/core"
 import { Fixtures, PostgresSchema } from "@smsbook/testing"
@@ -52,6 +53,26 @@ describe.skipIf(serverUrl === undefined)("the writers lock (PostgreSQL)", () => 
       expect(Exit.isFailure(exit) && String(exit.cause)).toMatch(/StoreFailure[\s\S]*lock wait \(--wait\)/)
       expect(Date.now() - started).toBeLessThan(10_000)
       expect(await waiter.runPromise(Effect.flatMap(ContactStore.ContactStore, (contacts) => contacts.count))).toBe(0)
+    } finally {
+      await waiter.dispose()
+    }
+  })
+
+  it("new contacts waiting for the lock hold no connection: with the pool's every connection's worth of them waiting, a read answers", async () => {
+    const url = await freshBook()
+    const waiter = store(url, { maxConnections: 3, lockWait: "60 seconds" })
+    try {
+      const created = await whileOptOutsHeld(url, async () => {
+        const waiting = Array.from({ length: 8 }, (_, i) => waiter.runPromiseExit(insert(100 + i)))
+        // A blocking wait for the lock held a connection each: the read then waited for the pool until the set ended.
+        const read = waiter.runPromise(Effect.flatMap(ContactStore.ContactStore, (contacts) => contacts.count))
+        const first = await Promise.race([read.then(() => "read"), new Promise((resume) => setTimeout(() => resume("timeout"), 10_000))])
+        expect(first).toBe("read")
+        return waiting
+      })
+      const exits = await Promise.all(created)
+      expect(exits.filter(Exit.isSuccess)).toHaveLength(8)
+      expect(await waiter.runPromise(Effect.flatMap(ContactStore.ContactStore, (contacts) => contacts.count))).toBe(8)
     } finally {
       await waiter.dispose()
     }

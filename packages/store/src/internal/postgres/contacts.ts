@@ -30,8 +30,21 @@ export const firstAnalyzeAfter = 20_000
  */
 const writersLock = 0x534d5342
 
-/** Builds the contact port over `sql`; `pageSize` rows per audience page. */
-export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.ContactStore["Service"] => {
+/** A new contact's transaction found a batch writer at work: it ends, giving its connection back, and runs again. */
+class WritersAtWork {
+  readonly _tag = "WritersAtWork"
+}
+const writersAtWork = new WritersAtWork()
+const isWritersAtWork = (error: unknown): error is WritersAtWork => error === writersAtWork
+
+/** The longest pause between two looks at a batch writer's lock. */
+const longestPause = 100
+
+/**
+ * Builds the contact port over `sql`; `pageSize` rows per audience page; a new contact waits at most `lockWaitMs` for
+ * a batch writer of the book (no limit when unset, as PostgreSQL's own `lock_timeout`).
+ */
+export const make = (sql: SqlClient.SqlClient, pageSize: number, lockWaitMs = Number.POSITIVE_INFINITY): ContactStore.ContactStore["Service"] => {
   const columns = sql.literal(contactColumns)
 
   // The batch as a relation `v`, one array parameter per column: the statement text never changes
@@ -105,11 +118,36 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
   // A contact created on its own (an add, an unknown sender) waits for the batch writer at work, sharing the lock with
   // other such creations: a batch writer's suppression entries are visible to no one until it commits, so a contact
   // created meanwhile was stored SUBSCRIBED with its number on the list (the `SuppressionRace` law). Only a creation
-  // waits: `insert` and `getOrInsert` look for the stored contact first, without the lock.
-  const queueBehindWriters = sql`SELECT pg_advisory_xact_lock_shared(${writersLock}::int4, hashtext(current_schema())) AS locked`
+  // waits: `insert` and `getOrInsert` look for the stored contact first, without the lock. It does not wait in
+  // PostgreSQL: a connection blocked on the lock for a whole import is one the pool cannot lend, and a server's
+  // creations during a nightly import took every connection, leaving its reads to wait as long.
+  const behindWriters = sql`SELECT pg_try_advisory_xact_lock_shared(${writersLock}::int4, hashtext(current_schema())) AS locked`.pipe(
+    Effect.flatMap((rows) => rows[0]?.["locked"] === true ? Effect.void : Effect.fail(writersAtWork))
+  )
+
+  /** Runs a creation's transaction again, after 1, 2, 4… ms (at most {@link longestPause}), while a batch writer is at work. */
+  const waitingForWriters = (operation: string) =>
+  <A, E, R>(creation: Effect.Effect<A, E | WritersAtWork, R>): Effect.Effect<A, E | StoreFailure, R> =>
+    Effect.suspend(() => {
+      const started = performance.now()
+      let pause = 1
+      const run: Effect.Effect<A, E | StoreFailure, R> = Effect.catchIf(creation, isWritersAtWork, () => {
+        if (performance.now() - started >= lockWaitMs) {
+          return Effect.fail(new StoreFailure({
+            operation,
+            reason: `another transaction (an import, a suppression load) held the book's writers lock longer than the lock wait (--wait) of ${lockWaitMs} ms; nothing was written`
+          }))
+        }
+        const wait = pause
+        pause = Math.min(pause * 2, longestPause)
+        // Real time, not `Clock`: it waits for another process, which a test clock does not move.
+        return Effect.andThen(Effect.promise(() => new Promise<void>((resume) => setTimeout(resume, wait))), Effect.suspend(() => run))
+      })
+      return run
+    })
 
   const insertLawful = (contact: Contact.Contact) =>
-    queueBehindWriters.pipe(
+    behindWriters.pipe(
       Effect.andThen(sql`INSERT INTO contacts ${insertColumns} ${lawfulValues([contact])}
         ON CONFLICT (msisdn) DO NOTHING RETURNING ${columns}`),
       Effect.flatMap(decodeContacts("ContactStore.insert"))
@@ -135,7 +173,7 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
         operation: "ContactStore.getOrInsert",
         reason: `contact ${contact.msisdn} was deleted three times while it was being created`
       })
-    })).pipe(attempt("ContactStore.getOrInsert"))
+    })).pipe(waitingForWriters("ContactStore.getOrInsert"), attempt("ContactStore.getOrInsert"))
 
   const getMany = (msisdns: ReadonlyArray<string>) =>
     msisdns.length === 0
@@ -168,7 +206,7 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): ContactStore.C
       yield* suppressCancelled(inserted)
       yield* replaceTags([contact])
       return stored
-    })).pipe(attempt("ContactStore.insert"))
+    })).pipe(waitingForWriters("ContactStore.insert"), attempt("ContactStore.insert"))
 
   const update = (contact: Contact.Contact) =>
     sql.withTransaction(Effect.gen(function*() {
