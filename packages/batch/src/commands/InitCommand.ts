@@ -9,6 +9,7 @@ import { Command, Flag, Prompt } from "effect/cli"
 import * as fs from "node:fs"
 import * as CliErrors from "../CliErrors.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
+import * as Files from "../internal/files.ts"
 import * as OutputPath from "../internal/outputPath.ts"
 import * as Output from "../Output.ts"
 import * as Settings from "../Settings.ts"
@@ -25,14 +26,25 @@ const questions: ReadonlyArray<readonly [Key, string]> = [
 
 const ask = (message: string) => Prompt.run(Prompt.String({ message, default: "" }))
 
-/** Writes `settings` as `path`, refusing to replace an existing file unless `force`. */
-const writeConfig = (path: string, settings: Settings.Given, force: boolean) =>
+/** Refuses to replace an existing settings file at `path` unless `force`, before anything is written. */
+const checkReplace = (path: string, force: boolean) =>
+  !force && fs.existsSync(path)
+    ? Effect.fail(new InvalidParameter({ parameter: "--force", value: path, reason: `${path} exists already: pass --force to replace it` }))
+    : Effect.void
+
+/** Writes `settings` as `path` whole: into a temporary file renamed into place, so no reader sees half of it. */
+const writeConfig = (path: string, settings: Settings.Given) =>
   Effect.try({
-    try: () => fs.writeFileSync(path, `${JSON.stringify(settings, null, 2)}\n`, { flag: force ? "w" : "wx" }),
-    catch: (error) =>
-      typeof error === "object" && error !== null && "code" in error && error.code === "EEXIST"
-        ? new InvalidParameter({ parameter: "--force", value: path, reason: `${path} exists already: pass --force to replace it` })
-        : new CliErrors.FileFailure({ path, reason: error instanceof Error ? error.message : String(error) })
+    try: () => {
+      const partial = Files.partialPath(path)
+      try {
+        fs.writeFileSync(partial, `${JSON.stringify(settings, null, 2)}\n`, { flag: "wx" })
+        fs.renameSync(partial, path)
+      } finally {
+        fs.rmSync(partial, { force: true })
+      }
+    },
+    catch: (error) => new CliErrors.FileFailure({ path, reason: Files.reasonOf(error) })
   })
 
 export const command = Command.make(
@@ -78,10 +90,20 @@ export const command = Command.make(
         reason: `is ${Settings.configFile} itself, or the file it links to: init writes its settings there, which would destroy the book; keep the book under another name`
       })
     }
+    // A book in memory is gone when init ends: every later command would find an empty one.
+    if (("kind" in location && location.kind === "memory") || ("path" in location && location.path === ":memory:")) {
+      return yield* new InvalidParameter({
+        parameter: "--store",
+        value: resolved.store,
+        reason: "is a book in memory, gone when this command ends: name a SQLite file or a PostgreSQL database"
+      })
+    }
+    yield* checkReplace(Settings.configFile, input.force)
     yield* GlobalFlags.checkStore(resolved.store, { create: true })
-    yield* writeConfig(Settings.configFile, given, input.force)
-    // Opening the store creates and migrates it; nothing else is written.
+    // Opening the store creates and migrates it; then the settings that name it are written (a store that cannot be
+    // opened leaves the settings as they were).
     yield* Effect.provide(Effect.void, GlobalFlags.storeLayer(resolved))
+    yield* writeConfig(Settings.configFile, given)
     const result = {
       config_file: Settings.configFile,
       settings: given,

@@ -1,13 +1,14 @@
 /**
  * Outputs that cannot destroy data: before a command writes a file, it is compared with every file the command
- * reads and with the store's files (SQLite's book and its `-wal`, `-shm` and `-journal`), by real path and by
- * device and inode, so no spelling, symbolic link or hard link makes an output replace an input.
+ * reads, with the store's files (SQLite's book and its `-wal`, `-shm` and `-journal`) and with the settings file, by
+ * real path and by device and inode, so no spelling, symbolic link or hard link makes an output replace an input.
  */
 import { InvalidParameter, InvalidStoreUrl } from "@smsbook/core"
 import * as Store from "@smsbook/store/Store"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as tty from "node:tty"
+import * as Settings from "../Settings.ts"
 import * as Files from "./files.ts"
 
 /** A file a command must not write over, and what it is to the command (`the input FILE`, `the store`…). */
@@ -31,6 +32,9 @@ const identity = (path: string): fs.Stats | undefined => {
     return undefined
   }
 }
+
+/** The settings every command reads (`Settings.configFile`): an output written there breaks every later command. */
+const settingsFile: Kept = { role: "the settings file", path: Settings.configFile }
 
 /** Whether writing `output` would write over `kept` (`Files.sameFile`). */
 export const clashes = Files.sameFile
@@ -68,8 +72,9 @@ export const ensureDistinct = (
       )
     }
     // The writer checks them again as it puts the file in place, where the output may lead elsewhere by then.
-    Files.keep(kept)
-    const clash = kept.find((file) => file.path !== "-" && file.path !== "" && clashes(output, file.path))
+    const all = [...kept, settingsFile]
+    Files.keep(all)
+    const clash = all.find((file) => file.path !== "-" && file.path !== "" && clashes(output, file.path))
     return clash === undefined ? Effect.void : Effect.fail(
       new InvalidParameter({
         parameter: flag,
