@@ -65,10 +65,16 @@ export const root = (names: ReadonlyArray<CommandName> = commandNames) =>
 /** The installed package's own version, so `smsbook --version` follows every release. */
 export const version = manifest.version
 
-/** Whether the arguments ask for JSON: `--json` (or `--json=true`) before a `--` end of flags. */
+/** `--json` with a value the flag's parser reads as true (effect/cli's `Primitive.Boolean`). */
+const jsonFlag = /^--json(?:=(?:true|1|y|yes|on))?$/i
+
+/**
+ * Whether the arguments ask for JSON: `--json` (or `--json=yes` and the other true values) before a `--` end of
+ * flags. Read before the parser runs, so that its own errors come out as one document too.
+ */
 export const wantsJson = (args: ReadonlyArray<string>): boolean => {
   const end = args.indexOf("--")
-  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === "--json" || arg === "--json=true")
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => jsonFlag.test(arg))
 }
 
 const plain = CliOutput.defaultFormatter({ colors: false })

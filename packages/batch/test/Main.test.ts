@@ -12,6 +12,18 @@ describe("Main.dashValueHint", () => {
   })
 })
 
+describe("Main.wantsJson", () => {
+  it("reads --json as the flag's parser does: bare, or with any of its true values; never after --", () => {
+    for (const flag of ["--json", "--json=true", "--json=1", "--json=y", "--json=yes", "--json=on", "--json=TRUE", "--json=Yes"]) {
+      expect(Main.wantsJson(["contacts", "list", flag]), flag).toBe(true)
+    }
+    for (const flag of ["--json=false", "--json=0", "--json=no", "--json=off", "--jsonx", "--json=maybe"]) {
+      expect(Main.wantsJson(["contacts", "list", flag]), flag).toBe(false)
+    }
+    expect(Main.wantsJson(["send", "--", "--json"])).toBe(false)
+  })
+})
+
 describe("Main.needed", () => {
   it("loads only the command a run names, none for --version alone, all for help and typos", () => {
     expect(Main.needed(["report", "--out", "x.csv"])).toEqual(["report"])
