@@ -280,3 +280,13 @@ describe("outputs and hostile input (issue 16)", () => {
     expect(smsbook("contacts", "list", "--store", "").code).toBe(2)
   })
 })
+
+describe("smsbook dispatch", () => {
+  it("refuses a negative --tps, --receipt-wait or --doubt-wait (2), as the carrier URL's tps=-5 is", () => {
+    for (const flag of ["--tps", "--receipt-wait", "--doubt-wait"]) {
+      const run = smsbook("dispatch", "--once", "--short-name", "ACME", "--carrier", "smpp://user:secret@127.0.0.1:1", `${flag}=-1`, "--json")
+      expect(run.code, flag).toBe(2)
+      expect(JSON.parse(run.stdout).error, flag).toMatchObject({ code: "INVALID_PARAMETER", field: flag })
+    }
+  })
+})

@@ -2,7 +2,7 @@
  * `smsbook dispatch [--tps N] [--once] [--carrier URL]`: hands READY and PENDING messages over and
  * drains the outbox to the configured carrier, keeping the bind for receipts and inbound SMS.
  */
-import { Account } from "@smsbook/core"
+import { Account, InvalidParameter } from "@smsbook/core"
 import { CarrierConfig, Dispatcher } from "@smsbook/carrier"
 import * as PartStore from "@smsbook/store/PartStore"
 import { Console, Effect, Layer, Option } from "effect"
@@ -17,6 +17,12 @@ import * as Settings from "../Settings.ts"
 const warnOnStderr = (notice: Dispatcher.Notice) => {
   if (Dispatcher.isWarning(notice)) process.stderr.write(`dispatch: ${JSON.stringify(notice)}\n`)
 }
+
+/** Refuses (exit 2) a flag's value below zero. */
+const nonNegative = (flag: string, value: number | undefined) =>
+  value !== undefined && value < 0
+    ? Effect.fail(new InvalidParameter({ parameter: flag, value: String(value), reason: "must be 0 or more" }))
+    : Effect.void
 
 export const command = Command.make(
   "dispatch",
@@ -37,6 +43,10 @@ export const command = Command.make(
   },
   (input) =>
     Effect.gen(function*() {
+      // A negative rate read as "no limit" on the bind, where the URL's `tps=-5` is refused: the flags are checked alike.
+      yield* nonNegative("--tps", Option.getOrUndefined(input.tps))
+      yield* nonNegative("--receipt-wait", input.receiptWait)
+      yield* nonNegative("--doubt-wait", input.doubtWait)
       const resolved = yield* Settings.load({
         store: Option.getOrUndefined(input.store),
         short_name: Option.getOrUndefined(input.shortName),
@@ -66,8 +76,8 @@ export const command = Command.make(
         ...Dispatcher.defaults,
         dispatcher: PartStore.thisProcess(),
         once: input.once,
-        receiptWaitMs: Math.max(0, input.receiptWait) * 1000,
-        doubtMs: Math.max(0, input.doubtWait) * 1000,
+        receiptWaitMs: input.receiptWait * 1000,
+        doubtMs: input.doubtWait * 1000,
         defaultCountry
       }, warnOnStderr).pipe(Effect.provide(Layer.merge(base, PartStore.layer(resolved.store, GlobalFlags.storeOptions(resolved)))))
       yield* Output.print(input.json, { carrier: CarrierConfig.mask(resolved.carrier), ...summary }, (s) => [
