@@ -198,7 +198,20 @@ const malformedPostgres = (url: string): string | undefined => {
   if (!URL.canParse(url)) return "is not a valid URL (postgres://user:password@host:port/database)"
   const parsed = new URL(url)
   if (parsed.hostname === "" && !parsed.searchParams.has("host")) return "names no host (postgres://user:password@host:port/database)"
+  // The driver decodes them, and a broken escape (`%ZZ`) failed as a connection that could not be made.
+  for (const [part, text] of [["user", parsed.username], ["password", parsed.password], ["database", parsed.pathname]] as const) {
+    if (!decodes(text)) return `has a ${part} with a broken %-escape (write % itself as %25)`
+  }
   return undefined
+}
+
+const decodes = (text: string): boolean => {
+  try {
+    decodeURIComponent(text)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /**

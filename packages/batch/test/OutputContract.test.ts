@@ -125,10 +125,12 @@ describe("--json: one document on stdout, every outcome", () => {
   })
 
   it("a malformed store URL exits 2", () => {
-    for (const url of ["postgres://user@host:99999/db", "postgres://", "ftp://x/y"]) {
+    for (const url of ["postgres://user@host:99999/db", "postgres://", "ftp://x/y", "postgres://u:p%ZZ@127.0.0.1/db", "postgres://u@127.0.0.1/d%Zb"]) {
       const refused = document(["contacts", "list", "--store", url])
       expect(refused.code, url).toBe(2)
       expect(refused.doc.error).toMatchObject({ code: "INVALID_STORE_URL" })
+      // The password is never shown, broken or not.
+      expect(JSON.stringify(refused.doc), url).not.toContain("p%ZZ")
     }
   })
 
