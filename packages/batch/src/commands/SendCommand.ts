@@ -29,11 +29,8 @@ export const command = Command.make(
       Effect.gen(function*() {
         const msisdn = yield* GlobalFlags.readNumber("--to", input.to, input.defaultCountry)
         const message = yield* Effect.fromResult(MessageText.check(input.message, "--message"))
-        const sent = Option.isSome(input.id)
-          ? yield* Messaging.sendNow({ msisdn, message, id: input.id.value })
-          : yield* Messaging.sendNow({ msisdn, message, id: SendDigest.of("sd", [msisdn, message, (yield* Account.Account).short_name]) }).pipe(
-            Effect.catchTag("DuplicateSend", (duplicate) => Effect.fail(SendDigest.sentBefore(msisdn, message)(duplicate)))
-          )
+        const id = Option.isSome(input.id) ? input.id.value : SendDigest.of("sd", [msisdn, message, (yield* Account.Account).short_name])
+        const sent = yield* Messaging.sendNow({ msisdn, message, id })
         yield* Output.print(input.json, sent, (m) => [Format.message(m), `  message_id ${m.message_id ?? "-"}`])
       }),
       { needsShortName: true }

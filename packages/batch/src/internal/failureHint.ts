@@ -1,10 +1,11 @@
 /**
  * What a run that failed in its store says besides the error, for whoever reads it at 3 a.m.: what is wrong beneath
  * the book, where the adapter could tell by the driver's codes (`StoreProblem`), what to do about it, and what the
- * command's work left behind, where the job said.
+ * command's work left behind, where the job said; and how to send again on purpose what was refused as a duplicate.
  */
-import { StoreFailure, type StoreProblem, StoreUnavailable } from "@smsbook/core"
+import { DuplicateSend, StoreFailure, type StoreProblem, StoreUnavailable } from "@smsbook/core"
 import * as Interruption from "./interruption.ts"
+import * as SendDigest from "./sendDigest.ts"
 
 /** What to check or do for each problem. */
 export const advice: { readonly [P in StoreProblem]: string } = {
@@ -29,6 +30,7 @@ export const problemOf = (error: unknown): StoreProblem | undefined =>
  * that commits in steps (`dispatch` into the outbox) keeps what it committed, so "nothing changed" would be false.
  */
 export const of = (error: unknown): ReadonlyArray<string> => {
+  if (error instanceof DuplicateSend) return SendDigest.isDigest(error.id) ? [SendDigest.sentAgainHint] : []
   if (!(error instanceof StoreFailure || error instanceof StoreUnavailable)) return []
   const kept = error instanceof StoreFailure ? Interruption.keptSoFar() : undefined
   return [...(error.problem === undefined ? [] : [advice[error.problem]]), ...(kept === undefined ? [] : [kept])]

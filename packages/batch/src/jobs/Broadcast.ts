@@ -85,18 +85,14 @@ const resumable = <A, E, R>(broadcast: Effect.Effect<A, E, R>) =>
 
 /**
  * Sends the request now, under its `--id` or else its {@link digestId}. A digest id already used by a finished
- * broadcast within the spam period is the same broadcast sent again: refused as bad input (exit 2), with the way
- * to send it on purpose.
+ * broadcast within the spam period is the same broadcast sent again: refused as a duplicate (`DUPLICATE_SEND`, as
+ * the interface's anti-spam rule says), with a hint of the way to send it on purpose.
  */
 export const send = Effect.fnUntraced(function*(request: BroadcastPlan.Request, options: { readonly allowEmpty: boolean }) {
   if (request.id !== undefined) return sentSummary(yield* resumable(Messaging.broadcast(request, options)))
   const account = yield* Account.Account
   const id = digestId(request.tags, request.message, account.short_name)
-  return sentSummary(
-    yield* resumable(Messaging.broadcast({ ...request, id }, options)).pipe(
-      Effect.catchTag("DuplicateSend", (duplicate) => Effect.fail(SendDigest.sentBefore("the same tags", request.message)(duplicate)))
-    )
-  )
+  return sentSummary(yield* resumable(Messaging.broadcast({ ...request, id }, options)))
 })
 
 /**
