@@ -284,6 +284,26 @@ describe("outputs and hostile input (issue 16)", () => {
   })
 })
 
+describe("outputs that cannot be written", () => {
+  it("a missing directory or a directory as the path: exit 2 naming the flag, for every output alike", () => {
+    fs.mkdirSync(path.join(dir, "a-directory"), { recursive: true })
+    fs.writeFileSync(path.join(dir, "one.csv"), "msisdn\nnot a number\n")
+    for (const place of ["no-such-directory/out.csv", "a-directory"]) {
+      for (const [flag, args] of [
+        ["--rejects", ["import", "one.csv", "--default-country", "GB", "--rejects", place]],
+        ["--rejects", ["suppressions", "import", "one.csv", "--default-country", "GB", "--rejects", place]],
+        ["--out", ["report", "--out", place]],
+        ["--out", ["contacts", "export", "--out", place]],
+        ["--out", ["suppressions", "export", "--out", place]],
+        ["--plan", ["broadcast", "--tags", "news", "--message", "Hi", "--short-name", "ACME", "--allow-empty", "--dry-run", "--plan", place]]
+      ] as const) {
+        const run = smsbook(...args, "--json")
+        expect([run.code, JSON.parse(run.stdout).error], `${args.join(" ")}`).toMatchObject([2, { code: "INVALID_PARAMETER", field: flag }])
+      }
+    }
+  })
+})
+
 describe("smsbook dispatch", () => {
   it("refuses a negative --tps, --receipt-wait or --doubt-wait (2), as the carrier URL's tps=-5 is", () => {
     for (const flag of ["--tps", "--receipt-wait", "--doubt-wait"]) {

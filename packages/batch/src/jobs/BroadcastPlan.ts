@@ -113,7 +113,7 @@ export const resolve = Effect.fnUntraced(function*<E = never>(
 
 /** Resolves the plan and writes it to `path` (JSON, the audience streamed in). */
 export const write = Effect.fnUntraced(function*(request: Request, path: string) {
-  const sink = yield* files.open(path)
+  const sink = yield* files.openFlag(path, "--plan")
   let first = true
   yield* sink.write("{\n  \"audience\": [")
   const summary = yield* resolve(request, (members) =>

@@ -222,12 +222,12 @@ describe("Report.write json", () => {
       expect(result.rows).toBe(0)
     }).pipe(Effect.provide(layer)))
 
-  it.effect("an unwritable place fails with FileFailure and leaves nothing", () =>
+  it.effect("an unwritable place is bad input naming --out, found before any work, and leaves nothing", () =>
     Effect.gen(function*() {
       yield* seedBook
       const file = path.join(temporary, "no-such-directory", "report.json")
       const error = yield* Effect.flip(Report.write({}, "json", file))
-      expect(error._tag).toBe("FileFailure")
+      expect(error).toMatchObject({ _tag: "InvalidParameter", parameter: "--out" })
       expect(fs.existsSync(path.dirname(file))).toBe(false)
     }).pipe(Effect.provide(layer)))
 })
