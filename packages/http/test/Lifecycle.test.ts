@@ -1,10 +1,12 @@
 /**
  * The server as a process: SIGTERM mid-load loses no accepted request (each 201 is in the store,
- * an in-flight upload finishes), the store is closed after; slow clients are cut off.
+ * an in-flight upload finishes), the store is closed after; slow clients are cut off; a request cut off has its
+ * access-log line too.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { Agent, request } from "node:http"
 import { connect } from "node:net"
+import { DatabaseSync } from "node:sqlite"
 import { MessageStore } from "@smsbook/core"
 import * as Store from "@smsbook/store/Store"
 import { Effect, ManagedRuntime } from "effect"
@@ -210,4 +212,29 @@ describe("the server process", () => {
     expect(lines.filter((line) => "refused" in line).map((line) => line.status).sort()).toEqual([400, 431])
     expect(lines.filter((line) => line.status === 408)).toEqual([expect.objectContaining({ path: "/messages/send_to_contact" })])
   }, 15_000)
+
+  it("logs a request cut off in flight: 499 for a client that left, 503 for one the stop cut after the drain", async () => {
+    const store = await Stores.fresh("sqlite")
+    const server = await launch([store.url])
+    // Another connection holds the book's write lock: every send waits for it.
+    const holder = new DatabaseSync(store.url)
+    holder.exec("BEGIN IMMEDIATE")
+    const send = (id: string, signal?: AbortSignal) =>
+      fetch(`${server.url}/messages/send_to_contact`, { method: "POST", body: JSON.stringify({ msisdn: "447400123456", message: "hi", id }), ...(signal === undefined ? {} : { signal }) })
+        .then((response) => response.status, () => 0)
+    const left = send("left", AbortSignal.timeout(300))
+    expect(await left).toBe(0)
+    // A send still waiting when the stop's drain (10 s) ends is cut off.
+    const cut = send("cut")
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    server.process.kill("SIGTERM")
+    expect(await cut).toBe(503)
+    await server.exited
+    holder.exec("ROLLBACK")
+    holder.close()
+    const lines = (await accessLines(server)).filter((line) => line.path === "/messages/send_to_contact")
+    expect(lines.map(({ status, interrupted }) => ({ status, interrupted })).sort((a, b) => Number(a.status) - Number(b.status)))
+      .toEqual([{ status: 499, interrupted: true }, { status: 503, interrupted: true }])
+    await store.drop()
+  }, 30_000)
 })

@@ -1,10 +1,10 @@
 /**
  * The server's outermost middleware: a body declared over 1 MiB is refused before any route runs, every failure that
  * escaped the API (an unknown route, a defect, a store failure during authentication) becomes an error body, then one
- * JSON access-log line is written; a 401 gets its `WWW-Authenticate` header.
+ * JSON access-log line is written, for a request cut off too; a 401 gets its `WWW-Authenticate` header.
  */
 import { Errors, type SmsbookError } from "@smsbook/core"
-import { Cause, Effect, Option, Predicate } from "effect"
+import { Cause, Effect, Exit, Option, Predicate } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import * as ErrorBody from "../ErrorBody.ts"
@@ -41,6 +41,10 @@ const respond = (body: ErrorBody.BodyOf<ErrorBody.Status>) =>
     ...(body.error.status === 413 ? { headers: { connection: "close" } } : {})
   })
 
+/** Whether an interruption is the client's: it closed the connection before the answer (effect/http's annotation). */
+const clientClosed = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.some((reason) => reason._tag === "Interrupt" && reason.annotations.has(HttpServerError.ClientAbort.key))
+
 /** The path of a request URL, without its query string. */
 const pathOf = (url: string): string => {
   const query = url.indexOf("?")
@@ -63,6 +67,19 @@ export const layer = (write: (line: string) => void) =>
       const answered = tooLarge !== undefined
         ? Effect.succeed(respond(tooLarge))
         : Effect.provideService(httpEffect, ErrorBody.FailureNote, (noted) => void (failure ??= noted))
+      const log = (status: number, interrupted: boolean) => {
+        const ended = performance.now()
+        write(JSON.stringify({
+          time: new Date().toISOString(),
+          method: request.method,
+          path: pathOf(request.url),
+          status,
+          ms: Math.round((ended - started) * 1000) / 1000,
+          remote,
+          ...(interrupted ? { interrupted: true } : {}),
+          ...(failure === undefined ? {} : { failure })
+        }))
+      }
       return Effect.map(
         Effect.catchCause(answered, (cause) => {
           if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
@@ -71,18 +88,17 @@ export const layer = (write: (line: string) => void) =>
           return Effect.succeed(respond(body))
         }),
         (response) => {
-          const ended = performance.now()
-          write(JSON.stringify({
-            time: new Date().toISOString(),
-            method: request.method,
-            path: pathOf(request.url),
-            status: response.status,
-            ms: Math.round((ended - started) * 1000) / 1000,
-            remote,
-            ...(failure === undefined ? {} : { failure })
-          }))
+          log(response.status, false)
           // RFC 9110: a 401 names the scheme the server takes.
           return response.status === 401 ? HttpServerResponse.setHeader(response, "www-authenticate", "Bearer") : response
         }
+      ).pipe(
+        // A request cut off (its client gone, or the server stopping after the drain) is logged too, with the status
+        // the server answers such a request: 499 for a client that closed the connection, else 503.
+        Effect.onExit((exit) =>
+          Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause)
+            ? Effect.sync(() => log(clientClosed(exit.cause) ? 499 : 503, true))
+            : Effect.void
+        )
       )
     }), { global: true })
