@@ -13,12 +13,24 @@
  *   speed. Every command streams (lists stop at 1000 records), so none needs more: the live heap stays under
  *   ~100 MB. `serve` needs this cap, so started here it no longer starts itself again (bin.ts).
  */
-import { enableCompileCache, registerHooks } from "node:module"
-
-// V8's code cache on disk (as TypeScript's own bin does): about a quarter less CPU at every start.
-enableCompileCache()
+// A namespace import, so an older Node than smsbook runs on gets the sentence below, not a SyntaxError on a name.
+import * as nodeModule from "node:module"
 
 const installed = import.meta.url.includes("/node_modules/")
+
+// The shebang runs whichever `node` comes first on PATH: a supervisor's PATH often holds the system's. The package
+// needs 22.19 (its `engines`); a clone runs the TypeScript sources, which need the root's Node 24.
+const [major = 0, minor = 0] = process.versions.node.split(".").map(Number)
+if (installed ? major < 22 || (major === 22 && minor < 19) : major < 24) {
+  process.stderr.write(
+    `smsbook needs Node.js ${installed ? "22.19" : "24"} or later, and ${process.execPath} is v${process.versions.node}: ` +
+      `put a newer node first on PATH${installed ? "" : " (the clone's own: node_modules/.bin)"}, or run it through npx\n`
+  )
+  process.exit(1)
+}
+
+// V8's code cache on disk (as TypeScript's own bin does): about a quarter less CPU at every start.
+nodeModule.enableCompileCache()
 
 // Before anything else loads: a Ctrl-C or SIGTERM from here on is remembered until the command line listens itself,
 // so a run stopped while it loads still ends with its message (and its JSON document), not silently.
@@ -28,7 +40,7 @@ if (installed) {
   await import("../dist/bin.js")
 } else {
   // The `@smsbook/source` export condition, as `node --conditions=@smsbook/source` would set it.
-  registerHooks({
+  nodeModule.registerHooks({
     resolve: (specifier, context, nextResolve) =>
       nextResolve(specifier, { ...context, conditions: ["@smsbook/source", ...context.conditions] })
   })
