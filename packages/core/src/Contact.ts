@@ -88,7 +88,7 @@ export const checkTags = (tags: ReadonlyArray<string>, kept: ReadonlyArray<strin
     : Result.fail(new InvalidField({ field: `tags.${at}`, value: tag, reason: `is ${tag.trim().length} characters long: a tag holds at most ${maxTagLength}` }))
 }
 
-/** Body of `POST /contacts/:msisdn`. `status` is managed by the platform and refused. */
+/** Body of `POST /contacts/:msisdn`. The contact's other fields are refused ({@link decodeCreateBody}). */
 export const CreateBody = Schema.toStandardSchemaV1(Schema.Struct({
   msisdn: Schema.optionalKey(Wire.PhoneText),
   country_code: Schema.optionalKey(Wire.Text),
@@ -114,12 +114,26 @@ const platformFields = Object.keys(Contact.fields).filter((field) => !editable.h
 const decodeCreate = Wire.decoder(CreateBody)
 const decodeEdit = Wire.decoder(EditBody)
 
-/** Decodes a create body; a `status` in it is refused by name (the platform manages it). */
+/** The fields of a create body (interface 4.6); every other field of a contact is the platform's to set. */
+const creatable: ReadonlySet<string> = new Set(["msisdn", "country_code", "first_name", "last_name"])
+
+/** Why a contact field outside a create body is refused there. */
+const notCreatable = (field: string): string =>
+  field === "tags" || field === "monitoring"
+    ? "is not set by a create (a new contact has no tags and monitoring false): set it with an edit (PUT /contacts/:msisdn) once created"
+    : "is managed by the platform and must be omitted"
+
+/**
+ * Decodes a create body; a contact field it does not take (`status`, `tags`, `monitoring`, `added_from`…) is refused
+ * by name rather than silently dropped (a create with tags answered 201 and the contact never joined the group).
+ */
 export const decodeCreateBody = (input: unknown): Result.Result<CreateBody, InvalidField> => {
-  const status = Wire.field(input, "status")
-  return status === undefined
-    ? decodeCreate(input)
-    : Result.fail(new InvalidField({ field: "status", value: status, reason: "is managed by the platform and must be omitted" }))
+  for (const field of Object.keys(Contact.fields)) {
+    if (creatable.has(field)) continue
+    const value = Wire.field(input, field)
+    if (value !== undefined) return Result.fail(new InvalidField({ field, value, reason: notCreatable(field) }))
+  }
+  return decodeCreate(input)
 }
 
 /** Decodes an edit body; a key or platform field is refused by name rather than silently ignored. */

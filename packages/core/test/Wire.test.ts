@@ -159,6 +159,16 @@ describe("send bodies", () => {
     }))
   })
 
+  it("law: a create body with any contact field it does not take (status, tags, monitoring, the platform's) is refused by that name", () => {
+    const taken = ["msisdn", "country_code", "first_name", "last_name"]
+    const others = Object.keys(Contact.Contact.fields).filter((field) => !taken.includes(field))
+    expect(others.sort()).toEqual(["added_from", "full_name", "monitoring", "phone_number", "profile_uid", "status", "tags"])
+    fc.assert(fc.property(fc.constantFrom(...others), fc.jsonValue().filter((value) => value !== null && value !== undefined), (field, value) => {
+      expect(refusal(Contact.decodeCreateBody({ first_name: "Ann", [field]: value }))).toMatchObject({ field })
+    }))
+    expect(refusal(Contact.decodeCreateBody({ tags: ["vip"] })).reason).toContain("PUT /contacts/:msisdn")
+  })
+
   it("a contact create body refuses status by name; an edit body refuses every platform field by name", () => {
     expect(refusal(Contact.decodeCreateBody({ first_name: "Ann", status: "SUBSCRIBED" }))).toMatchObject({ field: "status" })
     expect(ok(Contact.decodeCreateBody({ msisdn: 447400123456, country_code: 44, first_name: "Ann" }))).toEqual({

@@ -112,7 +112,7 @@ export class ContactsGroup extends HttpApiGroup.make("contacts")
       params: msisdnPath,
       payload: Contact.CreateBody.annotate({
         identifier: "CreateContactBody",
-        description: "`status` is managed by the platform and refused."
+        description: "The contact's other fields are refused by name: `status`, `added_from`, `profile_uid`, `full_name` and `phone_number` are the platform's, `tags` and `monitoring` are set by an edit once the contact exists."
       }),
       success: WireContact.pipe(HttpApiSchema.status(201)),
       error: [...bodyErrors, ErrorBody.Conflict]
