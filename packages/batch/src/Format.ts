@@ -202,11 +202,9 @@ export const broadcastPlan = (plan: BroadcastPlan.Summary): ReadonlyArray<string
 /** The report's count, then its summary table per day × direction × status. */
 export const reportSummary = (result: Report.Result): ReadonlyArray<string> => [
   `${result.rows} messages`,
-  ...(result.summary.length === 0 ? [] : [
-    ["day       ", "dir", "status    ", "messages", "sms", "recipients", "monitors", "errors"].join("  "),
-    ...result.summary.map((row) =>
-      [row.day, row.direction.padEnd(3), row.status.padEnd(10), String(row.messages).padStart(8), String(row.sms).padStart(3),
-        String(row.recipients).padStart(10), String(row.monitors).padStart(8), String(row.errors).padStart(6)].join("  ")
-    )
-  ])
+  ...(result.summary.length === 0 ? [] : table(
+    ["day", "dir", "status", "messages", "sms", "recipients", "monitors", "errors"],
+    result.summary.map((row) => [row.day, row.direction, row.status, ...[row.messages, row.sms, row.recipients, row.monitors, row.errors].map(String)]),
+    [3, 4, 5, 6, 7]
+  ))
 ]
