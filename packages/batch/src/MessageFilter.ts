@@ -34,12 +34,21 @@ export const readDate = (
   return Result.succeed(wallClock === parsed.success ? instant : DateTime.subtract(instant, { seconds: 1 }))
 }
 
+// `--from` and `--to` are DESIGN.md's names in `report`'s synopsis, where it also says `--since/--until` everywhere:
+// both are read.
 export const flags = {
-  since: GlobalFlags.optionalText(
-    "since",
-    "Messages created at or after: 2026-11-01, 2026-11-01T09:00 (account time zone unless an offset is given) or an HTTP-date"
+  since: Flag.String("since").pipe(
+    Flag.withAlias("from"),
+    Flag.withDescription(
+      "Messages created at or after: 2026-11-01, 2026-11-01T09:00 (account time zone unless an offset is given) or an HTTP-date"
+    ),
+    Flag.optional
   ),
-  until: GlobalFlags.optionalText("until", "Messages created at or before (a date alone: up to its last second)"),
+  until: Flag.String("until").pipe(
+    Flag.withAlias("to"),
+    Flag.withDescription("Messages created at or before (a date alone: up to its last second)"),
+    Flag.optional
+  ),
   // Text, read as the interface's `direction` parameter is (any case).
   direction: Flag.String("direction").pipe(
     GlobalFlags.notBlank("leave --direction out for both directions"),

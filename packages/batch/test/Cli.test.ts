@@ -235,6 +235,16 @@ describe("smsbook report", () => {
     expect(rows.length).toBe(all.length)
   })
 
+  it("--from and --to (DESIGN's names in report's synopsis) are --since and --until", () => {
+    const today = new Date().toISOString().slice(0, 10)
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+    const all = JSON.parse(smsbook("report", "--format", "json").stdout)
+    expect(all.length).toBeGreaterThan(0)
+    expect(JSON.parse(smsbook("report", "--format", "json", "--from", today, "--to", today).stdout)).toEqual(all)
+    expect(JSON.parse(smsbook("report", "--format", "json", "--from", tomorrow).stdout)).toEqual([])
+    expect(smsbook("report", "--since", today, "--from", today).code).toBe(2)
+  })
+
   it("refuses a bad date with exit 2", () => {
     const run = smsbook("report", "--since", "Fri, 21 Nov 2026 10:00:00 GMT")
     expect(run.code).toBe(2)
