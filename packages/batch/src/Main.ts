@@ -172,6 +172,16 @@ const swallowedValue = (args: ReadonlyArray<string>): string | undefined => {
 }
 
 /**
+ * effect/cli's own global flags that answer with no JSON document (a wizard's questions, a shell script): with `--json`
+ * they are refused, as a script's stdout must hold one document (before the end of flags, `--`).
+ */
+const notJson = (args: ReadonlyArray<string>): string | undefined => {
+  const end = args.indexOf("--")
+  const flag = (end === -1 ? args : args.slice(0, end)).find((arg) => arg === "--wizard" || /^--completions(=|$)/.test(arg))
+  return flag === undefined ? undefined : `${flag.replace(/=.*/, "")} writes no JSON document: leave out --json`
+}
+
+/**
  * The command line on `args`, as an effect that always succeeds with the exit code: 0 done,
  * 1 failed, 2 bad usage or input, 3 too many rejected rows. With `--json`, whatever happened,
  * stdout receives exactly one JSON document, written here and only here.
@@ -181,7 +191,7 @@ export const program = (
   collected: ReturnType<typeof Output.collector> = Output.collector()
 ): Effect.Effect<Output.ExitCode> => {
   const asJson = wantsJson(args)
-  const swallowed = swallowedValue(args)
+  const swallowed = swallowedValue(args) ?? (asJson ? notJson(args) : undefined)
   const refused = swallowed === undefined ? Effect.void : Effect.fail(new CliErrors.Usage({ reason: swallowed }))
   const run = Effect.andThen(refused, Effect.flatMap(root(needed(args)), (smsbook) => Command.runWith(smsbook, { version })(args))).pipe(
     Effect.provideService(CliOutput.Presenter, presenter(asJson)),

@@ -314,6 +314,16 @@ describe("outputs that cannot be written", () => {
   })
 })
 
+describe("--json with effect/cli's own global flags", () => {
+  it("--wizard and --completions, which write no JSON document, are refused with one (2)", () => {
+    for (const args of [["import", "--completions", "bash"], ["import", "--completions=zsh"], ["contacts", "rm", "447400123457", "--wizard"]]) {
+      const run = smsbook(...args, "--json")
+      expect([run.code, JSON.parse(run.stdout).error], args.join(" ")).toMatchObject([2, { code: "USAGE" }])
+    }
+    expect(smsbook("import", "--completions", "bash").stdout).toContain("smsbook")
+  })
+})
+
 describe("smsbook dispatch", () => {
   it("refuses a negative --tps, --receipt-wait or --doubt-wait (2), as the carrier URL's tps=-5 is", () => {
     for (const flag of ["--tps", "--receipt-wait", "--doubt-wait"]) {
