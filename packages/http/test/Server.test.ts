@@ -247,6 +247,11 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     expectError(await call("PATCH", `/contacts/${Samples.msisdn}`, {}), "ROUTE_NOT_FOUND")
     // A path parameter of any length reaches its endpoint, which says what is wrong with it.
     for (const msisdn of ["4".repeat(200), "x".repeat(300)]) expectError(await call("GET", `/contacts/${msisdn}`), "INVALID_MSISDN")
+    // So does one the router cannot decode (not valid percent-encoding), on every method of the path.
+    for (const [method, msisdn] of [["GET", "%FF"], ["PUT", "44740012345%C0%AF"], ["DELETE", "44740012345%ZZ"], ["POST", "%E0%A4%A"]] as const) {
+      expectError(await call(method, `/contacts/${msisdn}`, method === "PUT" || method === "POST" ? {} : undefined), "INVALID_MSISDN")
+    }
+    expectError(await call("PATCH", "/contacts/%FF", {}), "ROUTE_NOT_FOUND")
   })
 
   it("reads an empty body as no fields: the missing one is named, and a contact needs none", async () => {

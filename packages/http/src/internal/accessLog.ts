@@ -3,7 +3,7 @@
  * escaped the API (an unknown route, a defect, a store failure during authentication) becomes an error body, then one
  * JSON access-log line is written, for a request cut off too; a 401 gets its `WWW-Authenticate` header.
  */
-import { Errors, type SmsbookError } from "@smsbook/core"
+import { Errors, InvalidMsisdn, type SmsbookError } from "@smsbook/core"
 import { Cause, Effect, Exit, Option, Predicate } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
@@ -45,6 +45,21 @@ const respond = (body: ErrorBody.BodyOf<ErrorBody.Status>) =>
 const clientClosed = (cause: Cause.Cause<unknown>): boolean =>
   cause.reasons.some((reason) => reason._tag === "Interrupt" && reason.annotations.has(HttpServerError.ClientAbort.key))
 
+/**
+ * The error body of a `/contacts/:msisdn` path whose number is not valid percent-encoding (`%FF`, `%ZZ`): the router
+ * cannot decode it, so it matched no route, where every other `:msisdn` reaches its endpoint and is refused there.
+ */
+const unreadableMsisdn = (method: string, url: string): ErrorBody.BodyOf<ErrorBody.Status> | undefined => {
+  const segment = /^\/contacts\/([^/]+)$/.exec(pathOf(url))?.[1]
+  if (segment === undefined || !["GET", "POST", "PUT", "DELETE"].includes(method)) return undefined
+  try {
+    decodeURIComponent(segment)
+    return undefined
+  } catch {
+    return ErrorBody.fromError(new InvalidMsisdn({ value: segment, problem: "not-a-number" }))
+  }
+}
+
 /** The path of a request URL, without its query string. */
 const pathOf = (url: string): string => {
   const query = url.indexOf("?")
@@ -83,7 +98,7 @@ export const layer = (write: (line: string) => void) =>
       return Effect.map(
         Effect.catchCause(answered, (cause) => {
           if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-          const body = bodyOf(cause)
+          const body = unreadableMsisdn(request.method, request.url) ?? bodyOf(cause)
           if (body.error.status >= 500) failure = Cause.pretty(cause)
           return Effect.succeed(respond(body))
         }),
