@@ -104,11 +104,11 @@ export const open = (path: string, options: Options): Effect.Effect<File, FileFa
     }
   }))
 
-/** The rejects of an import whose `--rejects` is standard output: {@link standardOutput}. */
 /** {@link open} for a command's `--rejects`: a path that cannot be written is bad input naming the flag. */
 export const openFlag = (path: string, options: Options): Effect.Effect<File, InvalidParameter, Scope.Scope> =>
   Effect.mapError(open(path, options), Files.asFlag("--rejects"))
 
+/** The rejects of an import whose `--rejects` is standard output: {@link standardOutput}. */
 export interface ToStandardOutput {
   /** Where the import writes its rejects file (in a directory of this run's own). */
   readonly path: string

@@ -98,7 +98,8 @@ export const layer = (write: (line: string) => void) =>
       return Effect.map(
         Effect.catchCause(answered, (cause) => {
           if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-          const body = unreadableMsisdn(request.method, request.url) ?? bodyOf(cause)
+          const found = bodyOf(cause)
+          const body = found.error.code === "ROUTE_NOT_FOUND" ? unreadableMsisdn(request.method, request.url) ?? found : found
           if (body.error.status >= 500) failure = Cause.pretty(cause)
           return Effect.succeed(respond(body))
         }),
