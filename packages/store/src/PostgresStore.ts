@@ -75,7 +75,8 @@ export const make = (url: string, options: Options = {}): Effect.Effect<Services
       url: Redacted.make(url),
       maxConnections: options.maxConnections ?? 10,
       ...(options.lockWait === undefined ? {} : {
-        startupParameters: { lock_timeout: String(Math.max(0, Math.floor(Math.min(Duration.toMillis(options.lockWait), 2 ** 31 - 1)))) }
+        // PostgreSQL reads a lock_timeout of 0 as no limit: a wait of 0 (fail at once, as SQLite's) is its least, 1 ms.
+        startupParameters: { lock_timeout: String(Math.max(1, Math.floor(Math.min(Duration.toMillis(options.lockWait), 2 ** 31 - 1)))) }
       }),
       ...(hasConnectTimeout(url) ? {} : { connectTimeout: defaultConnectTimeout })
     })

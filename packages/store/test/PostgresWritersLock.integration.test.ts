@@ -58,6 +58,20 @@ describe.skipIf(serverUrl === undefined)("the writers lock (PostgreSQL)", () => 
     }
   })
 
+  it("a lockWait of 0 fails at once, as on SQLite: PostgreSQL's lock_timeout of 0 would have meant no limit", async () => {
+    const url = await freshBook()
+    const waiter = store(url, { lockWait: 0 })
+    try {
+      const started = Date.now()
+      const cancel = Effect.flatMap(ContactStore.ContactStore, (contacts) => contacts.cancel([Fixtures.msisdn(9)]))
+      const exits = await whileOptOutsHeld(url, () => Promise.all([waiter.runPromiseExit(insert(8)), waiter.runPromiseExit(cancel)]))
+      for (const exit of exits) expect(Exit.isFailure(exit) && String(exit.cause)).toMatch(/StoreFailure[\s\S]*lock wait \(--wait\)/)
+      expect(Date.now() - started).toBeLessThan(10_000)
+    } finally {
+      await waiter.dispose()
+    }
+  })
+
   it("new contacts waiting for the lock hold no connection: with the pool's every connection's worth of them waiting, a read answers", async () => {
     const url = await freshBook()
     const waiter = store(url, { maxConnections: 3, lockWait: "60 seconds" })
