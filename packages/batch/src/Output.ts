@@ -84,9 +84,18 @@ const fieldOf = (error: ReportedError): string | undefined => {
 /** The line of a file an error is about, when it names one. */
 const lineOf = (error: ReportedError): number | undefined => "line" in error && typeof error.line === "number" ? error.line : undefined
 
+/** What failures carry for scripts beside their own fields ({@link carrying}). */
+const carried = new WeakMap<object, { readonly [key: string]: unknown }>()
+
+/** `error`, whose JSON document also carries `extra` (`inspect`'s analysis of the text it refuses). */
+export const carrying = <E extends object>(error: E, extra: { readonly [key: string]: unknown }): E => {
+  carried.set(error, extra)
+  return error
+}
+
 /**
  * The JSON document of a failure: `{"error": {code, number, message, field?, line?, …}}`, plus its
- * tag, HTTP status and exit code, and what the error carries for scripts (an import's summary).
+ * tag, HTTP status and exit code, and what the error carries for scripts (an import's summary, {@link carrying}).
  */
 export const errorJson = (error: unknown) => {
   if (!isSmsbookError(error)) return { error: { code: "FAILED", message: describeError(error), exit_code: ExitCode.failed } }
@@ -100,6 +109,7 @@ export const errorJson = (error: unknown) => {
       ...(field === undefined ? {} : { field }),
       ...(line === undefined ? {} : { line }),
       ...(error._tag === "TooManyRejects" && error.summary !== undefined ? { summary: error.summary } : {}),
+      ...carried.get(error),
       exit_code: exitCodeOf(error)
     }
   }

@@ -62,6 +62,12 @@ describe("smsbook inspect", () => {
     expect(run.code).toBe(2)
     expect(run.stdout).toContain("TOO LONG")
     expect(run.stderr).toContain("MESSAGE_TOO_LONG (1002)")
+    // With --json the refusal's one document carries the analysis, where `fits` is false.
+    const json = smsbook("inspect", "x".repeat(155), "--short-name", "ACME", "--json")
+    expect([json.code, JSON.parse(json.stdout).error]).toMatchObject([2, {
+      code: "MESSAGE_TOO_LONG",
+      inspection: { fits: false, budget: 154, length: 155, segments: 2 }
+    }])
   })
 
   it("refuses to guess a short name (exit 2) and a missing text (exit 2)", () => {

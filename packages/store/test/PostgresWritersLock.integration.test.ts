@@ -64,7 +64,8 @@ describe.skipIf(serverUrl === undefined)("the writers lock (PostgreSQL)", () => 
     try {
       const started = Date.now()
       const cancel = Effect.flatMap(ContactStore.ContactStore, (contacts) => contacts.cancel([Fixtures.msisdn(9)]))
-      const exits = await whileOptOutsHeld(url, () => Promise.all([waiter.runPromiseExit(insert(8)), waiter.runPromiseExit(cancel)]))
+      const exits: ReadonlyArray<Exit.Exit<unknown, unknown>> = await whileOptOutsHeld(url, () =>
+        Promise.all<Exit.Exit<unknown, unknown>>([waiter.runPromiseExit(insert(8)), waiter.runPromiseExit(cancel)]))
       for (const exit of exits) expect(Exit.isFailure(exit) && String(exit.cause)).toMatch(/StoreFailure[\s\S]*lock wait \(--wait\)/)
       expect(Date.now() - started).toBeLessThan(10_000)
     } finally {

@@ -3,7 +3,7 @@
  * text, the budget, the encoding, the SMS parts, and the characters that force UCS-2.
  */
 import { Sms } from "@smsbook/core"
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
 import { Argument, Command } from "effect/cli"
 import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
@@ -20,10 +20,11 @@ export const command = Command.make(
   Effect.fnUntraced(function*(input) {
     const settings = yield* GlobalFlags.settings({ ...GlobalFlags.noAccountFlags, shortName: input.shortName }, { needsShortName: true })
     const report = Inspection.inspect(settings.account.short_name, input.text)
-    yield* Output.print(input.json, report, Format.inspection)
-    if (!report.fits) {
-      return yield* Effect.fromResult(Sms.checkBudget(settings.account.short_name, input.text))
-    }
+    if (report.fits) return yield* Output.print(input.json, report, Format.inspection)
+    // Over budget: the analysis is shown all the same (in the error's document with --json), then the refusal.
+    if (!input.json) yield* Output.lines(Format.inspection(report))
+    return yield* Effect.fromResult(Result.mapError(Sms.checkBudget(settings.account.short_name, input.text), (error) =>
+      Output.carrying(error, { inspection: report })))
   })
 ).pipe(
   Command.withDescription(
