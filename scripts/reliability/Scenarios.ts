@@ -93,7 +93,12 @@ export const killedBroadcast: Scenario = async (book, rounds) => {
     )[0]?.[0]
     const what = `killed: ${killed.signal ?? `exit ${killed.code}`}`
     checks.push(
-      check(`broadcast kill ${round}: the re-run finishes it (${what})`, finishedBefore ? rerun.code === 2 : rerun.code === 0, brief(rerun)),
+      // A broadcast that had finished is the same one sent again: refused as a duplicate (exit 1), sending nothing.
+      check(
+        `broadcast kill ${round}: the re-run finishes it (${what})`,
+        finishedBefore ? rerun.code === 1 && rerun.stderr.includes("DUPLICATE_SEND") : rerun.code === 0,
+        brief(rerun)
+      ),
       check(`broadcast kill ${round}: one message, SENT`, messages.length === 1 && messages[0]?.status === "SENT", JSON.stringify(messages)),
       check(`broadcast kill ${round}: no double sends`, doubles.length === 0, `${doubles.length} numbers got a part twice`),
       check(`broadcast kill ${round}: no losses`, handed === "12000" && messages[0]?.total_recipients === "12000",
