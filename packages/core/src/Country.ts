@@ -20,7 +20,8 @@ export const locales = ["en", "fr", "de", "es", "pt", "it", "nl", "ru", "ar", "z
 
 /**
  * Keys in priority order: each level only adds keys no earlier level took; a key two countries claim at one level
- * (`"congo"`, `"korea"`) means neither and stays unreadable, rather than picking one at random.
+ * (`"korea"`) means neither and stays unreadable, rather than picking one at random. (`"congo"` is taken alone by
+ * the Republic of the Congo at the English names' level, before the display names where both claim it.)
  */
 const build = (): ReadonlyMap<string, CountryCode> => {
   const countries = getCountries()

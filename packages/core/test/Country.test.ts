@@ -71,4 +71,10 @@ describe("the compiled country data", () => {
       expect(Country.lookup(cell)).toBe(country)
     }
   })
+
+  it("a name two countries claim at one level reads as neither (Korea); Congo is ISO 3166's name of the Republic of the Congo", () => {
+    expect(Country.lookup("Korea")).toBeUndefined()
+    expect(Country.lookup("Congo")).toBe("CG")
+    expect(Country.lookup("Congo, The Democratic Republic of the")).toBe("CD")
+  })
 })
