@@ -135,6 +135,34 @@ const problemMessages: { readonly [P in Exclude<Errors.MsisdnProblem, "empty">]:
 /** `unknown-country` of a number written with `+` or `00`: its country code is the problem, not a missing one. */
 const unknownCallingCode = "no country has the calling code this number starts with: check the digits after + or 00"
 
+/** Header names (as `Columns.key` reduces them) of a number column of the interface's own shape, and of its calling code. */
+const msisdnHeaders: ReadonlySet<string> = new Set(["msisdn", "misdn", Columns.key(Columns.suppressedColumn)])
+const callingCodeHeader = "countrycode"
+
+/**
+ * Whether the file's number and country columns are the interface's `msisdn` and `country_code` (as `contacts export`
+ * and `suppressions export` write them): an MSISDN is the calling code and the national number, so digits that begin
+ * with the row's calling code are read as written internationally. Read as the digits of an Italian row, the exported
+ * landline `3903005679` (+39 0300 5679) came back as the mobile +39 390 300 5679, its opt-out with it.
+ */
+const interfaceShape = new WeakMap<Columns.Columns, boolean>()
+const isInterfaceShape = (columns: Columns.Columns): boolean => {
+  let shaped = interfaceShape.get(columns)
+  if (shaped === undefined) {
+    const { index, header } = columns
+    shaped = index.msisdn !== undefined && index.country !== undefined &&
+      msisdnHeaders.has(Columns.key(header[index.msisdn] ?? "")) && Columns.key(header[index.country] ?? "") === callingCodeHeader
+    interfaceShape.set(columns, shaped)
+  }
+  return shaped
+}
+
+/** `number` with a `+` where it is an MSISDN's bare digits beginning with the calling code in `country` (interface shape). */
+const asMsisdn = (number: string, country: string): string => {
+  const code = /^\+?([1-9][0-9]{0,2})$/.exec(country)?.[1]
+  return code !== undefined && /^[0-9]+$/.test(number) && number.startsWith(code) ? `+${number}` : number
+}
+
 /**
  * The row's number read with its country (the row's country cell, else the default): from the number's column, else
  * from the first fallback phone column that holds a valid number (`fromFallback`); the primary column's problem when
@@ -149,7 +177,8 @@ const readNumber = (fields: ReadonlyArray<string>, context: Context, number: str
     defaultCountry: context.defaultCountry,
     readCountry: Country.lookup
   }
-  const normalized = Msisdn.reading(number, options)
+  const written = number === primary && isInterfaceShape(context.columns) ? asMsisdn(number, country) : number
+  const normalized = Msisdn.reading(written, options)
   if (typeof normalized !== "string") return { normalized, fromFallback: number !== primary }
   for (const at of fallbacks) {
     const other = cell(fields, at)

@@ -10,9 +10,10 @@ import * as PagedExport from "../internal/pagedExport.ts"
  * The CSV columns. `msisdn`, `first_name`, `last_name` and `tags` are what `smsbook import` reads,
  * and `status` as far as an opt-out goes, so an export imports back as it was, opt-outs included; `monitoring` is for
  * people (an import never sets it: monitoring is an explicit edit), as `status` is otherwise (it never subscribes).
- * `country_code` is each number's calling code, which the import reads as the row's country: an MSISDN's bare digits
- * are then read as that country's, whatever `--default-country` the import is given (without it, `3546111234`, an
- * Icelandic mobile, was read back as a US number under `--default-country US`).
+ * `country_code` is each number's calling code. Beside a `msisdn` column, the import reads such a pair as the
+ * interface means it, the calling code and the national number, so the digits read back as written whatever
+ * `--default-country` it is given (without the column, `3546111234`, an Icelandic mobile, came back as a US number
+ * under `--default-country US`), and never as another number of the same country (`internal/contactRows.ts`).
  */
 export const columns = ["msisdn", "first_name", "last_name", "tags", "status", "monitoring", "country_code"] as const
 
