@@ -162,6 +162,8 @@ interface Dialect {
   readonly encoding: "utf-8" | "windows-1252" | "utf-16le"
   readonly forceEncoding: boolean
   readonly blankLines: ReadonlyArray<number>
+  /** Blank lines before the first line (the `sep=` line or the header), as some exports start. */
+  readonly leadingBlanks: number
 }
 
 const dialect: fc.Arbitrary<Dialect> = fc.record({
@@ -172,7 +174,8 @@ const dialect: fc.Arbitrary<Dialect> = fc.record({
   quoteAll: fc.boolean(),
   encoding: fc.constantFrom("utf-8", "utf-8", "windows-1252", "utf-16le"),
   forceEncoding: fc.boolean(),
-  blankLines: fc.array(fc.nat(30), { maxLength: 4 })
+  blankLines: fc.array(fc.nat(30), { maxLength: 4 }),
+  leadingBlanks: fc.nat(2)
 })
 
 type Expected =
@@ -231,6 +234,7 @@ const generatedFile: fc.Arbitrary<GeneratedFile> = fc.record({
     text += piece
     line += lineBreaks(piece)
   }
+  add((dialect.crlf ? "\r\n" : "\n").repeat(dialect.leadingBlanks))
   if (dialect.sepLine) add(`sep=${dialect.delimiter}${dialect.crlf ? "\r\n" : "\n"}`)
   add(stringify([[...header]], options))
   const expected = rows.map((row, i) => {

@@ -226,13 +226,15 @@ export const firstLine = (text: string): { readonly line: string; readonly next:
  * The first line of `text` that holds more than white space (the header, after blank lines some exports start with);
  * not `complete` while the text ends before one, so that more is read.
  */
-const firstContentLine = (text: string): { readonly line: string; readonly complete: boolean } => {
+const firstContentLine = (
+  text: string
+): { readonly line: string; readonly complete: boolean; readonly end: number; readonly blanks: number } => {
   let at = 0
-  for (;;) {
+  for (let blanks = 0;; blanks++) {
     const line = firstLine(text.slice(at))
-    if (line.line.trim() !== "" || !line.complete) return line
+    if (line.line.trim() !== "" || !line.complete) return { ...line, end: at + line.next, blanks }
     at += line.next
-    if (at >= text.length) return { line: "", complete: false }
+    if (at >= text.length) return { line: "", complete: false, end: at, blanks }
   }
 }
 
@@ -284,23 +286,25 @@ export const open = async (source: AsyncIterable<Uint8Array>, options: Options =
   const state: { encoding: Encoding } = { encoding: "utf-8" }
   const utf8 = toUtf8(source, options.encoding, state)
   const ahead = readAhead(utf8)
+  // The first line with content is a `sep=` line or the header; blank lines may come before either.
   const lines = () => {
     const text = Buffer.from(ahead.bytes.buffer, ahead.bytes.byteOffset, ahead.bytes.length).toString("utf8")
-    const first = firstLine(text)
+    const first = firstContentLine(text)
     const sep = first.complete ? sepLineOf(first.line) : undefined
-    const header = firstContentLine(sep === undefined ? text : text.slice(first.next))
-    return { first, sep, header }
+    const header = sep === undefined ? first : firstContentLine(text.slice(first.end))
+    return { text, first, sep, header }
   }
   let found = lines()
   while (!ahead.ended && ahead.bytes.length < headLimit && !found.header.complete) {
     await ahead.pull()
     found = lines()
   }
-  const { first, sep, header } = found
+  const { text, first, sep, header } = found
   let lineOffset = 0
   if (sep !== undefined) {
-    ahead.bytes = ahead.bytes.subarray(Buffer.byteLength(first.line, "utf8") + first.next - first.line.length)
-    lineOffset = 1
+    // The `sep=` line goes, with the blank lines before it: they are counted back into the rows' line numbers.
+    ahead.bytes = ahead.bytes.subarray(Buffer.byteLength(text.slice(0, first.end), "utf8"))
+    lineOffset = first.blanks + 1
   }
   return {
     chunks: prepend(ahead.bytes, utf8),
