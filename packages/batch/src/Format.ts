@@ -9,13 +9,16 @@ import type * as Import from "./jobs/Import.ts"
 import type * as Inspection from "./jobs/Inspection.ts"
 import type * as Report from "./jobs/Report.ts"
 import type * as Suppressions from "./jobs/Suppressions.ts"
+import stringWidth from "string-width"
+import * as Visible from "./internal/visible.ts"
 
 /**
  * Rows under a header, every column as wide as its widest cell (two spaces apart, the last one not
- * padded), numbers right-aligned: the text form of every list.
+ * padded), numbers right-aligned: the text form of every list. Widths are the terminal's columns as the text is
+ * shown (`Visible.show`): a CJK character or an emoji takes two, a combining accent none.
  */
 export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, numeric: ReadonlyArray<number> = []): ReadonlyArray<string> => {
-  const width = (text: string) => [...text].length
+  const width = (text: string) => stringWidth(Visible.show(text))
   const widths = header.map((title, column) => Math.max(width(title), ...rows.map((row) => width(row[column] ?? ""))))
   const line = (cells: ReadonlyArray<string>) =>
     cells.map((cell, column) => {

@@ -30,3 +30,11 @@ describe("Format.reportSummary", () => {
     }))
   })
 })
+
+describe("Format.table", () => {
+  it("aligns columns by the terminal's width of each cell: wide scripts and emoji take two columns, accents none", () => {
+    const lines = Format.table(["NAME", "TAGS"], [["王小明", "a"], ["Zoë", "b"], ["Zoe\u0308", "c"], ["Ann 😀", "d"], ["Ann", "e"]])
+    // Every tag starts in the same terminal column: after the widest name (王小明, 6 columns) and two spaces.
+    expect(lines).toEqual(["NAME    TAGS", "王小明  a", "Zoë     b", "Zoe\u0308     c", "Ann 😀  d", "Ann     e"])
+  })
+})
