@@ -71,9 +71,13 @@ export interface Keys {
  */
 export const make = (url: string, options: Options = {}): Effect.Effect<Services & Keys, StoreUnavailable, Scope.Scope> =>
   Effect.gen(function*() {
+    const waits = {
+      maxConnections: options.maxConnections ?? 10,
+      lockWaitMs: options.lockWait === undefined ? undefined : Duration.toMillis(options.lockWait)
+    }
     const sql = yield* PgClient.make({
       url: Redacted.make(url),
-      maxConnections: options.maxConnections ?? 10,
+      maxConnections: waits.maxConnections,
       ...(options.lockWait === undefined ? {} : {
         // PostgreSQL reads a lock_timeout of 0 as no limit: a wait of 0 (fail at once, as SQLite's) is its least, 1 ms.
         startupParameters: { lock_timeout: String(Math.max(1, Math.floor(Math.min(Duration.toMillis(options.lockWait), 2 ** 31 - 1)))) }
@@ -81,8 +85,7 @@ export const make = (url: string, options: Options = {}): Effect.Effect<Services
       ...(hasConnectTimeout(url) ? {} : { connectTimeout: defaultConnectTimeout })
     })
     yield* Migrations.run.pipe(Effect.provideService(SqlClient.SqlClient, sql))
-    const lockWaitMs = options.lockWait === undefined ? undefined : Duration.toMillis(options.lockWait)
-    const contacts = { make: (client: SqlClient.SqlClient, pageSize: number) => Contacts.make(client, pageSize, lockWaitMs) }
+    const contacts = { make: (client: SqlClient.SqlClient, pageSize: number) => Contacts.make(client, pageSize, waits) }
     return Adapter.assemble({ Contacts: contacts, Messages, Carrier, ApiKeys }, sql, options.pageSize ?? defaultPageSize)
   }).pipe(
     Effect.provide(Reactivity.layer),

@@ -93,6 +93,32 @@ describe.skipIf(serverUrl === undefined)("the writers lock (PostgreSQL)", () => 
     }
   })
 
+  it("a new contact gets in between batch writers that take turns: it queues in PostgreSQL's lock queue, not behind all of them", async () => {
+    const url = await freshBook()
+    const writers = [store(url), store(url)]
+    const creator = store(url, { lockWait: "5 seconds" })
+    const pause = Effect.promise(() => new Promise<void>((resume) => setTimeout(resume, 150)))
+    let writing = true
+    try {
+      // Two loaders of opt-out sets, each holding the writers lock 150 ms, one after the other without a gap.
+      const loops = writers.map((writer, k) => (async () => {
+        for (let i = 0; writing; i++) {
+          await writer.runPromise(Effect.flatMap(ContactStore.ContactStore, (contacts) =>
+            contacts.transaction(Effect.andThen(contacts.cancel([Fixtures.msisdn(1000 * (k + 1) + i)]), pause))))
+        }
+      })())
+      await new Promise((resume) => setTimeout(resume, 300))
+      // Asking without waiting never finds the lock free while they take turns; the queue lets it in between two.
+      const created = await creator.runPromiseExit(insert(5))
+      writing = false
+      await Promise.all(loops)
+      expect(Exit.isSuccess(created)).toBe(true)
+    } finally {
+      writing = false
+      for (const runtime of [...writers, creator]) await runtime.dispose()
+    }
+  })
+
   it("the lock is the book's: a book in another schema of the database creates contacts while it is held", async () => {
     const [one, other] = [await freshBook(), await freshBook()]
     const neighbour = store(other, { lockWait: "2 seconds" })

@@ -3,7 +3,7 @@
  * table, keys in sorted order), the suppression list, row locks for read-modify-writes, keyset-paged
  * audiences, and case-insensitive search on JavaScript-lowered columns.
  */
-import { Effect, Option } from "effect"
+import { Effect, Option, Semaphore } from "effect"
 import type { SqlClient } from "effect/sql"
 import { type Contact, ContactExists, ContactNotFound, ContactStore, StoreFailure } from "@smsbook/core"
 import {
@@ -30,21 +30,26 @@ export const firstAnalyzeAfter = 20_000
  */
 const writersLock = 0x534d5342
 
-/** A new contact's transaction found a batch writer at work: it ends, giving its connection back, and runs again. */
+/** A new contact's transaction found a batch writer at work: it ends, giving its connection back, and queues. */
 class WritersAtWork {
   readonly _tag = "WritersAtWork"
 }
 const writersAtWork = new WritersAtWork()
 const isWritersAtWork = (error: unknown): error is WritersAtWork => error === writersAtWork
 
-/** The longest pause between two looks at a batch writer's lock. */
-const longestPause = 100
+/** Connections of the pool a queue of new contacts leaves to everything else (reads, `/health`, other writes). */
+const keptForOthers = 2
 
 /**
- * Builds the contact port over `sql`; `pageSize` rows per audience page; a new contact waits at most `lockWaitMs` for
- * a batch writer of the book (no limit when unset, as PostgreSQL's own `lock_timeout`).
+ * Builds the contact port over `sql`; `pageSize` rows per audience page. A new contact that finds a batch writer of
+ * the book at work queues for it with at most `maxConnections` − 2 others at once, each for at most `lockWaitMs` (no
+ * limit when unset, as PostgreSQL's own `lock_timeout`).
  */
-export const make = (sql: SqlClient.SqlClient, pageSize: number, lockWaitMs = Number.POSITIVE_INFINITY): ContactStore.ContactStore["Service"] => {
+export const make = (
+  sql: SqlClient.SqlClient,
+  pageSize: number,
+  options: { readonly maxConnections: number; readonly lockWaitMs?: number | undefined } = { maxConnections: 10 }
+): ContactStore.ContactStore["Service"] => {
   const columns = sql.literal(contactColumns)
 
   // The batch as a relation `v`, one array parameter per column: the statement text never changes
@@ -118,36 +123,50 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number, lockWaitMs = Nu
   // A contact created on its own (an add, an unknown sender) waits for the batch writer at work, sharing the lock with
   // other such creations: a batch writer's suppression entries are visible to no one until it commits, so a contact
   // created meanwhile was stored SUBSCRIBED with its number on the list (the `SuppressionRace` law). Only a creation
-  // waits: `insert` and `getOrInsert` look for the stored contact first, without the lock. It does not wait in
-  // PostgreSQL: a connection blocked on the lock for a whole import is one the pool cannot lend, and a server's
-  // creations during a nightly import took every connection, leaving its reads to wait as long.
-  const behindWriters = sql`SELECT pg_try_advisory_xact_lock_shared(${writersLock}::int4, hashtext(current_schema())) AS locked`.pipe(
+  // waits: `insert` and `getOrInsert` look for the stored contact first, without the lock.
+  // A connection blocked on the lock for a whole import is one the pool cannot lend: a server's creations during a
+  // nightly import took every connection, and its reads waited as long. So a creation first asks without waiting;
+  // while a batch writer holds the lock, its transaction ends and it queues for the lock (in PostgreSQL's queue, so it
+  // gets in between two writers) with at most `maxConnections` − 2 others at once: the rest of the pool stays free.
+  const tryBehindWriters = sql`SELECT pg_try_advisory_xact_lock_shared(${writersLock}::int4, hashtext(current_schema())) AS locked`.pipe(
     Effect.flatMap((rows) => rows[0]?.["locked"] === true ? Effect.void : Effect.fail(writersAtWork))
   )
+  const queueBehindWriters = sql`SELECT pg_advisory_xact_lock_shared(${writersLock}::int4, hashtext(current_schema())) AS locked`
+  const queueing = Semaphore.makeUnsafe(Math.max(1, options.maxConnections - keptForOthers))
 
-  /** Runs a creation's transaction again, after 1, 2, 4… ms (at most {@link longestPause}), while a batch writer is at work. */
-  const waitingForWriters = (operation: string) =>
-  <A, E, R>(creation: Effect.Effect<A, E | WritersAtWork, R>): Effect.Effect<A, E | StoreFailure, R> =>
-    Effect.suspend(() => {
-      const started = performance.now()
-      let pause = 1
-      const run: Effect.Effect<A, E | StoreFailure, R> = Effect.catchIf(creation, isWritersAtWork, () => {
-        if (performance.now() - started >= lockWaitMs) {
-          return Effect.fail(new StoreFailure({
+  /**
+   * Runs a creation's transaction (`queue`: whether it waits in the lock's queue) without waiting, then, if a batch
+   * writer was at work, again in the queue with one of the permits. Inside another transaction (an inbound message
+   * stored with its new sender), that transaction holds its connection whatever happens: it queues at once.
+   */
+  const creation = <A, E, R>(
+    operation: string,
+    run: (queue: boolean) => Effect.Effect<A, E | WritersAtWork, R>
+  ): Effect.Effect<A, E | StoreFailure, R> => {
+    // Queued, it waits in PostgreSQL instead of failing: a `WritersAtWork` from it would be a defect.
+    const queued = Effect.catch(run(true), (error) => isWritersAtWork(error) ? Effect.die(error) : Effect.fail(error))
+    const permit = options.lockWaitMs === undefined
+      ? Effect.as(queueing.take(1), Option.some(1))
+      : Effect.timeoutOption(queueing.take(1), options.lockWaitMs)
+    // The permit is given back however the creation ends, an interruption included.
+    const withPermit = Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(restore(permit), (taken): Effect.Effect<A, E | StoreFailure, R> =>
+        Option.isNone(taken)
+          ? Effect.fail(new StoreFailure({
             operation,
-            reason: `another transaction (an import, a suppression load) held the book's writers lock longer than the lock wait (--wait) of ${lockWaitMs} ms; nothing was written`
+            reason: `other new contacts waited for an import or a suppression load of this book longer than the lock wait (--wait) of ${options.lockWaitMs} ms; nothing was written`
           }))
-        }
-        const wait = pause
-        pause = Math.min(pause * 2, longestPause)
-        // Real time, not `Clock`: it waits for another process, which a test clock does not move.
-        return Effect.andThen(Effect.promise(() => new Promise<void>((resume) => setTimeout(resume, wait))), Effect.suspend(() => run))
-      })
-      return run
-    })
+          : Effect.ensuring(restore(queued), queueing.release(1)))
+    )
+    return Effect.flatMap(
+      Effect.serviceOption(sql.transactionService),
+      (outer): Effect.Effect<A, E | StoreFailure, R> =>
+        Option.isSome(outer) ? queued : Effect.catch(run(false), (error) => isWritersAtWork(error) ? withPermit : Effect.fail(error))
+    )
+  }
 
-  const insertLawful = (contact: Contact.Contact) =>
-    behindWriters.pipe(
+  const insertLawful = (contact: Contact.Contact, queue: boolean) =>
+    (queue ? queueBehindWriters : tryBehindWriters).pipe(
       Effect.andThen(sql`INSERT INTO contacts ${insertColumns} ${lawfulValues([contact])}
         ON CONFLICT (msisdn) DO NOTHING RETURNING ${columns}`),
       Effect.flatMap(decodeContacts("ContactStore.insert"))
@@ -156,12 +175,12 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number, lockWaitMs = Nu
   // The stored row first (locked), else an INSERT … ON CONFLICT DO NOTHING, which waits for a concurrent inserter
   // of the number: its row is then found in the next round, and a row deleted in between is tried again.
   const getOrInsert = (contact: Contact.Contact) =>
-    sql.withTransaction(Effect.gen(function*() {
+    creation("ContactStore.getOrInsert", (queue) => sql.withTransaction(Effect.gen(function*() {
       for (let round = 0; round < 3; round++) {
         // The stored contact first: a known sender never waits for a batch writer.
         const found = yield* getForUpdate(contact.msisdn)
         if (Option.isSome(found)) return { contact: found.value, created: false }
-        const inserted = yield* insertLawful(contact)
+        const inserted = yield* insertLawful(contact, queue)
         const created = inserted[0]
         if (created !== undefined) {
           yield* suppressCancelled([created])
@@ -173,7 +192,7 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number, lockWaitMs = Nu
         operation: "ContactStore.getOrInsert",
         reason: `contact ${contact.msisdn} was deleted three times while it was being created`
       })
-    })).pipe(waitingForWriters("ContactStore.getOrInsert"), attempt("ContactStore.getOrInsert"))
+    }))).pipe(attempt("ContactStore.getOrInsert"))
 
   const getMany = (msisdns: ReadonlyArray<string>) =>
     msisdns.length === 0
@@ -197,16 +216,16 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number, lockWaitMs = Nu
       )
 
   const insert = (contact: Contact.Contact) =>
-    sql.withTransaction(Effect.gen(function*() {
+    creation("ContactStore.insert", (queue) => sql.withTransaction(Effect.gen(function*() {
       // A number already stored is refused at once, without waiting for a batch writer.
       const exists = yield* sql`SELECT 1 AS found FROM contacts WHERE msisdn = ${contact.msisdn}`
-      const inserted = exists.length > 0 ? [] : yield* insertLawful(contact)
+      const inserted = exists.length > 0 ? [] : yield* insertLawful(contact, queue)
       const stored = inserted[0]
       if (stored === undefined) return yield* new ContactExists({ msisdn: contact.msisdn })
       yield* suppressCancelled(inserted)
       yield* replaceTags([contact])
       return stored
-    })).pipe(waitingForWriters("ContactStore.insert"), attempt("ContactStore.insert"))
+    }))).pipe(attempt("ContactStore.insert"))
 
   const update = (contact: Contact.Contact) =>
     sql.withTransaction(Effect.gen(function*() {
