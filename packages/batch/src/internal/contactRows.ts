@@ -157,10 +157,14 @@ const isInterfaceShape = (columns: Columns.Columns): boolean => {
   return shaped
 }
 
-/** `number` with a `+` where it is an MSISDN's bare digits beginning with the calling code in `country` (interface shape). */
-const asMsisdn = (number: string, country: string): string => {
+/**
+ * `number` as an MSISDN written internationally (`+` and its digits), where its digits (in a spreadsheet's text form
+ * or with separators too) begin with the calling code in `country`; else `undefined` (interface shape).
+ */
+const asMsisdn = (number: string, country: string): string | undefined => {
   const code = /^\+?([1-9][0-9]{0,2})$/.exec(country)?.[1]
-  return code !== undefined && /^[0-9]+$/.test(number) && number.startsWith(code) ? `+${number}` : number
+  const digits = number.replace(/^(?:'+|="(.*)"$)/, "$1").replace(/[\s\-().\/]/g, "")
+  return code !== undefined && /^[0-9]+$/.test(digits) && digits.startsWith(code) ? `+${digits}` : undefined
 }
 
 /**
@@ -177,8 +181,12 @@ const readNumber = (fields: ReadonlyArray<string>, context: Context, number: str
     defaultCountry: context.defaultCountry,
     readCountry: Country.lookup
   }
-  const written = number === primary && isInterfaceShape(context.columns) ? asMsisdn(number, country) : number
-  const normalized = Msisdn.reading(written, options)
+  // An MSISDN is read as one first; where its digits make no valid number so (a national number in a column named
+  // `msisdn`), the policy reads them as every other file's.
+  const msisdn = number === primary && isInterfaceShape(context.columns) ? asMsisdn(number, country) : undefined
+  const international = msisdn === undefined ? undefined : Msisdn.reading(msisdn, options)
+  if (international !== undefined && typeof international !== "string") return { normalized: international, fromFallback: false }
+  const normalized = Msisdn.reading(number, options)
   if (typeof normalized !== "string") return { normalized, fromFallback: number !== primary }
   for (const at of fallbacks) {
     const other = cell(fields, at)

@@ -1,0 +1,57 @@
+/**
+ * A file of the interface's own shape (`msisdn` and `country_code`, as both exports write it) reads an MSISDN as the
+ * interface means it, however a spreadsheet wrote the digits; any other file, and a number that makes no valid MSISDN,
+ * keeps the reading policy.
+ */
+import * as Msisdn from "@smsbook/core/Msisdn"
+import { Result } from "effect"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as ContactRows from "../../src/internal/contactRows.ts"
+import * as Columns from "../../src/internal/csv/columns.ts"
+import { validNumbers } from "../validNumbers.ts"
+
+/** What a row of a file with `header` reads as: the stored number, or the refusal's reason. */
+const reader = (header: ReadonlyArray<string>) => {
+  const matched = Columns.match(header)
+  if (Result.isFailure(matched)) throw new Error(String(matched.failure))
+  const context: ContactRows.Context = { columns: matched.success, defaultCountry: undefined, tags: [] }
+  return (number: string, country: string): string => {
+    const read = ContactRows.read([number, country], context)
+    return read._tag === "Candidate" ? read.candidate.msisdn : read._tag === "Reject" ? read.reason : "blank"
+  }
+}
+
+const interfaceShaped = reader(["msisdn", "country_code"])
+const anyOther = reader(["Phone", "Country"])
+
+describe("a file of the interface's shape", () => {
+  const numbers = validNumbers()
+
+  it("law: every valid MSISDN reads as itself beside its calling code: bare, spaced, or in a spreadsheet's text form", () => {
+    fc.assert(fc.property(fc.constantFrom(...numbers), fc.constantFrom("bare", "spaced", "formula", "apostrophe"), (msisdn, form) => {
+      const { country_code, phone_number } = Msisdn.split(msisdn)
+      const written = form === "bare" ? msisdn : form === "spaced" ? `${country_code} ${phone_number}` : form === "formula" ? `="${msisdn}"` : `'${msisdn}`
+      expect(interfaceShaped(written, country_code)).toBe(msisdn)
+    }), { numRuns: 2000 })
+  })
+
+  it("law: digits that make no valid MSISDN with the row's calling code are read by the policy, as in any other file", () => {
+    fc.assert(fc.property(fc.constantFrom(...numbers), (msisdn) => {
+      const { country_code, phone_number } = Msisdn.split(msisdn)
+      // The national number beside its calling code: an MSISDN only where the digits happen to begin with the code.
+      const asMsisdn = Msisdn.reading(`+${phone_number}`, {})
+      fc.pre(!phone_number.startsWith(country_code) || typeof asMsisdn === "string")
+      expect(interfaceShaped(phone_number, country_code)).toBe(anyOther(phone_number, country_code))
+    }), { numRuns: 2000 })
+  })
+
+  it("examples: the Italian landline an export writes, and the same digits in a file of other headers", () => {
+    expect(interfaceShaped("3903005679", "39")).toBe("3903005679")
+    expect(interfaceShaped("39 0300 5679", "+39")).toBe("3903005679")
+    // Written nationally beside a country, the same digits are the mobile (the policy's choice between two readings).
+    expect(anyOther("3903005679", "39")).toBe("393903005679")
+    // A national mobile under `msisdn`: +39 21234567 is no number, so the policy reads it.
+    expect(interfaceShaped("3921234567", "39")).toBe("393921234567")
+  })
+})
