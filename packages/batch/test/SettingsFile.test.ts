@@ -43,6 +43,21 @@ describe("the settings file", () => {
     expect(fs.readdirSync(dir).filter((name) => name.endsWith(".partial"))).toEqual([])
   })
 
+  it("init writes through a linked smsbook.json, which stays a link; a link to nothing counts as there (--force)", () => {
+    fs.mkdirSync(path.join(dir, "shared"))
+    fs.writeFileSync(path.join(dir, "shared", "settings.json"), "{\"short_name\":\"OLD\"}\n")
+    fs.symlinkSync("shared/settings.json", path.join(dir, "smsbook.json"))
+    expect(run(["init", "--no-input", "--force", "--short-name", "NEW", "--store", "book.db"]).code).toBe(0)
+    expect(fs.lstatSync(path.join(dir, "smsbook.json")).isSymbolicLink()).toBe(true)
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "shared", "settings.json"), "utf8"))).toMatchObject({ short_name: "NEW" })
+    fs.rmSync(path.join(dir, "smsbook.json"))
+    fs.symlinkSync("shared/moved.json", path.join(dir, "smsbook.json"))
+    expect(run(["init", "--no-input", "--short-name", "NEW", "--store", "book.db"])).toMatchObject({ code: 2, error: { field: "--force" } })
+    expect(run(["init", "--no-input", "--force", "--short-name", "NEW", "--store", "book.db"]).code).toBe(0)
+    expect(fs.lstatSync(path.join(dir, "smsbook.json")).isSymbolicLink()).toBe(true)
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "shared", "moved.json"), "utf8"))).toMatchObject({ short_name: "NEW" })
+  })
+
   it("no output is written over smsbook.json, however it is spelled: refused (2), the file unchanged", () => {
     expect(run(["init", "--no-input", "--short-name", "ACME", "--store", "book.db"]).code).toBe(0)
     expect(run(["contacts", "add", "447400123456"]).code).toBe(0)

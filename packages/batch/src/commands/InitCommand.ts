@@ -7,6 +7,7 @@ import * as Store from "@smsbook/store/Store"
 import { Effect, Option } from "effect"
 import { Command, Flag, Prompt } from "effect/cli"
 import * as fs from "node:fs"
+import * as nodePath from "node:path"
 import * as CliErrors from "../CliErrors.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
 import * as Files from "../internal/files.ts"
@@ -26,20 +27,45 @@ const questions: ReadonlyArray<readonly [Key, string]> = [
 
 const ask = (message: string) => Prompt.run(Prompt.String({ message, default: "" }))
 
-/** Refuses to replace an existing settings file at `path` unless `force`, before anything is written. */
+/** Whether anything is at `path`, a link to nothing included. */
+const isThere = (path: string): boolean => {
+  try {
+    fs.lstatSync(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Refuses to replace an existing settings file at `path` (or a link there) unless `force`, before anything is written. */
 const checkReplace = (path: string, force: boolean) =>
-  !force && fs.existsSync(path)
+  !force && isThere(path)
     ? Effect.fail(new InvalidParameter({ parameter: "--force", value: path, reason: `${path} exists already: pass --force to replace it` }))
     : Effect.void
 
-/** Writes `settings` as `path` whole: into a temporary file renamed into place, so no reader sees half of it. */
+/** Where writing `path` lands: the file a link there leads to (settings kept elsewhere and linked stay linked). */
+const landing = (path: string): string => {
+  try {
+    return fs.realpathSync(path)
+  } catch {
+    return fs.lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true
+      ? nodePath.resolve(nodePath.dirname(path), fs.readlinkSync(path))
+      : path
+  }
+}
+
+/**
+ * Writes `settings` as `path` whole: into a temporary file renamed into place (through a link, onto the file it leads
+ * to), so no reader sees half of it.
+ */
 const writeConfig = (path: string, settings: Settings.Given) =>
   Effect.try({
     try: () => {
-      const partial = Files.partialPath(path)
+      const target = landing(path)
+      const partial = Files.partialPath(target)
       try {
         fs.writeFileSync(partial, `${JSON.stringify(settings, null, 2)}\n`, { flag: "wx" })
-        fs.renameSync(partial, path)
+        fs.renameSync(partial, target)
       } finally {
         fs.rmSync(partial, { force: true })
       }
