@@ -65,16 +65,24 @@ export const root = (names: ReadonlyArray<CommandName> = commandNames) =>
 /** The installed package's own version, so `smsbook --version` follows every release. */
 export const version = manifest.version
 
-/** `--json` with a value the flag's parser reads as true (effect/cli's `Primitive.Boolean`). */
+/**
+ * `--json` with a value the flag's parser reads as true (effect/cli's `Primitive.Boolean`), in any case: the parser
+ * refuses `--json=TRUE`, and one who wrote it gets that usage error as a JSON document.
+ */
 const jsonFlag = /^--json(?:=(?:true|1|y|yes|on))?$/i
 
+/** The values the flag's parser reads as false, also when they follow a bare `--json` as the next argument. */
+const falseValue = /^(?:false|0|n|no|off)$/
+
 /**
- * Whether the arguments ask for JSON: `--json` (or `--json=yes` and the other true values) before a `--` end of
- * flags. Read before the parser runs, so that its own errors come out as one document too.
+ * Whether the arguments ask for JSON as the parser will read them: `--json` (or `--json=yes` and the other true
+ * values; not `--json false`) before a `--` end of flags. Read before the parser runs, so that its own errors come out
+ * as one document too.
  */
 export const wantsJson = (args: ReadonlyArray<string>): boolean => {
   const end = args.indexOf("--")
-  return (end === -1 ? args : args.slice(0, end)).some((arg) => jsonFlag.test(arg))
+  const flags = end === -1 ? args : args.slice(0, end)
+  return flags.some((arg, at) => jsonFlag.test(arg) && !(arg === "--json" && falseValue.test(flags[at + 1] ?? "")))
 }
 
 const plain = CliOutput.defaultFormatter({ colors: false })

@@ -14,12 +14,15 @@ describe("Main.dashValueHint", () => {
 
 describe("Main.wantsJson", () => {
   it("reads --json as the flag's parser does: bare, or with any of its true values; never after --", () => {
+    // The parser refuses TRUE and Yes: its usage error comes as a JSON document, which whoever wrote them wants.
     for (const flag of ["--json", "--json=true", "--json=1", "--json=y", "--json=yes", "--json=on", "--json=TRUE", "--json=Yes"]) {
       expect(Main.wantsJson(["contacts", "list", flag]), flag).toBe(true)
     }
     for (const flag of ["--json=false", "--json=0", "--json=no", "--json=off", "--jsonx", "--json=maybe"]) {
       expect(Main.wantsJson(["contacts", "list", flag]), flag).toBe(false)
     }
+    for (const value of ["false", "0", "no", "off", "n"]) expect(Main.wantsJson(["contacts", "get", "447400123456", "--json", value]), value).toBe(false)
+    expect(Main.wantsJson(["contacts", "get", "447400123456", "--json", "true"])).toBe(true)
     expect(Main.wantsJson(["send", "--", "--json"])).toBe(false)
   })
 })
