@@ -76,6 +76,13 @@ const fieldOf = (error: ReportedError): string | undefined => {
     case "InvalidStoreUrl":
     case "StoreNotFound":
       return "--store"
+    // Rules of a send that only one flag of the command line feeds (`inspect` carries its argument instead).
+    case "MessageTooLong":
+      return "--message"
+    case "ExternalIdTooLong":
+      return "--id"
+    case "MissingTags":
+      return "--tags"
     default:
       return undefined
   }

@@ -66,6 +66,7 @@ describe("smsbook inspect", () => {
     const json = smsbook("inspect", "x".repeat(155), "--short-name", "ACME", "--json")
     expect([json.code, JSON.parse(json.stdout).error]).toMatchObject([2, {
       code: "MESSAGE_TOO_LONG",
+      field: "TEXT",
       inspection: { fits: false, budget: 154, length: 155, segments: 2 }
     }])
   })

@@ -24,7 +24,7 @@ export const command = Command.make(
     // Over budget: the analysis is shown all the same (in the error's document with --json), then the refusal.
     if (!input.json) yield* Output.lines(Format.inspection(report))
     return yield* Effect.fromResult(Result.mapError(Sms.checkBudget(settings.account.short_name, input.text), (error) =>
-      Output.carrying(error, { inspection: report })))
+      Output.carrying(error, { field: "TEXT", inspection: report })))
   })
 ).pipe(
   Command.withDescription(
