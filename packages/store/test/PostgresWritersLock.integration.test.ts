@@ -3,9 +3,9 @@
  * contact waits for it at most the store's `lockWait` and without holding a connection of the pool, and a book in
  * another schema of the database never waits.
  */
-import { ContactStore } from "@smsbook/core"
+import { Account, ContactStore, Messaging, MessageStore } from "@smsbook/core"
 import { Fixtures, PostgresSchema } from "@smsbook/testing"
-import { Deferred, Effect, Exit, ManagedRuntime } from "effect"
+import { Deferred, Effect, Exit, Layer, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import * as PostgresStore from "../src/PostgresStore.ts"
 
@@ -90,6 +90,37 @@ describe.skipIf(serverUrl === undefined)("the writers lock (PostgreSQL)", () => 
       expect(await waiter.runPromise(Effect.flatMap(ContactStore.ContactStore, (contacts) => contacts.count))).toBe(8)
     } finally {
       await waiter.dispose()
+    }
+  })
+
+  it("an inbound STOP from a new number waits without a connection too: its transaction runs again, queued", async () => {
+    const url = await freshBook()
+    const receiver = ManagedRuntime.make(Layer.mergeAll(
+      PostgresStore.layer(url, { maxConnections: 3, lockWait: "60 seconds" }),
+      Account.layer({ ...Account.defaults, short_name: "ACME" })
+    ))
+    try {
+      const senders = Array.from({ length: 6 }, (_, i) => Fixtures.msisdn(200 + i))
+      const received = await whileOptOutsHeld(url, async () => {
+        const waiting = senders.map((sender) => receiver.runPromiseExit(Messaging.receiveMessage(`+${sender}`, "STOP")))
+        // Each message's transaction held a connection while its new sender waited: the read waited for the set.
+        const read = receiver.runPromise(Effect.flatMap(ContactStore.ContactStore, (contacts) => contacts.count))
+        const first = await Promise.race([read.then(() => "read"), new Promise((resume) => setTimeout(() => resume("timeout"), 10_000))])
+        expect(first).toBe("read")
+        return waiting
+      })
+      expect((await Promise.all(received)).filter(Exit.isSuccess)).toHaveLength(senders.length)
+      // Every STOP is recorded once, and every sender ends CANCELLED with its number suppressed.
+      const [messages, contacts, suppressed] = await receiver.runPromise(Effect.all([
+        Effect.flatMap(MessageStore.MessageStore, (store) => store.list({ limit: 100, start: 0 })),
+        Effect.flatMap(ContactStore.ContactStore, (store) => store.getMany(senders)),
+        Effect.flatMap(ContactStore.ContactStore, (store) => store.suppressed(senders))
+      ]))
+      expect(messages.filter((message) => message.direction === "MO")).toHaveLength(senders.length)
+      expect([...contacts.values()].map((contact) => contact.status)).toEqual(senders.map(() => "CANCELLED"))
+      expect([...suppressed].sort()).toEqual([...senders].sort())
+    } finally {
+      await receiver.dispose()
     }
   })
 

@@ -3,7 +3,7 @@
  * table, keys in sorted order), the suppression list, row locks for read-modify-writes, keyset-paged
  * audiences, and case-insensitive search on JavaScript-lowered columns.
  */
-import { Effect, Option, Semaphore } from "effect"
+import { Context, Effect, Option, Semaphore } from "effect"
 import type { SqlClient } from "effect/sql"
 import { type Contact, ContactExists, ContactNotFound, ContactStore, StoreFailure } from "@smsbook/core"
 import {
@@ -36,6 +36,14 @@ class WritersAtWork {
 }
 const writersAtWork = new WritersAtWork()
 const isWritersAtWork = (error: unknown): error is WritersAtWork => error === writersAtWork
+
+/**
+ * How a new contact inside a transaction waits for a batch writer: `queue` in PostgreSQL's lock queue, holding the
+ * transaction's connection (the transaction cannot be run again), or `rerun`: end it, to be run again queued
+ * (`retrying`).
+ */
+type CreationsMode = "queue" | "rerun"
+const Creations = Context.Reference<CreationsMode>("@smsbook/store/postgres/contacts/Creations", { defaultValue: () => "queue" })
 
 /** Connections of the pool a queue of new contacts leaves to everything else (reads, `/health`, other writes). */
 const keptForOthers = 2
@@ -134,22 +142,13 @@ export const make = (
   const queueBehindWriters = sql`SELECT pg_advisory_xact_lock_shared(${writersLock}::int4, hashtext(current_schema())) AS locked`
   const queueing = Semaphore.makeUnsafe(Math.max(1, options.maxConnections - keptForOthers))
 
-  /**
-   * Runs a creation's transaction (`queue`: whether it waits in the lock's queue) without waiting, then, if a batch
-   * writer was at work, again in the queue with one of the permits. Inside another transaction (an inbound message
-   * stored with its new sender), that transaction holds its connection whatever happens: it queues at once.
-   */
-  const creation = <A, E, R>(
-    operation: string,
-    run: (queue: boolean) => Effect.Effect<A, E | WritersAtWork, R>
-  ): Effect.Effect<A, E | StoreFailure, R> => {
-    // Queued, it waits in PostgreSQL instead of failing: a `WritersAtWork` from it would be a defect.
-    const queued = Effect.catch(run(true), (error) => isWritersAtWork(error) ? Effect.die(error) : Effect.fail(error))
+  /** Runs `queued` with one of the permits to queue for the lock, waiting for one at most the lock wait. */
+  const withPermit = <A, E, R>(operation: string, queued: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreFailure, R> => {
     const permit = options.lockWaitMs === undefined
       ? Effect.as(queueing.take(1), Option.some(1))
       : Effect.timeoutOption(queueing.take(1), options.lockWaitMs)
     // The permit is given back however the creation ends, an interruption included.
-    const withPermit = Effect.uninterruptibleMask((restore) =>
+    return Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(restore(permit), (taken): Effect.Effect<A, E | StoreFailure, R> =>
         Option.isNone(taken)
           ? Effect.fail(new StoreFailure({
@@ -158,11 +157,39 @@ export const make = (
           }))
           : Effect.ensuring(restore(queued), queueing.release(1)))
     )
+  }
+
+  /**
+   * Runs a creation's transaction (`queue`: whether it waits in the lock's queue) without waiting, then, if a batch
+   * writer was at work, again in the queue with one of the permits. Inside another transaction, that transaction
+   * holds its connection: where it is a `retrying` one (an inbound message stored with its new sender), the creation
+   * ends it (a `WritersAtWork` defect) for `retrying` to run it again queued; inside any other, it queues at once.
+   */
+  const creation = <A, E, R>(
+    operation: string,
+    run: (queue: boolean) => Effect.Effect<A, E | WritersAtWork, R>
+  ): Effect.Effect<A, E | StoreFailure, R> => {
+    // Queued, it waits in PostgreSQL instead of failing: a `WritersAtWork` from it would be a defect.
+    const queued = Effect.catch(run(true), (error) => isWritersAtWork(error) ? Effect.die(error) : Effect.fail(error))
+    const unqueued = (atWork: (error: WritersAtWork) => Effect.Effect<A, E | StoreFailure, R>) =>
+      Effect.catch(run(false), (error) => isWritersAtWork(error) ? atWork(error) : Effect.fail(error))
     return Effect.flatMap(
-      Effect.serviceOption(sql.transactionService),
-      (outer): Effect.Effect<A, E | StoreFailure, R> =>
-        Option.isSome(outer) ? queued : Effect.catch(run(false), (error) => isWritersAtWork(error) ? withPermit : Effect.fail(error))
+      Effect.all([Effect.serviceOption(sql.transactionService), Effect.service(Creations)]),
+      ([outer, creations]): Effect.Effect<A, E | StoreFailure, R> =>
+        Option.isNone(outer)
+          ? unqueued(() => withPermit(operation, queued))
+          : creations === "rerun" ? unqueued(Effect.die) : queued
     )
+  }
+
+  /**
+   * `Contention.retrying` of a transaction that a new contact inside it may end for want of the writers lock: it then
+   * runs again, queued, with one of the permits, its connection given back to the pool in between.
+   */
+  const retrying = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreFailure, R> => {
+    const once = (creations: CreationsMode) => Contention.retrying(transaction(sql))(Effect.provideService(effect, Creations, creations))
+    return Effect.catchDefect(once("rerun"), (defect) =>
+      isWritersAtWork(defect) ? withPermit("ContactStore.retrying", once("queue")) : Effect.die(defect))
   }
 
   const insertLawful = (contact: Contact.Contact, queue: boolean) =>
@@ -421,7 +448,7 @@ export const make = (
     unsuppress,
     forget,
     transaction: transaction(sql),
-    retrying: Contention.retrying(transaction(sql)),
+    retrying,
     bulkImport: BulkImport.make(sql, { queueWriters, written: noteWritten })
   })
 }
