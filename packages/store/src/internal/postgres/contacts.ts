@@ -3,7 +3,7 @@
  * table, keys in sorted order), the suppression list, row locks for read-modify-writes, keyset-paged
  * audiences, and case-insensitive search on JavaScript-lowered columns.
  */
-import { Context, Effect, Option, Semaphore } from "effect"
+import { Cause, Context, Effect, Option, Semaphore } from "effect"
 import type { SqlClient } from "effect/sql"
 import { type Contact, ContactExists, ContactNotFound, ContactStore, StoreFailure } from "@smsbook/core"
 import {
@@ -188,8 +188,12 @@ export const make = (
    */
   const retrying = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreFailure, R> => {
     const once = (creations: CreationsMode) => Contention.retrying(transaction(sql))(Effect.provideService(effect, Creations, creations))
-    return Effect.catchDefect(once("rerun"), (defect) =>
-      isWritersAtWork(defect) ? withPermit("ContactStore.retrying", once("queue")) : Effect.die(defect))
+    return Effect.catchCause(once("rerun"), (cause) => {
+      const defect = Cause.findDefect(cause)
+      return defect._tag === "Success" && isWritersAtWork(defect.success)
+        ? withPermit("ContactStore.retrying", once("queue"))
+        : Effect.failCause(cause)
+    })
   }
 
   const insertLawful = (contact: Contact.Contact, queue: boolean) =>
