@@ -58,6 +58,27 @@ describe.skipIf(serverUrl === undefined)("the writers lock (PostgreSQL)", () => 
     }
   })
 
+  it("lockWait bounds the whole wait of a new contact: for a permit to queue, then in the lock's queue", async () => {
+    const url = await freshBook()
+    // One permit (a pool of 3 keeps 2): the second creation waits for it, then in the queue, within one lock wait.
+    const waiter = store(url, { maxConnections: 3, lockWait: "2 seconds" })
+    try {
+      const ended = await whileOptOutsHeld(url, async () => {
+        const first = waiter.runPromiseExit(insert(8))
+        await new Promise((resume) => setTimeout(resume, 150))
+        const started = Date.now()
+        const second = await waiter.runPromiseExit(insert(9))
+        await first
+        return { second, waited: Date.now() - started }
+      })
+      expect(Exit.isFailure(ended.second) && String(ended.second.cause)).toMatch(/StoreFailure[\s\S]*lock wait \(--wait\)/)
+      // Each wait bounded on its own, it waited for the first's 2 s and then 2 s more.
+      expect(ended.waited).toBeLessThan(3_000)
+    } finally {
+      await waiter.dispose()
+    }
+  })
+
   it("a lockWait of 0 fails at once, as on SQLite: PostgreSQL's lock_timeout of 0 would have meant no limit", async () => {
     const url = await freshBook()
     const waiter = store(url, { lockWait: 0 })

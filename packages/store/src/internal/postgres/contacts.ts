@@ -45,6 +45,12 @@ const isWritersAtWork = (error: unknown): error is WritersAtWork => error === wr
 type CreationsMode = "queue" | "rerun"
 const Creations = Context.Reference<CreationsMode>("@smsbook/store/postgres/contacts/Creations", { defaultValue: () => "queue" })
 
+/**
+ * When a queued creation's wait ends (`performance.now()` time): the lock wait counts from the creation's start, so
+ * the wait for a permit and the wait in the lock's queue share it. Unset: the pool's own `lock_timeout`.
+ */
+const QueueDeadline = Context.Reference<number | undefined>("@smsbook/store/postgres/contacts/QueueDeadline", { defaultValue: () => undefined })
+
 /** Connections of the pool a queue of new contacts leaves to everything else (reads, `/health`, other writes). */
 const keptForOthers = 2
 
@@ -139,23 +145,35 @@ export const make = (
   const tryBehindWriters = sql`SELECT pg_try_advisory_xact_lock_shared(${writersLock}::int4, hashtext(current_schema())) AS locked`.pipe(
     Effect.flatMap((rows) => rows[0]?.["locked"] === true ? Effect.void : Effect.fail(writersAtWork))
   )
-  const queueBehindWriters = sql`SELECT pg_advisory_xact_lock_shared(${writersLock}::int4, hashtext(current_schema())) AS locked`
+  // In the lock's queue for what is left of the creation's lock wait (`SET LOCAL`: this transaction only).
+  const queueBehindWriters = Effect.flatMap(Effect.service(QueueDeadline), (deadline) =>
+    Effect.andThen(
+      deadline === undefined
+        ? Effect.void
+        : Effect.asVoid(sql.unsafe(`SET LOCAL lock_timeout = ${Math.max(1, Math.ceil(deadline - performance.now()))}`)),
+      sql`SELECT pg_advisory_xact_lock_shared(${writersLock}::int4, hashtext(current_schema())) AS locked`
+    ))
   const queueing = Semaphore.makeUnsafe(Math.max(1, options.maxConnections - keptForOthers))
 
-  /** Runs `queued` with one of the permits to queue for the lock, waiting for one at most the lock wait. */
-  const withPermit = <A, E, R>(operation: string, queued: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreFailure, R> => {
-    const permit = options.lockWaitMs === undefined
+  /**
+   * Runs `queued` with one of the permits to queue for the lock. The lock wait counts from `started` (the creation's
+   * start): the wait for a permit and the wait in the lock's queue together last at most that.
+   */
+  const withPermit = <A, E, R>(operation: string, started: number, queued: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreFailure, R> => {
+    const { lockWaitMs } = options
+    const deadline = lockWaitMs === undefined ? undefined : started + lockWaitMs
+    const permit = deadline === undefined
       ? Effect.as(queueing.take(1), Option.some(1))
-      : Effect.timeoutOption(queueing.take(1), options.lockWaitMs)
+      : Effect.timeoutOption(queueing.take(1), Math.max(0, deadline - performance.now()))
     // The permit is given back however the creation ends, an interruption included.
     return Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(restore(permit), (taken): Effect.Effect<A, E | StoreFailure, R> =>
         Option.isNone(taken)
           ? Effect.fail(new StoreFailure({
             operation,
-            reason: `other new contacts waited for an import or a suppression load of this book longer than the lock wait (--wait) of ${options.lockWaitMs} ms; nothing was written`
+            reason: `other new contacts waited for an import or a suppression load of this book longer than the lock wait (--wait) of ${lockWaitMs} ms; nothing was written`
           }))
-          : Effect.ensuring(restore(queued), queueing.release(1)))
+          : Effect.ensuring(restore(Effect.provideService(queued, QueueDeadline, deadline)), queueing.release(1)))
     )
   }
 
@@ -175,10 +193,12 @@ export const make = (
       Effect.catch(run(false), (error) => isWritersAtWork(error) ? atWork(error) : Effect.fail(error))
     return Effect.flatMap(
       Effect.all([Effect.serviceOption(sql.transactionService), Effect.service(Creations)]),
-      ([outer, creations]): Effect.Effect<A, E | StoreFailure, R> =>
-        Option.isNone(outer)
-          ? unqueued(() => withPermit(operation, queued))
+      ([outer, creations]): Effect.Effect<A, E | StoreFailure, R> => {
+        const started = performance.now()
+        return Option.isNone(outer)
+          ? unqueued(() => withPermit(operation, started, queued))
           : creations === "rerun" ? unqueued(Effect.die) : queued
+      }
     )
   }
 
@@ -188,11 +208,14 @@ export const make = (
    */
   const retrying = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreFailure, R> => {
     const once = (creations: CreationsMode) => Contention.retrying(transaction(sql))(Effect.provideService(effect, Creations, creations))
-    return Effect.catchCause(once("rerun"), (cause) => {
-      const defect = Cause.findDefect(cause)
-      return defect._tag === "Success" && isWritersAtWork(defect.success)
-        ? withPermit("ContactStore.retrying", once("queue"))
-        : Effect.failCause(cause)
+    return Effect.suspend(() => {
+      const started = performance.now()
+      return Effect.catchCause(once("rerun"), (cause) => {
+        const defect = Cause.findDefect(cause)
+        return defect._tag === "Success" && isWritersAtWork(defect.success)
+          ? withPermit("ContactStore.retrying", started, once("queue"))
+          : Effect.failCause(cause)
+      })
     })
   }
 
