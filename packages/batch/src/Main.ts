@@ -74,14 +74,19 @@ const jsonFlag = /^--json(?:=(?:true|1|y|yes|on))?$/i
 /** The values the flag's parser reads as false, also when they follow a bare `--json` as the next argument. */
 const falseValue = /^(?:false|0|n|no|off)$/
 
+/** The arguments before a `--` end of flags (after it, `--json` is a value). */
+const beforeEnd = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const end = args.indexOf("--")
+  return end === -1 ? args : args.slice(0, end)
+}
+
 /**
  * Whether the arguments ask for JSON as the parser will read them: `--json` (or `--json=yes` and the other true
  * values; not `--json false`) before a `--` end of flags. Read before the parser runs, so that its own errors come out
  * as one document too.
  */
 export const wantsJson = (args: ReadonlyArray<string>): boolean => {
-  const end = args.indexOf("--")
-  const flags = end === -1 ? args : args.slice(0, end)
+  const flags = beforeEnd(args)
   return flags.some((arg, at) => jsonFlag.test(arg) && !(arg === "--json" && falseValue.test(flags[at + 1] ?? "")))
 }
 
@@ -184,8 +189,7 @@ const swallowedValue = (args: ReadonlyArray<string>): string | undefined => {
  * they are refused, as a script's stdout must hold one document (before the end of flags, `--`).
  */
 const notJson = (args: ReadonlyArray<string>): string | undefined => {
-  const end = args.indexOf("--")
-  const flag = (end === -1 ? args : args.slice(0, end)).find((arg) => arg === "--wizard" || /^--completions(=|$)/.test(arg))
+  const flag = beforeEnd(args).find((arg) => arg === "--wizard" || /^--completions(=|$)/.test(arg))
   return flag === undefined ? undefined : `${flag.replace(/=.*/, "")} writes no JSON document: leave out --json`
 }
 

@@ -1,7 +1,7 @@
 /**
  * The output contract of the real `smsbook` process: with `--json`, stdout is exactly one JSON
  * document in every outcome of every command, and the exit code is the documented one. Over 400 lines
- * (461): every case runs against the one book and smsbook.json the first case creates, in order, so
+ * (463): every case runs against the one book and smsbook.json the first case creates, in order, so
  * split files would each have to build that state again.
  */
 import { spawn, spawnSync } from "node:child_process"

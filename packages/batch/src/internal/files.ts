@@ -11,7 +11,6 @@ import { Effect, Exit, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
-import { InvalidParameter } from "@smsbook/core"
 import { FileFailure } from "../CliErrors.ts"
 
 /** Text out, in order. Memory stays flat: every write waits until its text is handed to the system. */
@@ -397,14 +396,3 @@ export const open = (path: string): Effect.Effect<Sink, FileFailure, Scope.Scope
     yield* Effect.addFinalizer((exit) => Exit.isSuccess(exit) && !failed ? Effect.orDie(file.commit) : Effect.void)
     return { write: (text) => noted(file.write(text)), close: noted(file.commit) }
   })
-
-/**
- * {@link open} for the output a command's `flag` names: a place that cannot be written is bad input naming the flag
- * (exit 2), found before any work, as every output's is; a write that fails later stays a `FileFailure` (exit 1).
- */
-export const openFlag = (path: string, flag: string): Effect.Effect<Sink, InvalidParameter, Scope.Scope> =>
-  Effect.mapError(open(path), asFlag(flag))
-
-/** A failure to create the output a command's `flag` names, as bad input naming the flag. */
-export const asFlag = (flag: string) => (failure: FileFailure): InvalidParameter =>
-  new InvalidParameter({ parameter: flag, value: failure.path, reason: failure.reason })

@@ -5,9 +5,10 @@
  */
 import { InvalidParameter, InvalidStoreUrl } from "@smsbook/core"
 import * as Store from "@smsbook/store/Store"
-import { Effect } from "effect"
+import { Effect, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as tty from "node:tty"
+import type { FileFailure } from "../CliErrors.ts"
 import * as Settings from "../Settings.ts"
 import * as Files from "./files.ts"
 
@@ -124,3 +125,14 @@ export const isStandardOutput = (path: string): boolean => {
 /** The check of a data export's `--out` (`contacts export`, `report`): it must not be one of the store's files. */
 export const exportCheck = (out: string) => (store: string): Effect.Effect<void, InvalidParameter> =>
   ensureDistinct("--out", out, storeFiles(store))
+
+/**
+ * `Files.open` for the output a command's `flag` names: a place that cannot be written is bad input naming the flag
+ * (exit 2), found before any work, as every output's is; a write that fails later stays a `FileFailure` (exit 1).
+ */
+export const openFlag = (path: string, flag: string): Effect.Effect<Files.Sink, InvalidParameter, Scope.Scope> =>
+  Effect.mapError(Files.open(path), asFlag(flag))
+
+/** A failure to create the output a command's `flag` names, as bad input naming the flag. */
+export const asFlag = (flag: string) => (failure: FileFailure): InvalidParameter =>
+  new InvalidParameter({ parameter: flag, value: failure.path, reason: failure.reason })

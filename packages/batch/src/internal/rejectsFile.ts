@@ -10,6 +10,7 @@ import * as nodePath from "node:path"
 import { InvalidParameter } from "@smsbook/core"
 import { FileFailure } from "../CliErrors.ts"
 import * as Files from "./files.ts"
+import * as OutputPath from "./outputPath.ts"
 import * as spreadsheet from "./csv/spreadsheet.ts"
 
 export interface Rejected {
@@ -106,7 +107,7 @@ export const open = (path: string, options: Options): Effect.Effect<File, FileFa
 
 /** {@link open} for a command's `--rejects`: a path that cannot be written is bad input naming the flag. */
 export const openFlag = (path: string, options: Options): Effect.Effect<File, InvalidParameter, Scope.Scope> =>
-  Effect.mapError(open(path, options), Files.asFlag("--rejects"))
+  Effect.mapError(open(path, options), OutputPath.asFlag("--rejects"))
 
 /** The rejects of an import whose `--rejects` is standard output: {@link standardOutput}. */
 export interface ToStandardOutput {

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import { PlanMismatch } from "../CliErrors.ts"
 import * as files from "../internal/files.ts"
+import * as OutputPath from "../internal/outputPath.ts"
 
 /** Everything of a plan but its audience list and hashes. */
 export const Header = Schema.Struct({
@@ -113,7 +114,7 @@ export const resolve = Effect.fnUntraced(function*<E = never>(
 
 /** Resolves the plan and writes it to `path` (JSON, the audience streamed in). */
 export const write = Effect.fnUntraced(function*(request: Request, path: string) {
-  const sink = yield* files.openFlag(path, "--plan")
+  const sink = yield* OutputPath.openFlag(path, "--plan")
   let first = true
   yield* sink.write("{\n  \"audience\": [")
   const summary = yield* resolve(request, (members) =>

@@ -4,8 +4,8 @@
  */
 import { Account, CreatedOn, Message, Messaging, MessageStore } from "@smsbook/core"
 import { Effect, Stream } from "effect"
-import * as files from "../internal/files.ts"
 import * as MessageCsv from "../internal/messageCsv.ts"
+import * as OutputPath from "../internal/outputPath.ts"
 
 /** The CSV columns: the message fields of the interface, in its order (`sent_from` is never filled). */
 export const columns: ReadonlyArray<string> = Object.keys(Message.Message.fields).filter((field) => field !== "sent_from")
@@ -101,7 +101,7 @@ export const write = Effect.fnUntraced(function*(filter: MessageStore.Filter, fo
   const summary = summarizer()
   let rows = 0
   yield* Effect.scoped(Effect.gen(function*() {
-    const sink = yield* files.openFlag(out, "--out")
+    const sink = yield* OutputPath.openFlag(out, "--out")
     if (excel) yield* sink.write("\uFEFF")
     if (format === "json") yield* sink.write("[")
     // A chunk of the store's stream (one keyset page) at a time: no per-row effect on the hot path.
