@@ -158,6 +158,9 @@ export const resubscribe = move("resubscribe")
 /** Invitation answered: INVITED → CONFIRMED. */
 export const confirm = move("confirm")
 
+/** The statuses a new contact can start in (an opt-out is never a starting state: it goes on the suppression list). */
+export type StartingStatus = Exclude<Contact.Status, "CANCELLED">
+
 /** One row of an import, already normalised: a valid msisdn with its parts, trimmed names, tags. */
 export interface Candidate {
   readonly msisdn: Msisdn.Msisdn
@@ -166,6 +169,12 @@ export interface Candidate {
   readonly first_name: string
   readonly last_name: string
   readonly tags: ReadonlyArray<string>
+  /**
+   * The state of a contact this row creates (an export of another book carries it): SUBSCRIBED and not monitoring
+   * where absent. An existing contact keeps its own: an import never subscribes, invites or monitors anyone it holds.
+   */
+  readonly status?: StartingStatus | undefined
+  readonly monitoring?: boolean | undefined
 }
 
 export interface UpsertOptions {
@@ -210,8 +219,8 @@ export const merge = (stored: Contact.Contact, row: Candidate, options: UpsertOp
 /**
  * Upserts a batch of import rows by msisdn, in order: each row is `created`, `updated` or
  * `unchanged` against the store as it stands after the rows before it (so a number twice in a
- * batch is merged). New contacts are SUBSCRIBED with `added_from` FILE_UPLOAD, or CANCELLED when
- * the number is suppressed. Two reads and one write for the whole batch; the store's write keeps
+ * batch is merged). New contacts start in the row's state (SUBSCRIBED, not monitoring, by default) with `added_from`
+ * FILE_UPLOAD, or CANCELLED when the number is suppressed. Two reads and one write for the whole batch; the store's write keeps
  * any opt-out that lands meanwhile.
  */
 export const upsertContacts = Effect.fn("ContactBook.upsertContacts")(function*(
@@ -235,8 +244,9 @@ export const upsertContacts = Effect.fn("ContactBook.upsertContacts")(function*(
       const isSuppressed = suppressed.has(row.msisdn)
       const withTags: Contact.Contact = {
         ...contact,
-        status: isSuppressed ? "CANCELLED" : contact.status,
-        tags: Contact.normalizeTags(row.tags)
+        status: isSuppressed ? "CANCELLED" : row.status ?? contact.status,
+        tags: Contact.normalizeTags(row.tags),
+        monitoring: row.monitoring ?? contact.monitoring
       }
       current.set(row.msisdn, withTags)
       created.set(row.msisdn, withTags)
@@ -267,7 +277,8 @@ export const upsertContacts = Effect.fn("ContactBook.upsertContacts")(function*(
 
 /**
  * Stages the first rows of numbers into a set-based import (see `ContactStore.BulkImport`), as contacts an import
- * creates: FILE_UPLOAD, SUBSCRIBED (the store makes a suppressed number CANCELLED), trimmed names, normalised tags.
+ * creates: FILE_UPLOAD, the row's starting state (the store makes a suppressed number CANCELLED), trimmed names,
+ * normalised tags.
  * Each number at most once between two merges: later rows of a number go through {@link upsertContacts} after the
  * merge, as do the staged rows of numbers an earlier merge took (the merge hands them back).
  */
@@ -285,10 +296,10 @@ export const stageContacts = Effect.fnUntraced(function*(bulk: BulkImport, rows:
       last_name,
       full_name: Contact.fullName(first_name, last_name),
       added_from: "FILE_UPLOAD",
-      status: "SUBSCRIBED",
+      status: row.status ?? "SUBSCRIBED",
       tags: Contact.normalizeTags(row.tags),
       profile_uid: ids.profileUidFrom(random),
-      monitoring: false
+      monitoring: row.monitoring ?? false
     }
   })
   yield* bulk.stage(contacts)

@@ -68,8 +68,9 @@ export type Repeat = Pick<Contact.Contact, "msisdn" | "country_code" | "phone_nu
  */
 export interface BulkImport {
   /**
-   * Stages contacts as an import would create them (FILE_UPLOAD, SUBSCRIBED, normalised tags, the number's parts its
-   * `Msisdn.split`: a store may derive `phone_number` from `msisdn` and `country_code`).
+   * Stages contacts as an import would create them (FILE_UPLOAD, their starting status and monitoring, normalised tags,
+   * the number's parts its `Msisdn.split`: a store may derive `phone_number` from `msisdn` and `country_code`). Only a
+   * contact the merge creates takes the staged status (CANCELLED where its number is suppressed) and monitoring.
    */
   readonly stage: (contacts: ReadonlyArray<Contact.Contact>) => Effect.Effect<void, StoreFailure>
   /**

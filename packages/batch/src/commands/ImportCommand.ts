@@ -22,7 +22,7 @@ const flags = {
   file: Argument.String("file").pipe(Argument.withDescription("The CSV file to import, or - for standard input")),
   ...GlobalFlags.fileFlags,
   map: Flag.String("map").pipe(
-    Flag.withDescription("\"Column Name=field\" (msisdn, first_name, last_name, name, country, tags, status: read only for an opt-out, ignore); repeatable"),
+    Flag.withDescription("\"Column Name=field\" (msisdn, first_name, last_name, name, country, tags, status, monitoring, ignore); repeatable"),
     Flag.atLeast(0)
   ),
   tags: GlobalFlags.optionalText("tags", "Comma-separated tags added to every imported contact, e.g. newsletter,2026-11"),

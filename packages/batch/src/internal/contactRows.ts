@@ -12,7 +12,7 @@ import * as CleanText from "./cleanText.ts"
 import * as spreadsheet from "./csv/spreadsheet.ts"
 
 /** Why a row is refused besides its number's problems. */
-export const rowReasons = ["missing-msisdn", "too-many-fields", "bad-encoding", "tag-too-long"] as const
+export const rowReasons = ["missing-msisdn", "too-many-fields", "bad-encoding", "tag-too-long", "invalid-monitoring"] as const
 
 /** Why a row is refused: a {@link Msisdn} problem (except `empty`, which is `missing-msisdn`) or a row problem. */
 export type Reason = Exclude<Errors.MsisdnProblem, "empty"> | (typeof rowReasons)[number]
@@ -62,6 +62,18 @@ const optOutStatuses: ReadonlySet<string> = new Set(["cancelled", "canceled", "u
 
 /** Whether a status cell says its number opted out: `CANCELLED` as `contacts export` writes it, `Unsubscribed`, `opted out`. */
 export const isOptOut = (status: string): boolean => optOutStatuses.has(Columns.key(status))
+
+/** Status cells a contact the import creates starts in, where not SUBSCRIBED (as `Columns.key` reduces them). */
+const startingStatuses: ReadonlyMap<string, ContactBook.StartingStatus> = new Map([
+  ["invited", "INVITED"],
+  ["confirmed", "CONFIRMED"]
+])
+
+/** Monitoring cells, in any case: `true`/`false` as `contacts export` writes them, and their common kin. */
+const flags: ReadonlyMap<string, boolean> = new Map([
+  ["true", true], ["yes", true], ["y", true], ["1", true],
+  ["false", false], ["no", false], ["n", false], ["0", false]
+])
 
 /**
  * A refused row. `optingOut`: the row's number as read, where its status says it opted out and the row is refused for
@@ -200,7 +212,8 @@ const readNumber = (fields: ReadonlyArray<string>, context: Context, number: str
 /**
  * Reads one record. A row whose every cell is blank is `Blank` (a spacer line, not a contact). Otherwise it is a
  * `Candidate` or a `Reject` with a stable reason: `too-many-fields` (non-blank cells past the header's columns),
- * `bad-encoding` (a byte sequence that is not text in the file's encoding), `missing-msisdn`, or the number's
+ * `bad-encoding` (a byte sequence that is not text in the file's encoding), `invalid-monitoring` (a monitoring cell
+ * that is no yes or no), `missing-msisdn`, or the number's
  * problem from {@link Msisdn.reading} (`bad-country` among them); its message says what to do about this number
  * (an `unknown-country` written with `+` or `00` has a wrong calling code, not a missing one). The row's country
  * cell (code, name or calling code) overrides the default country. Where the number's column is empty or invalid,
@@ -223,7 +236,8 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   if (number === "") {
     return isBlankRow(fields) ? blank : reject("missing-msisdn", "no phone number in this row")
   }
-  const optsOut = index.status !== undefined && isOptOut(cell(fields, index.status))
+  const statusCell = index.status === undefined ? "" : cell(fields, index.status)
+  const optsOut = statusCell !== "" && isOptOut(statusCell)
   if (hasReplacementCharacter(context.numbersOnly === true ? numberCells(fields, context.columns) : fields)) {
     return reject(
       "bad-encoding",
@@ -247,6 +261,16 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   if (long !== undefined) {
     return reject("tag-too-long", `a tag of ${long.length} characters: a tag holds at most ${Contact.maxTagLength}`, optsOut ? normalized : undefined)
   }
+  const monitoringCell = index.monitoring === undefined ? "" : cell(fields, index.monitoring)
+  const monitoring = monitoringCell === "" ? undefined : flags.get(monitoringCell.toLowerCase())
+  if (monitoringCell !== "" && monitoring === undefined) {
+    return reject(
+      "invalid-monitoring",
+      `monitoring ${JSON.stringify(monitoringCell)}: write true or false (yes/no, 1/0 read too)`,
+      optsOut ? normalized : undefined
+    )
+  }
+  const status = statusCell === "" || optsOut ? undefined : startingStatuses.get(Columns.key(statusCell))
   const first = cell(fields, index.first_name)
   const cleaned = [index.first_name, index.last_name, index.name, index.tags].some((at) =>
     at !== undefined && CleanText.countControls(fields[at] ?? "") > 0
@@ -258,18 +282,17 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
       ...(cleaned ? ["control-characters-replaced" as const] : [])
     ]
     : normalized.notes
+  const first_name = first === "" && index.first_name === undefined ? cell(fields, index.name) : first
+  const last_name = cell(fields, index.last_name)
+  const tags = context.tags.length === 0 ? own : [...own, ...context.tags]
   return {
     _tag: "Candidate",
     rule,
     notes: rowNotes,
     optOut: optsOut,
-    candidate: {
-      msisdn,
-      country_code,
-      phone_number,
-      first_name: first === "" && index.first_name === undefined ? cell(fields, index.name) : first,
-      last_name: cell(fields, index.last_name),
-      tags: context.tags.length === 0 ? own : [...own, ...context.tags]
-    }
+    // Two literals, no spread: this runs for every row of a file, and most files carry no state.
+    candidate: status === undefined && monitoring === undefined
+      ? { msisdn, country_code, phone_number, first_name, last_name, tags }
+      : { msisdn, country_code, phone_number, first_name, last_name, tags, status, monitoring }
   }
 }

@@ -6,6 +6,7 @@
  * A batch can also travel as its records, unread, for the main thread to read when it would otherwise wait.
  */
 import * as V8 from "node:v8"
+import type { ContactBook } from "@smsbook/core"
 import * as Errors from "@smsbook/core/Errors"
 import * as Msisdn from "@smsbook/core/Msisdn"
 import * as ContactRows from "./contactRows.ts"
@@ -58,19 +59,26 @@ const rejectTag = 1
 const optOutTag = 2
 /** A reject that keeps its number's opt-out: its own tag too, followed by the number. */
 const rejectOptOutTag = 3
+/** Added to a candidate's tag when a starting state follows its tags (an export's status or monitoring). */
+const stateFlag = 4
+
+const startingStatuses: ReadonlyArray<ContactBook.StartingStatus | undefined> = [undefined, "INVITED", "CONFIRMED", "SUBSCRIBED"]
+const monitorings: ReadonlyArray<boolean | undefined> = [undefined, false, true]
 
 /**
  * Packs rows: a candidate as `0, line, msisdn, country, phone, first, last, rule, notes…, tags…` (lists as their
- * length then their items, rule and notes as indexes; `2` instead of `0` when it opts out), a reject as
- * `1, line, reason, message, fields…` (`3, line, reason, message, msisdn, fields…` when it keeps its opt-out).
+ * length then their items, rule and notes as indexes; `2` instead of `0` when it opts out; 4 more with its starting
+ * status and monitoring after its tags, as two indexes), a reject as `1, line, reason, message, fields…`
+ * (`3, line, reason, message, msisdn, fields…` when it keeps its opt-out).
  */
 const pack = (rows: ReadonlyArray<Row>): Packed => {
   const out: Packed = []
   for (const { fields, line, read } of rows) {
     if (read._tag === "Candidate") {
       const { candidate } = read
+      const stated = candidate.status !== undefined || candidate.monitoring !== undefined
       out.push(
-        read.optOut ? optOutTag : candidateTag,
+        (read.optOut ? optOutTag : candidateTag) + (stated ? stateFlag : 0),
         line,
         candidate.msisdn,
         candidate.country_code,
@@ -83,6 +91,7 @@ const pack = (rows: ReadonlyArray<Row>): Packed => {
       for (const note of read.notes) out.push(ContactRows.notes.indexOf(note))
       out.push(candidate.tags.length)
       for (const tag of candidate.tags) out.push(tag)
+      if (stated) out.push(startingStatuses.indexOf(candidate.status), monitorings.indexOf(candidate.monitoring))
     } else {
       if (read.optOut === undefined) out.push(rejectTag, line, reasons.indexOf(read.reason), read.message)
       else out.push(rejectOptOutTag, line, reasons.indexOf(read.reason), read.message, read.optOut)
@@ -119,10 +128,18 @@ const unpack = (packed: ReadonlyArray<unknown>): Array<Row> => {
     if (value === undefined) throw new Corrupt(`a packed row holds an unknown index at ${at - 1}`)
     return value
   }
+  /** An item that may be absent: index 0 of `list` is `undefined`. */
+  const optional = <A>(list: ReadonlyArray<A | undefined>): A | undefined => {
+    const index = count()
+    if (!Number.isInteger(index) || index < 0 || index >= list.length) throw new Corrupt(`a packed row holds an unknown index at ${at - 1}`)
+    return list[index]
+  }
   const rows: Array<Row> = []
   while (at < packed.length) {
-    const tag = count()
+    const packedTag = count()
     const line = count()
+    const stated = packedTag >= stateFlag
+    const tag = stated ? packedTag - stateFlag : packedTag
     if (tag === candidateTag || tag === optOutTag) {
       const msisdn = number()
       const country_code = text()
@@ -134,6 +151,8 @@ const unpack = (packed: ReadonlyArray<unknown>): Array<Row> => {
       for (let n = count(); n > 0; n--) notes.push(item(ContactRows.notes))
       const tags: Array<string> = []
       for (let n = count(); n > 0; n--) tags.push(text())
+      const status = stated ? optional(startingStatuses) : undefined
+      const monitoring = stated ? optional(monitorings) : undefined
       rows.push({
         line,
         fields: [],
@@ -142,7 +161,9 @@ const unpack = (packed: ReadonlyArray<unknown>): Array<Row> => {
           rule,
           notes,
           optOut: tag === optOutTag,
-          candidate: { msisdn, country_code, phone_number, first_name, last_name, tags }
+          candidate: stated
+            ? { msisdn, country_code, phone_number, first_name, last_name, tags, status, monitoring }
+            : { msisdn, country_code, phone_number, first_name, last_name, tags }
         }
       })
     } else {

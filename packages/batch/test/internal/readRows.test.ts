@@ -21,12 +21,20 @@ const numbers = fc.oneof(
 
 // Up to a few of the worker's 1000-row batches (`size: "max"`: fast-check would otherwise keep arrays short).
 const records = fc.array(
-  fc.tuple(numbers, fc.string({ maxLength: 8 }), fc.constantFrom("", "GB", "United States", "49"), fc.string({ maxLength: 10 })),
+  fc.tuple(
+    numbers,
+    fc.string({ maxLength: 8 }),
+    fc.constantFrom("", "GB", "United States", "49"),
+    fc.string({ maxLength: 10 }),
+    fc.constantFrom("", "", "SUBSCRIBED", "INVITED", "confirmed", "CANCELLED", "pending"),
+    fc.constantFrom("", "false", "true", "1", "maybe")
+  ),
   { maxLength: 3500, size: "max" }
 )
 
+// An export's header (msisdn, status and monitoring): its status and monitoring cells are read, and travel too.
 const fileOf = (rows: ReadonlyArray<ReadonlyArray<string>>): Uint8Array =>
-  Buffer.from(stringify([["phone", "first_name", "country", "tags"], ...rows]), "utf8")
+  Buffer.from(stringify([["msisdn", "first_name", "country", "tags", "status", "monitoring"], ...rows]), "utf8")
 
 /** The rows as a reader taking `pauseMs` between batches sees them (a slow writer: the worker then waits for room). */
 const rowsOf = async (bytes: Uint8Array, options: ReadRows.Options, pauseMs = 0): Promise<Array<RowBatches.Row>> => {
@@ -70,8 +78,10 @@ const row: fc.Arbitrary<RowBatches.Row> = fc.oneof(
         phone_number: fc.stringMatching(/^[0-9]{4,12}$/),
         first_name: text,
         last_name: text,
-        tags: fc.array(text, { maxLength: 3 })
-      })
+        tags: fc.array(text, { maxLength: 3 }),
+        status: fc.constantFrom("SUBSCRIBED", "INVITED", "CONFIRMED"),
+        monitoring: fc.boolean()
+      }, { requiredKeys: ["msisdn", "country_code", "phone_number", "first_name", "last_name", "tags"] })
     })
   }),
   fc.record({
@@ -79,7 +89,7 @@ const row: fc.Arbitrary<RowBatches.Row> = fc.oneof(
     fields: fc.array(text, { maxLength: 5 }),
     read: fc.record({
       _tag: fc.constant("Reject" as const),
-      reason: fc.constantFrom("missing-msisdn", "too-many-fields", "bad-encoding", "invalid", "too-short", "tag-too-long"),
+      reason: fc.constantFrom("missing-msisdn", "too-many-fields", "bad-encoding", "invalid", "too-short", "tag-too-long", "invalid-monitoring"),
       message: text,
       // A refused row that keeps its number's opt-out carries the number.
       optOut: msisdn

@@ -896,7 +896,7 @@ describe("header matching", () => {
     expect(Result.isSuccess(matched) && matched.success.unknown).toEqual(["Email", "Name", "First"])
   })
 
-  it("a status column opts numbers out only in an smsbook export (with its monitoring column) or when --map names it", async () => {
+  it("a status column is read only in an smsbook export (with its monitoring column) or when --map names it", async () => {
     // A booking's `Cancelled` is no opt-out: another program's Status column is listed as not read.
     const booking = await run(importLines(["Name,Mobile,Status", "Bob,+447400000022,Cancelled"]))
     expect(booking).toMatchObject({ created: 1, opted_out_by_file: 0, unknown_columns: ["Status"] })
@@ -909,11 +909,46 @@ describe("header matching", () => {
     }))
     expect(mapped).toMatchObject({ created: 1, opted_out_by_file: 1, columns: { status: "SMS" } })
     const exported = await run(importLines(["msisdn,first_name,status,monitoring", "447400000022,Bob,CANCELLED,false", "447400000023,Eve,SUBSCRIBED,false"]))
-    expect(exported).toMatchObject({ created: 2, opted_out_by_file: 1, unknown_columns: ["monitoring"] })
-    // Only what says an opt-out is read: another status subscribes, invites or confirms nobody.
+    expect(exported).toMatchObject({ created: 2, opted_out_by_file: 1, unknown_columns: [], columns: { status: "status", monitoring: "monitoring" } })
     for (const [status, optOut] of [["CANCELLED", true], ["Canceled", true], ["opted out", true], ["Unsubscribed", true], ["CONFIRMED", false], ["Yes", false], ["", false]] as const) {
       expect([status, ContactRows.isOptOut(status)]).toEqual([status, optOut])
     }
+  })
+
+  it("an export's status and monitoring are the state of the contacts it creates; a contact the book holds keeps its own", async () => {
+    const lines = [
+      "msisdn,first_name,status,monitoring",
+      "447400000041,Ann,INVITED,true",
+      "447400000042,Bea,confirmed,FALSE",
+      "447400000043,Cy,SUBSCRIBED,yes",
+      // Not a status an import gives: the contact starts SUBSCRIBED.
+      "447400000044,Dee,PENDING,",
+      "447400000045,Eve,CANCELLED,true",
+      "447400000046,Fay,INVITED,sometimes",
+      // Held before the import, SUBSCRIBED and not monitoring: unchanged by its row.
+      "447400000047,Gus,INVITED,true",
+      // A later row of a number changes no state its first row gave.
+      "447400000041,Ann,CONFIRMED,false"
+    ]
+    const rejects = tempFile("states.csv")
+    const [summary, contacts] = await run(Effect.gen(function*() {
+      yield* ContactBook.createContact("447400000047", { first_name: "Gus" })
+      const summary = yield* Import.run(chunksOf(new TextEncoder().encode(lines.join("\n"))), { rejectsPath: rejects })
+      return [summary, yield* allContacts] as const
+    }).pipe(Effect.scoped))
+    expect(summary).toMatchObject({ read: 8, created: 5, unchanged: 2, rejected: 1, duplicates: 1, reasons: { "invalid-monitoring": 1 } })
+    expect(contacts.map((c) => [c.first_name, c.status, c.monitoring])).toEqual([
+      ["Ann", "INVITED", true],
+      ["Bea", "CONFIRMED", false],
+      ["Cy", "SUBSCRIBED", true],
+      ["Dee", "SUBSCRIBED", false],
+      ["Eve", "CANCELLED", true],
+      ["Gus", "SUBSCRIBED", false]
+    ])
+    const refused: ReadonlyArray<{ line: string; reason: string; message: string }> = parse(fs.readFileSync(rejects, "utf8"), { bom: true, columns: true })
+    expect(refused.map((r) => [r.line, r.reason, r.message])).toEqual([
+      ["7", "invalid-monitoring", "monitoring \"sometimes\": write true or false (yes/no, 1/0 read too)"]
+    ])
   })
 
   it("a suppression list (suppressions export) is refused as a contact file, unless --map names the number's column", async () => {

@@ -35,8 +35,10 @@ const row = fc.record({
   first: names,
   last: names,
   tags,
-  // A status cell opts its number out when it says so (an export of another book); other statuses are not read.
-  status: fc.constantFrom("", "", "SUBSCRIBED", "CANCELLED", "unsubscribed", "INVITED")
+  // A status cell opts its number out when it says so (an export of another book); INVITED or CONFIRMED is the state a
+  // contact the row creates starts in, as is its monitoring cell ("maybe" refuses the row).
+  status: fc.constantFrom("", "", "SUBSCRIBED", "CANCELLED", "unsubscribed", "INVITED", "confirmed", "pending"),
+  monitoring: fc.constantFrom("false", "false", "", "true", "TRUE", "1", "no", "maybe")
 })
 
 /** What the book holds before the import: contacts with names and tags, some opted out, some numbers only suppressed. */
@@ -83,7 +85,7 @@ const comparable = ({ elapsed_ms: _e, rows_per_second: _r, ...summary }: Import.
 const runIn = (layer: Layer.Layer<ContactStore.ContactStore, unknown>, s: Scenario) => {
   // As `contacts export` writes them: its msisdn, status and monitoring columns are what make the import read `status`.
   const text = "msisdn,first_name,last_name,tags,status,monitoring\n" +
-    stringify(s.rows.map((r) => [r.number, r.first, r.last, r.tags.join("|"), r.status, "false"]))
+    stringify(s.rows.map((r) => [r.number, r.first, r.last, r.tags.join("|"), r.status, r.monitoring]))
   const bytes = Buffer.from(text, "utf8")
   const options: Import.Options = { defaultCountry: "GB", blankErases: s.blankErases, mergeEvery: s.mergeEvery, batchSize: s.batchSize }
   return Effect.runPromise(Effect.provide(
@@ -109,11 +111,11 @@ const runIn = (layer: Layer.Layer<ContactStore.ContactStore, unknown>, s: Scenar
  */
 const handedBack: Scenario = {
   rows: [
-    { number: pool[0] ?? "", first: "Ann", last: "", tags: ["news"], status: "" },
-    { number: pool[1] ?? "", first: "", last: "", tags: [], status: "" },
-    { number: pool[0] ?? "", first: "", last: "", tags: ["VIP"], status: "" },
-    { number: pool[0] ?? "", first: "Bea", last: "", tags: ["all"], status: "" },
-    { number: pool[2] ?? "", first: "", last: "", tags: [], status: "" }
+    { number: pool[0] ?? "", first: "Ann", last: "", tags: ["news"], status: "", monitoring: "false" },
+    { number: pool[1] ?? "", first: "", last: "", tags: [], status: "", monitoring: "false" },
+    { number: pool[0] ?? "", first: "", last: "", tags: ["VIP"], status: "", monitoring: "false" },
+    { number: pool[0] ?? "", first: "Bea", last: "", tags: ["all"], status: "", monitoring: "false" },
+    { number: pool[2] ?? "", first: "", last: "", tags: [], status: "", monitoring: "false" }
   ],
   book: [],
   blankErases: false,
@@ -129,12 +131,45 @@ const expectHandedBackOrder = (run: Awaited<ReturnType<typeof runIn>>) => {
   expect(run.first.duplicates).toBe(2)
 }
 
-/** Every number a row says opted out ends CANCELLED and suppressed, whatever its other rows and the book said. */
+/**
+ * Every number a row says opted out ends suppressed, and CANCELLED where it has a contact (a row refused for its
+ * monitoring cell keeps its opt-out but makes no contact), whatever its other rows and the book said.
+ */
 const expectOptOutsKept = (run: Awaited<ReturnType<typeof runIn>>) => {
   expect(run.second.opted_out_by_file).toBe(0)
-  const cancelled = run.afterFirst.filter((contact) => contact.status === "CANCELLED").map((contact) => contact.msisdn)
-  expect(run.optedOut.filter((msisdn) => !cancelled.includes(msisdn))).toEqual([])
+  const notCancelled = run.afterFirst.filter((contact) => contact.status !== "CANCELLED").map((contact) => contact.msisdn)
+  expect(run.optedOut.filter((msisdn) => notCancelled.includes(msisdn))).toEqual([])
   expect(run.suppressed).toEqual([...run.optedOut].sort())
+}
+
+/**
+ * A number the book did not hold starts in the state of its first row the import took (a row with an unreadable
+ * monitoring cell is refused): INVITED or CONFIRMED, monitoring or not, unless a row of it or the suppression list opts
+ * it out; a number the book held keeps its status and monitoring.
+ */
+const expectStartingStates = (s: Scenario, run: Awaited<ReturnType<typeof runIn>>) => {
+  // Each entry is applied in turn, and a "suppressed" one removes its contact (its number stays on the list).
+  const held = new Set<string>()
+  for (const entry of s.book) {
+    if (entry.state === "suppressed") held.delete(e164(entry.at))
+    else held.add(e164(entry.at))
+  }
+  const monitors: Record<string, boolean> = { "true": true, "1": true }
+  for (const contact of run.afterFirst) {
+    const rows = s.rows.filter((r) => r.number !== "" && e164(pool.indexOf(r.number)) === contact.msisdn)
+    if (held.has(contact.msisdn)) {
+      expect(contact.monitoring).toBe(false)
+      continue
+    }
+    const first = rows.find((r) => r.monitoring !== "maybe")
+    if (first === undefined) continue
+    expect(contact.monitoring).toBe(monitors[first.monitoring.toLowerCase()] === true)
+    // An opt-out in the file, or one the number's earlier contact left on the suppression list, makes it CANCELLED.
+    if (rows.some((r) => /cancelled|unsubscribed/i.test(r.status))) continue
+    if (s.book.some((entry) => e164(entry.at) === contact.msisdn)) continue
+    const starting = first.status.toUpperCase()
+    expect(contact.status).toBe(starting === "INVITED" || starting === "CONFIRMED" ? starting : "SUBSCRIBED")
+  }
 }
 
 const postgresUrl = process.env["SMSBOOK_TEST_POSTGRES_URL"] ?? ""
@@ -157,6 +192,7 @@ describe.skipIf(postgresUrl === "")("set-based import (PostgreSQL) against row b
         const rowByRow = await runIn(MemoryStore.layer, s)
         expect(bulk).toEqual(rowByRow)
         expectOptOutsKept(bulk)
+        expectStartingStates(s, bulk)
       }),
       { numRuns: 40 }
     )
@@ -179,6 +215,7 @@ describe("set-based import (SQLite) against row by row (memory)", () => {
         expect(bulk).toEqual(rowByRow)
         expect(bulk.second.created + bulk.second.updated).toBe(0)
         expectOptOutsKept(bulk)
+        expectStartingStates(s, bulk)
       }),
       { numRuns: 150 }
     )
@@ -187,7 +224,7 @@ describe("set-based import (SQLite) against row by row (memory)", () => {
   it("merges once mergeEvery rows are staged or waiting, however few numbers the file has", async () => {
     // Two numbers, each written ten times: only two rows are ever staged, the other eighteen wait for merges.
     const tags = ["news", "VIP", "all"] as const
-    const rows: Scenario["rows"] = Array.from({ length: 20 }, (_, i) => ({ number: pool[i % 2] ?? "", first: "", last: "", tags: [tags[i % 3] ?? "all"], status: "" }))
+    const rows: Scenario["rows"] = Array.from({ length: 20 }, (_, i) => ({ number: pool[i % 2] ?? "", first: "", last: "", tags: [tags[i % 3] ?? "all"], status: "", monitoring: "" }))
     const s: Scenario = { rows, book: [], blankErases: false, mergeEvery: 4, batchSize: 1 }
     let merges = 0
     const counting = Layer.effect(

@@ -7,12 +7,13 @@ import * as Result from "effect/Result"
 
 /**
  * The fields an import reads. `name` is a whole name: it becomes the first name when the file has no first- or
- * last-name column (names are never split: where one ends is guesswork), and is unused otherwise. `status` is read
- * only for an opt-out (`contactRows.isOptOut`): an import never subscribes anyone. Other programs' `Status` columns
- * mean other things (a booking's, an order's, a message's `Cancelled`), so a `status` column is read on its own only in
- * an smsbook export (the file has its `msisdn`, `status` and `monitoring` columns); elsewhere only when `--map` names it.
+ * last-name column (names are never split: where one ends is guesswork), and is unused otherwise. `status` and
+ * `monitoring` are a contact's state (`contactRows.ts`): a status that says a number opted out opts it out, and both are
+ * the starting state of a contact the import creates. Other programs' `Status` columns mean other things (a booking's,
+ * an order's, a message's `Cancelled`), so the two are read on their own only in an smsbook export (the file has its
+ * `msisdn`, `status` and `monitoring` columns); elsewhere only when `--map` names them.
  */
-export const fields = ["msisdn", "first_name", "last_name", "name", "country", "tags", "status"] as const
+export const fields = ["msisdn", "first_name", "last_name", "name", "country", "tags", "status", "monitoring"] as const
 export type Field = (typeof fields)[number]
 
 /** Header names (as {@link key} makes them) that mean each field. */
@@ -37,7 +38,8 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
     "countryregion", "countryorregion", "homecountryregion", "businesscountryregion", "othercountryregion"
   ],
   tags: ["tags", "tag", "groups", "group", "lists", "list", "labels", "label", "categories", "category", "segments", "segment"],
-  status: ["status"]
+  status: ["status"],
+  monitoring: ["monitoring"]
 }
 
 const byKey: ReadonlyMap<string, Field> = new Map(
@@ -177,7 +179,7 @@ export const match = (
     if (assigned.has(at)) return
     if (leadingRejectsColumns && at < rejectsColumns.length) return
     const field = options.suppressionList === true && isSuppressed(name) ? "msisdn" : fieldOf(name)
-    if (field === "status" && !isExport) unread.push(at)
+    if ((field === "status" || field === "monitoring") && !isExport) unread.push(at)
     else if (field === "msisdn" && !mappedPhone) phones.push(at)
     else if (field === "country" && !mappedCountry) countries.push(at)
     else if (field !== undefined && index[field] === undefined) index[field] = at

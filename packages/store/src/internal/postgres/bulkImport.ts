@@ -42,7 +42,9 @@ export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<Contac
       tag_keys jsonb NOT NULL,
       profile_uid text NOT NULL,
       first_name_lower text NOT NULL,
-      last_name_lower text NOT NULL
+      last_name_lower text NOT NULL,
+      status text NOT NULL,
+      monitoring boolean NOT NULL
     ) ON COMMIT DROP`
     yield* sql`TRUNCATE smsbook_import_rows`
     yield* sql`CREATE TEMP TABLE IF NOT EXISTS smsbook_import_seen (msisdn text COLLATE "C" PRIMARY KEY) ON COMMIT DROP`
@@ -86,14 +88,15 @@ export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<Contac
     })
     const insertStaged = (contacts: ReadonlyArray<Contact.Contact>) =>
       sql`INSERT INTO smsbook_import_rows (msisdn, phone_number, first_name, last_name,
-            full_name, country_code, tags, tag_keys, profile_uid, first_name_lower, last_name_lower)
+            full_name, country_code, tags, tag_keys, profile_uid, first_name_lower, last_name_lower, status, monitoring)
           SELECT * FROM unnest(${contacts.map((c) => c.msisdn)}::text[], ${contacts.map((c) => c.phone_number)}::text[],
             ${contacts.map((c) => c.first_name)}::text[], ${contacts.map((c) => c.last_name)}::text[],
             ${contacts.map((c) => c.full_name)}::text[], ${contacts.map((c) => c.country_code)}::text[],
             ${contacts.map((c) => JSON.stringify(c.tags))}::jsonb[],
             ${contacts.map((c) => JSON.stringify([...new Set(c.tags.map(lower))]))}::jsonb[],
             ${contacts.map((c) => c.profile_uid)}::text[], ${contacts.map((c) => lower(c.first_name))}::text[],
-            ${contacts.map((c) => lower(c.last_name))}::text[])`.pipe(Effect.asVoid, attempt("ContactStore.bulkImport.stage"))
+            ${contacts.map((c) => lower(c.last_name))}::text[], ${contacts.map((c) => c.status)}::text[],
+            ${contacts.map((c) => c.monitoring)}::boolean[])`.pipe(Effect.asVoid, attempt("ContactStore.bulkImport.stage"))
 
     const bulk: ContactStore.BulkImport = {
       stage: (contacts) =>
@@ -138,8 +141,8 @@ export const make = (sql: SqlClient.SqlClient, hooks: Hooks): NonNullable<Contac
           const created = yield* sql`INSERT INTO contacts (msisdn, phone_number, first_name, last_name, full_name,
               country_code, added_from, status, tags, profile_uid, monitoring, first_name_lower, last_name_lower, full_name_lower)
             SELECT s.msisdn, s.phone_number, s.first_name, s.last_name, s.full_name, s.country_code, 'FILE_UPLOAD',
-              CASE WHEN EXISTS (SELECT 1 FROM suppressions AS sp WHERE sp.msisdn = s.msisdn) THEN 'CANCELLED' ELSE 'SUBSCRIBED' END,
-              s.tags, s.profile_uid, false, s.first_name_lower, s.last_name_lower,
+              CASE WHEN EXISTS (SELECT 1 FROM suppressions AS sp WHERE sp.msisdn = s.msisdn) THEN 'CANCELLED' ELSE s.status END,
+              s.tags, s.profile_uid, s.monitoring, s.first_name_lower, s.last_name_lower,
               CASE WHEN s.first_name_lower = '' THEN s.last_name_lower WHEN s.last_name_lower = '' THEN s.first_name_lower
                 ELSE s.first_name_lower || ' ' || s.last_name_lower END
             FROM smsbook_import_rows AS s

@@ -13,7 +13,9 @@ import * as Rows from "./rows.ts"
 /** Rows per staging statement: SQLite's statement cost is paid once per 100 rows. */
 export const rowsPerStatement = 100
 
-const stagingColumns = ["msisdn", "first_name", "last_name", "country_code", "tags", "tag_keys", "profile_uid"] as const
+const stagingColumns = [
+  "msisdn", "first_name", "last_name", "country_code", "tags", "tag_keys", "profile_uid", "status", "monitoring"
+] as const
 
 /**
  * A staged row's national number: its msisdn after the calling code, as every contact's parts are (`Msisdn.split`).
@@ -23,6 +25,7 @@ const stagedPhoneNumber = "substr(s.msisdn, length(s.country_code) + 1)"
 
 // A rowid table, filled in file order: 4× cheaper to fill than one keyed by msisdn (random inserts into a B-tree).
 // `tag_keys` is NULL where the keys are the tags themselves (all lower-case, the common case): fewer bytes bound.
+// So are `status` and `monitoring` for a contact that starts SUBSCRIBED and not monitoring (any file but an export).
 const createStaging = `CREATE TEMP TABLE IF NOT EXISTS smsbook_import_rows (
   seq INTEGER PRIMARY KEY,
   msisdn TEXT NOT NULL,
@@ -31,7 +34,9 @@ const createStaging = `CREATE TEMP TABLE IF NOT EXISTS smsbook_import_rows (
   country_code TEXT NOT NULL,
   tags TEXT NOT NULL,
   tag_keys TEXT,
-  profile_uid TEXT NOT NULL
+  profile_uid TEXT NOT NULL,
+  status TEXT,
+  monitoring INTEGER
 )`
 
 /**
@@ -111,15 +116,16 @@ const update = (blankErases: boolean) => {
 }
 
 /**
- * New contacts, in key order (through the staging's index); a suppressed number CANCELLED. `intoEmptyBook`: the book
+ * New contacts, in key order (through the staging's index), in their staged state; a suppressed number CANCELLED. `intoEmptyBook`: the book
  * held no contact when the import began, and the numbers earlier merges took have left the staging, so every staged
  * number is new and needs no probe: no update need run, and the insert checks only its own key (at 1M rows, in one
  * process on 4 KiB pages, the first import's inserts took 3.2 s with the probe, 2.3 with the key's check alone).
  */
 const insert = (intoEmptyBook: boolean) => `INSERT INTO contacts (${Rows.contactColumns.join(", ")})
   SELECT s.msisdn, ${stagedPhoneNumber}, s.first_name, s.last_name, ${stagedFullName}, s.country_code, 'FILE_UPLOAD',
-    CASE WHEN EXISTS (SELECT 1 FROM suppressions sp WHERE sp.msisdn = s.msisdn) THEN 'CANCELLED' ELSE 'SUBSCRIBED' END,
-    s.tags, s.profile_uid, 0
+    CASE WHEN EXISTS (SELECT 1 FROM suppressions sp WHERE sp.msisdn = s.msisdn) THEN 'CANCELLED'
+      ELSE coalesce(s.status, 'SUBSCRIBED') END,
+    s.tags, s.profile_uid, coalesce(s.monitoring, 0)
   FROM temp.smsbook_import_rows s INDEXED BY smsbook_import_rows_by_msisdn
   ${intoEmptyBook ? "" : "WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.msisdn = s.msisdn)"}
   ORDER BY s.msisdn`
@@ -172,7 +178,9 @@ const pushStaged = (params: Array<SQLInputValue>, contact: Contact.Contact): voi
     contact.country_code,
     tags,
     keys,
-    contact.profile_uid
+    contact.profile_uid,
+    contact.status === "SUBSCRIBED" ? null : contact.status,
+    contact.monitoring ? 1 : null
   )
 }
 
