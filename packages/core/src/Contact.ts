@@ -76,16 +76,50 @@ export const maxTagLength = 255
 export const isTooLong = (tag: string): boolean => tag.length > maxTagLength && tag.trim().length > maxTagLength
 
 /**
+ * The most tags one write gives a contact or a group send: groups, not a document. With {@link maxTagLength} and
+ * {@link maxNameLength} it bounds a contact to ~14 KB of text, so a page of 1000 stays small enough to answer
+ * (unbounded, 120 contacts of 1 MB names or 250 sends of 4000 tags ran a server out of its heap on one list request).
+ */
+export const maxTags = 50
+
+/** The longest first or last name, in UTF-16 units once trimmed. */
+export const maxNameLength = 255
+
+/**
  * Refuses a tag longer than {@link maxTagLength} among `tags`, naming it (`tags.N`), unless `kept` already holds it
- * (in any case): a book from before the limit keeps its longer tags, and an edit that leaves them is no new tag.
+ * (in any case): a book from before the limit keeps its longer tags, and an edit that leaves them is no new tag. Refuses
+ * more than {@link maxTags} distinct tags, unless `kept` holds as many already.
  */
 export const checkTags = (tags: ReadonlyArray<string>, kept: ReadonlyArray<string> = []): Result.Result<void, InvalidField> => {
   const keys = new Set(kept.map((tag) => tag.trim().toLowerCase()))
   const at = tags.findIndex((tag) => isTooLong(tag) && !keys.has(tag.trim().toLowerCase()))
   const tag = tags[at]
-  return tag === undefined
-    ? Result.void
-    : Result.fail(new InvalidField({ field: `tags.${at}`, value: tag, reason: `is ${tag.trim().length} characters long: a tag holds at most ${maxTagLength}` }))
+  if (tag !== undefined) {
+    return Result.fail(new InvalidField({ field: `tags.${at}`, value: tag, reason: `is ${tag.trim().length} characters long: a tag holds at most ${maxTagLength}` }))
+  }
+  const count = tags.length > maxTags ? normalizeTags(tags).length : 0
+  return count > Math.max(maxTags, keys.size)
+    ? Result.fail(new InvalidField({ field: "tags", value: `${count} tags`, reason: `are too many: at most ${maxTags}` }))
+    : Result.void
+}
+
+/**
+ * Refuses a first or last name longer than {@link maxNameLength} once trimmed, naming it, unless it is the one `kept`
+ * already holds (a book from before the limit: an edit may send its name back as it is).
+ */
+export const checkNames = (
+  names: { readonly first_name?: string | undefined; readonly last_name?: string | undefined },
+  kept?: { readonly first_name: string; readonly last_name: string }
+): Result.Result<void, InvalidField> => {
+  for (const field of ["first_name", "last_name"] as const) {
+    const name = names[field]
+    if (name === undefined || name.length <= maxNameLength || name === kept?.[field]) continue
+    const length = name.trim().length
+    if (length > maxNameLength) {
+      return Result.fail(new InvalidField({ field, value: name, reason: `is ${length} characters long: a name holds at most ${maxNameLength}` }))
+    }
+  }
+  return Result.void
 }
 
 /** Body of `POST /contacts/:msisdn`. The contact's other fields are refused ({@link decodeCreateBody}). */

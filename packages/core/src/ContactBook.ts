@@ -86,6 +86,7 @@ export const createContact = Effect.fnUntraced(function*(path: string | number, 
       reason: `does not match the msisdn's country code ${country_code}`
     })
   }
+  yield* Effect.fromResult(Contact.checkNames(request))
   const fresh = yield* newContact(msisdn, { first_name: request.first_name ?? "", last_name: request.last_name ?? "" }, "API")
   const store = yield* ContactStore
   // The store keeps the opt-out law (a suppressed number is stored CANCELLED): what it stored is the answer, as of
@@ -100,8 +101,9 @@ export const editContact = Effect.fnUntraced(function*(path: string | number, bo
   const store = yield* ContactStore
   return yield* store.transaction(Effect.gen(function*() {
     const stored = yield* findForUpdate(msisdn)
-    // New tags only: a longer tag kept from before the limit may be sent back as it is.
+    // New tags and names only: what a book kept from before the limits may be sent back as it is.
     if (edit.tags !== undefined) yield* Effect.fromResult(Contact.checkTags(edit.tags, stored.tags))
+    yield* Effect.fromResult(Contact.checkNames(edit, stored))
     const edited = Contact.applyEdit(stored, edit)
     yield* store.update(edited)
     return edited

@@ -110,6 +110,36 @@ describe("Contact.normalizeTags", () => {
   })
 })
 
+describe("Contact's bounds (names, tags)", () => {
+  const isFailure = (result: Result.Result<void, unknown>) => Result.isFailure(result)
+
+  it("law: a name is refused exactly when it is longer than maxNameLength once trimmed, unless it is the one kept", () => {
+    const around = fc.integer({ min: Contact.maxNameLength - 2, max: Contact.maxNameLength + 2 })
+    fc.assert(fc.property(around, fc.nat({ max: 3 }), fc.constantFrom("first_name", "last_name"), fc.boolean(), (length, pad, field, kept) => {
+      const name = " ".repeat(pad) + "é".repeat(length) + " ".repeat(pad)
+      const stored = { first_name: "", last_name: "", [field]: kept ? name : "" }
+      const refused = Contact.checkNames({ [field]: name }, stored)
+      expect(isFailure(refused)).toBe(length > Contact.maxNameLength && !kept)
+      if (Result.isFailure(refused)) expect(refused.failure).toMatchObject({ field, value: name })
+    }))
+  })
+
+  it("law: tags are refused exactly when more than maxTags are distinct, unless as many are kept already", () => {
+    fc.assert(fc.property(
+      fc.integer({ min: Contact.maxTags - 2, max: Contact.maxTags + 2 }),
+      fc.nat({ max: 5 }),
+      fc.integer({ min: 0, max: Contact.maxTags + 3 }),
+      (distinct, repeats, kept) => {
+        // Repeats in another case are one tag: only distinct tags count.
+        const tags = [...Array.from({ length: distinct }, (_, i) => `t${i}`), ...Array.from({ length: repeats }, (_, i) => `T${i}`)]
+        const refused = Contact.checkTags(tags, Array.from({ length: kept }, (_, i) => `k${i}`))
+        expect(isFailure(refused)).toBe(distinct > Math.max(Contact.maxTags, kept))
+        if (Result.isFailure(refused)) expect(refused.failure).toMatchObject({ field: "tags", value: `${distinct} tags` })
+      }
+    ))
+  })
+})
+
 describe("Contact.applyEdit", () => {
   it("law: only the edited fields change; full_name is recomputed; tags are normalised", () => {
     const edit = fc.record({

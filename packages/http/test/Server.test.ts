@@ -279,6 +279,20 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
       expectError(refused, "INVALID_FIELD")
       expect(refused.json).toMatchObject({ error: { details: { field: expect.stringMatching(/^tags\.[01]$/), value: long } } })
     }
+    // Bounded writes keep every page of a list small enough to answer: too many tags, a name too long.
+    const many = Array.from({ length: 51 }, (_, i) => `group-${i}`)
+    for (const [method, path, body] of [["PUT", `/contacts/${Samples.msisdn}`, { tags: many }], ["POST", "/messages/send", { tags: many, message: "x" }]] as const) {
+      const refused = await call(method, path, body)
+      expectError(refused, "INVALID_FIELD")
+      expect(refused.json).toMatchObject({ error: { details: { field: "tags", value: "51 tags" } } })
+    }
+    const name = "n".repeat(256)
+    for (const [method, path] of [["POST", "/contacts/447400999001"], ["PUT", `/contacts/${Samples.msisdn}`]] as const) {
+      const refused = await call(method, path, { last_name: name })
+      expectError(refused, "INVALID_FIELD")
+      expect(refused.json).toMatchObject({ error: { details: { field: "last_name" } } })
+    }
+    expect((await call("GET", "/contacts/447400999001")).status).toBe(404)
   })
 
   /** A body sent in chunks, without `Content-Length`: the limit is kept while the bytes arrive. */

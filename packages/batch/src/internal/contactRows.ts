@@ -12,7 +12,9 @@ import * as CleanText from "./cleanText.ts"
 import * as spreadsheet from "./csv/spreadsheet.ts"
 
 /** Why a row is refused besides its number's problems. */
-export const rowReasons = ["missing-msisdn", "too-many-fields", "bad-encoding", "tag-too-long", "invalid-monitoring"] as const
+export const rowReasons = [
+  "missing-msisdn", "too-many-fields", "bad-encoding", "tag-too-long", "too-many-tags", "name-too-long", "invalid-monitoring"
+] as const
 
 /** Why a row is refused: a {@link Msisdn} problem (except `empty`, which is `missing-msisdn`) or a row problem. */
 export type Reason = Exclude<Errors.MsisdnProblem, "empty"> | (typeof rowReasons)[number]
@@ -212,8 +214,9 @@ const readNumber = (fields: ReadonlyArray<string>, context: Context, number: str
 /**
  * Reads one record. A row whose every cell is blank is `Blank` (a spacer line, not a contact). Otherwise it is a
  * `Candidate` or a `Reject` with a stable reason: `too-many-fields` (non-blank cells past the header's columns),
- * `bad-encoding` (a byte sequence that is not text in the file's encoding), `invalid-monitoring` (a monitoring cell
- * that is no yes or no), `missing-msisdn`, or the number's
+ * `bad-encoding` (a byte sequence that is not text in the file's encoding), `tag-too-long`, `too-many-tags`,
+ * `name-too-long` (the bounds of `Contact`), `invalid-monitoring` (a monitoring cell that is no yes or no),
+ * `missing-msisdn`, or the number's
  * problem from {@link Msisdn.reading} (`bad-country` among them); its message says what to do about this number
  * (an `unknown-country` written with `+` or `00` has a wrong calling code, not a missing one). The row's country
  * cell (code, name or calling code) overrides the default country. Where the number's column is empty or invalid,
@@ -257,9 +260,21 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   const { country_code, msisdn, phone_number, rule } = normalized
   const own = splitTags(cell(fields, index.tags))
   // Every store indexes tags, and bounds what it can: a row with a longer one is refused, not the whole file.
-  const long = own.find(Contact.isTooLong)
+  const longTag = own.find(Contact.isTooLong)
+  if (longTag !== undefined) {
+    return reject("tag-too-long", `a tag of ${longTag.length} characters: a tag holds at most ${Contact.maxTagLength}`, optsOut ? normalized : undefined)
+  }
+  const tags = context.tags.length === 0 ? own : [...own, ...context.tags]
+  const tagCount = tags.length > Contact.maxTags ? Contact.normalizeTags(tags).length : 0
+  if (tagCount > Contact.maxTags) {
+    return reject("too-many-tags", `${tagCount} tags: a row gives at most ${Contact.maxTags}`, optsOut ? normalized : undefined)
+  }
+  const first = cell(fields, index.first_name)
+  const first_name = first === "" && index.first_name === undefined ? cell(fields, index.name) : first
+  const last_name = cell(fields, index.last_name)
+  const long = first_name.length > Contact.maxNameLength ? first_name : last_name.length > Contact.maxNameLength ? last_name : undefined
   if (long !== undefined) {
-    return reject("tag-too-long", `a tag of ${long.length} characters: a tag holds at most ${Contact.maxTagLength}`, optsOut ? normalized : undefined)
+    return reject("name-too-long", `a name of ${long.length} characters: a name holds at most ${Contact.maxNameLength}`, optsOut ? normalized : undefined)
   }
   const monitoringCell = index.monitoring === undefined ? "" : cell(fields, index.monitoring)
   const monitoring = monitoringCell === "" ? undefined : flags.get(monitoringCell.toLowerCase())
@@ -271,7 +286,6 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
     )
   }
   const status = statusCell === "" || optsOut ? undefined : startingStatuses.get(Columns.key(statusCell))
-  const first = cell(fields, index.first_name)
   const cleaned = [index.first_name, index.last_name, index.name, index.tags].some((at) =>
     at !== undefined && CleanText.countControls(fields[at] ?? "") > 0
   )
@@ -282,9 +296,6 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
       ...(cleaned ? ["control-characters-replaced" as const] : [])
     ]
     : normalized.notes
-  const first_name = first === "" && index.first_name === undefined ? cell(fields, index.name) : first
-  const last_name = cell(fields, index.last_name)
-  const tags = context.tags.length === 0 ? own : [...own, ...context.tags]
   return {
     _tag: "Candidate",
     rule,

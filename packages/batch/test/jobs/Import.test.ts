@@ -483,6 +483,28 @@ describe("Import semantics", () => {
     expect(refused).toMatchObject({ _tag: "InvalidParameter", parameter: "--tags" })
   })
 
+  it("a row of more tags than a contact takes, or a name longer than one holds, is refused by name (too-many-tags, name-too-long)", async () => {
+    const fifty = Array.from({ length: 50 }, (_, i) => `g${i}`)
+    const longest = "n".repeat(255)
+    const rows = [
+      `07400 100001,${longest},Lee,${fifty.join("|")}`,
+      // Fifty distinct, and the same again in another case: still fifty.
+      `07400 100002,Bob,Ray,${[...fifty, ...fifty.map((tag) => tag.toUpperCase())].join("|")}`,
+      `07400 100003,Cy,Ray,${[...fifty, "one-more"].join("|")}`,
+      `07400 100004,Dee,${longest}x,news`,
+      `07400 100005,${longest}x,,news`
+    ]
+    const [summary, contacts] = await run(Effect.gen(function*() {
+      const summary = yield* importText(`${header}${rows.join("\n")}\n`)
+      return [summary, yield* allContacts] as const
+    }))
+    expect(summary).toMatchObject({ created: 2, rejected: 3, reasons: { "too-many-tags": 1, "name-too-long": 2 } })
+    expect(contacts.map((contact) => [contact.msisdn, contact.tags.length])).toEqual([["447400100001", 50], ["447400100002", 50]])
+    // So is a --tags that takes a row past the bound.
+    const tagged = await run(importText(`${header}07400 100006,Eve,,${fifty.slice(0, 45).join("|")}\n`, { tags: ["a", "b", "c", "d", "e", "f"] }))
+    expect(tagged).toMatchObject({ created: 0, rejected: 1, reasons: { "too-many-tags": 1 } })
+  })
+
   it("blanks keep stored names unless --blank-erases", async () => {
     const [kept, erased] = await run(Effect.gen(function*() {
       yield* importText(`${header}07400 100001,Ann,Lee,\n`)
