@@ -170,9 +170,9 @@ export const decodeCreateBody = (input: unknown): Result.Result<CreateBody, Inva
   return decodeCreate(input)
 }
 
-/** Decodes an edit body; a key or platform field is refused by name rather than silently ignored. */
+/** Decodes an edit body; a key or platform field (the key's `misdn` spelling too) is refused by name rather than ignored. */
 export const decodeEditBody = (input: unknown): Result.Result<EditBody, InvalidField> => {
-  for (const field of platformFields) {
+  for (const field of [...platformFields, "misdn"]) {
     const value = Wire.field(input, field)
     if (value !== undefined) {
       return Result.fail(new InvalidField({ field, value, reason: `is not editable (editable: ${editableFields.join(", ")})` }))

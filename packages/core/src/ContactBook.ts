@@ -10,6 +10,7 @@ import * as ids from "./internal/ids.ts"
 import { useCaseSpan } from "./internal/useCaseSpan.ts"
 import * as Msisdn from "./Msisdn.ts"
 import * as Query from "./Query.ts"
+import * as Wire from "./Wire.ts"
 
 /** A path or body msisdn: international digits (a JSON number reads as its digits). */
 const keyOf = (raw: string | number) => Effect.fromResult(Msisdn.parse(String(raw)))
@@ -72,11 +73,15 @@ const newContact = Effect.fnUntraced(function*(
  */
 export const createContact = Effect.fnUntraced(function*(path: string | number, body: unknown) {
   const msisdn = yield* keyOf(path)
-  const request = yield* Effect.fromResult(Contact.decodeCreateBody(body))
+  // The interface's `misdn` spelling reads as `msisdn` (DESIGN.md); with both, each must name the path's number.
+  const misdn = Wire.field(body, "misdn")
+  const spelt = Wire.field(body, "msisdn") !== undefined || misdn === undefined ? "msisdn" : "misdn"
+  const request = yield* Effect.fromResult(Contact.decodeCreateBody(spelt === "misdn" ? Wire.renameKey(body, "misdn", "msisdn") : body))
   // The body's msisdn is read as tolerantly as the path's: `+44 7400 123456` names 447400123456.
-  const bodyMsisdn = request.msisdn === undefined ? undefined : Result.getOrUndefined(Msisdn.parse(request.msisdn))
-  if (request.msisdn !== undefined && bodyMsisdn !== msisdn) {
-    return yield* new InvalidField({ field: "msisdn", value: request.msisdn, reason: `does not match the path ${msisdn}` })
+  for (const [field, given] of [[spelt, request.msisdn], ["misdn", spelt === "msisdn" ? misdn : undefined]] as const) {
+    if (given !== undefined && Result.getOrUndefined(Msisdn.parse(given)) !== msisdn) {
+      return yield* new InvalidField({ field, value: given, reason: `does not match the path ${msisdn}` })
+    }
   }
   const { country_code } = Msisdn.split(msisdn)
   if (request.country_code !== undefined && request.country_code.replace(/^\+/, "") !== country_code) {

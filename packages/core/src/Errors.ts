@@ -62,9 +62,12 @@ export class ExternalIdTooLong extends /* @__PURE__ */ Data.TaggedError("Externa
 export class InvalidHttpDate extends /* @__PURE__ */ Data.TaggedError("InvalidHttpDate")<{
   readonly value: string
   readonly reason: string
+  /** The query parameter the date was given as, where there is one (`start_date`). */
+  readonly parameter?: string
 }> {
   override get message(): string {
-    return `${JSON.stringify(this.value)} is not an HTTP-date: ${this.reason}`
+    const named = this.parameter === undefined ? "" : `${this.parameter}: `
+    return `${named}${JSON.stringify(this.value)} is not an HTTP-date: ${this.reason}`
   }
 }
 

@@ -14,20 +14,19 @@ export const maxLength = 40
 /** Code points of a text; a lone surrogate counts as one, as `[...text].length` does. */
 export const length = Sms.characterCount
 
+/** Whether a text is an id: not blank, at most {@link maxLength} code points. */
+const isExternalId = (text: string): text is ExternalId => text.trim() !== "" && length(text) <= maxLength
+
 /**
- * An external id: non-empty text of at most 40 code points, kept exactly as sent (no trimming, no case folding: it
+ * An external id: text of at most 40 code points, not blank, kept exactly as sent (no trimming, no case folding: it
  * is compared as is by the anti-spam check).
  */
 export const ExternalId = /* @__PURE__ */ Schema.toStandardSchemaV1(
   /* @__PURE__ */ Schema.String.check(
-    /* @__PURE__ */ Schema.makeFilter((text: string) => text !== "" && length(text) <= maxLength, {
-      expected: "an id of 1 to 40 characters"
-    })
+    /* @__PURE__ */ Schema.makeFilter(isExternalId, { expected: "an id of 1 to 40 characters, not blank" })
   ).pipe(/* @__PURE__ */ Schema.brand("ExternalId"))
 )
 export type ExternalId = typeof ExternalId.Type
-
-const isExternalId = (text: string): text is ExternalId => text !== "" && length(text) <= maxLength
 
 const describe = (input: unknown): string => {
   if (input === null) return "null"
@@ -39,8 +38,8 @@ const describe = (input: unknown): string => {
 /**
  * Reads an id as a client sends it.
  * - Text of 1 to 40 code points is kept unchanged; longer → `ExternalIdTooLong` with its length in code points.
- * - The empty text is refused (`InvalidField`): a caller maps an absent id before calling, and `""` is not a useful
- *   anti-spam key.
+ * - The empty text, or one of white space alone, is refused (`InvalidField`): a caller maps an absent id before
+ *   calling, and `""` or `"   "` is not a useful anti-spam key.
  * - A number becomes its decimal text (`123` → `"123"`, `-5` → `"-5"`, `-0` → `"0"`) only if it is a safe
  *   integer: beyond 2^53 − 1 or with a fraction (`1e21`, `1.5`, `NaN`) the text would not be what the client
  *   meant, so it is refused (`InvalidField`) and the client should send the id as text.
@@ -63,8 +62,8 @@ export const parse = (input: unknown): Result.Result<ExternalId, ExternalIdTooLo
     return Result.fail(new InvalidField({ field: "id", value: describe(input), reason: "must be text or a number" }))
   }
   if (isExternalId(input)) return Result.succeed(input)
-  if (input === "") {
-    return Result.fail(new InvalidField({ field: "id", value: input, reason: "must not be empty; omit it instead" }))
+  if (input.trim() === "") {
+    return Result.fail(new InvalidField({ field: "id", value: input, reason: "must not be empty or blank; omit it instead" }))
   }
   return Result.fail(new ExternalIdTooLong({ value: input, length: length(input), max: maxLength }))
 }

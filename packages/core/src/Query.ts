@@ -4,7 +4,7 @@
  */
 import { DateTime, Result } from "effect"
 import type * as Contact from "./Contact.ts"
-import { InvalidParameter } from "./Errors.ts"
+import { InvalidHttpDate, InvalidParameter } from "./Errors.ts"
 import * as HttpDate from "./HttpDate.ts"
 import * as Message from "./Message.ts"
 import type * as MessageStore from "./MessageStore.ts"
@@ -26,12 +26,26 @@ export interface ContactsQuery {
 }
 
 /**
- * Whether two values given for one parameter (repeated, or under two spellings of its name) agree: equal as text, or,
- * for a number (`misdn`, `msisdn`), naming the same number however each is written.
+ * Whether two values given for one parameter (repeated, or under two spellings of its name) agree: equal as text, or
+ * read as the same value: for a number (`misdn`, `msisdn`) the same number however each is written, for a word read in
+ * any case (`Status`, `direction`, `shortResults`) the same word (`CANCELLED` and `cancelled`, `SUSCRIBED` and
+ * `SUBSCRIBED`, `1` and `true`).
  */
 export const agree = (name: string, a: string, b: string): boolean => {
+  if (a === b) return true
   const key = name.toLowerCase()
-  return key === "misdn" || key === "msisdn" ? Message.sameNumber(a, b) : a === b
+  if (key === "misdn" || key === "msisdn") return Message.sameNumber(a, b)
+  const word = wordsOf[key]
+  if (word === undefined) return false
+  const [x, y] = [word(a), word(b)]
+  return Result.isSuccess(x) && Result.isSuccess(y) && x.success === y.success
+}
+
+/** How the parameters read in any case read a value (a failure: not one of their words). */
+const wordsOf: { readonly [key: string]: (value: string) => Result.Result<unknown, unknown> } = {
+  status: (value) => contactStatus(value),
+  direction: (value) => directionOf(value),
+  shortresults: (value) => flag("shortResults", value)
 }
 
 /** Lower-cased names; two spellings of one name with values that do not {@link agree} are refused as ambiguous. */
@@ -116,26 +130,36 @@ export const contacts = (params: Params): Result.Result<ContactsQuery, InvalidPa
     }
   })
 
-const date = (parameter: string, value: string | undefined): Result.Result<number | undefined, InvalidParameter> => {
+const date = (parameter: string, value: string | undefined): Result.Result<number | undefined, InvalidHttpDate> => {
   const given = text(value)
   if (given === undefined) return Result.succeed(undefined)
   return Result.mapBoth(HttpDate.parse(given), {
     onSuccess: DateTime.toEpochMillis,
-    onFailure: (error) => new InvalidParameter({ parameter, value: given, reason: error.reason })
+    onFailure: (error) => new InvalidHttpDate({ parameter, value: given, reason: error.reason })
   })
 }
 
-const directions: ReadonlyMap<string, Message.Direction | undefined> = new Map([
-  ["all", undefined],
+const directions: ReadonlyMap<string, Message.Direction | "ALL"> = new Map([
+  ["all", "ALL"],
   ["mt", "MT"],
   ["mo", "MO"]
 ])
 
+/** A `direction` as sent: ALL (the default, also when blank), MT or MO, in any case. */
+const directionOf = (value: string | undefined): Result.Result<Message.Direction | "ALL", InvalidParameter> => {
+  const given = text(value) ?? "ALL"
+  const direction = directions.get(given.toLowerCase())
+  return direction === undefined
+    ? Result.fail(new InvalidParameter({ parameter: "direction", value: given, reason: "must be ALL, MT or MO" }))
+    : Result.succeed(direction)
+}
+
 /**
  * `GET /messages`: start_date/end_date (HTTP-dates, each optional: an absent bound is open), Limit
- * (default 200, ≤ 1000), start, misdn (or msisdn), group_short_name, direction (ALL, MT, MO).
+ * (default 200, ≤ 1000), start, misdn (or msisdn), group_short_name, direction (ALL, MT, MO). A date that is no
+ * HTTP-date is `InvalidHttpDate` naming its parameter.
  */
-export const messages = (params: Params): Result.Result<MessageStore.Page, InvalidParameter> =>
+export const messages = (params: Params): Result.Result<MessageStore.Page, InvalidParameter | InvalidHttpDate> =>
   Result.gen(function*() {
     const named = yield* byLowerName(params)
     const limit = yield* wholeNumber("Limit", named.get("limit"), defaultMessagesLimit, 1, maxLimit)
@@ -149,11 +173,7 @@ export const messages = (params: Params): Result.Result<MessageStore.Page, Inval
         new InvalidParameter({ parameter: "start_date", value: named.get("start_date") ?? "", reason: "is after end_date" })
       )
     }
-    const directionText = text(named.get("direction")) ?? "ALL"
-    if (!directions.has(directionText.toLowerCase())) {
-      return yield* Result.fail(new InvalidParameter({ parameter: "direction", value: directionText, reason: "must be ALL, MT or MO" }))
-    }
-    const direction = directions.get(directionText.toLowerCase())
+    const direction = yield* directionOf(named.get("direction"))
     const misdn = text(named.get("misdn"))
     const msisdnParameter = text(named.get("msisdn"))
     if (misdn !== undefined && msisdnParameter !== undefined && !Message.sameNumber(misdn, msisdnParameter)) {
@@ -170,7 +190,7 @@ export const messages = (params: Params): Result.Result<MessageStore.Page, Inval
       start,
       ...(from === undefined ? {} : { from }),
       ...(to === undefined ? {} : { to }),
-      ...(direction === undefined ? {} : { direction }),
+      ...(direction === "ALL" ? {} : { direction }),
       ...(msisdn === undefined ? {} : { msisdn }),
       ...(group === undefined ? {} : { group })
     }

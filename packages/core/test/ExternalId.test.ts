@@ -21,7 +21,7 @@ describe("ExternalId laws", () => {
   it("every text of 1 to 40 code points is accepted unchanged", () => {
     fc.assert(
       fc.property(anyText({ minLength: 1, maxLength: 40 }), (text) => {
-        fc.pre(codePoints(text) >= 1 && codePoints(text) <= 40)
+        fc.pre(codePoints(text) >= 1 && codePoints(text) <= 40 && text.trim() !== "")
         expect(Result.getOrThrow(ExternalId.parse(text))).toBe(text)
         expect(Result.getOrThrow(Schema.decodeUnknownResult(ExternalId.FromWire)(text))).toBe(text)
         expect(Schema.is(ExternalId.ExternalId)(text)).toBe(true)
@@ -110,6 +110,14 @@ describe("ExternalId examples", () => {
     expect(Result.getOrThrow(ExternalId.parse("a".repeat(40)))).toBe("a".repeat(40))
     const result = ExternalId.parse("a".repeat(41))
     expect(Result.isFailure(result) && result.failure).toMatchObject({ _tag: "ExternalIdTooLong", length: 41, max: 40 })
+  })
+
+  it("law: a text of white space alone is refused as the empty one is (no anti-spam key)", () => {
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(" ", "\t", "\n", "\u00a0", "\u3000"), minLength: 1, maxLength: 40 }), (blank) => {
+      const result = ExternalId.parse(blank)
+      expect(Result.isFailure(result) && result.failure).toMatchObject({ _tag: "InvalidField", field: "id", value: blank })
+      expect(Schema.is(ExternalId.ExternalId)(blank)).toBe(false)
+    }))
   })
 
   it("refuses the empty text and non-text, non-number values", () => {

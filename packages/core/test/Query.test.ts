@@ -1,6 +1,7 @@
 import { Results } from "@smsbook/testing"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import * as Contact from "../src/Contact.ts"
 import * as Query from "../src/Query.ts"
 
 const ok = Results.success
@@ -39,6 +40,33 @@ describe("Query.contacts", () => {
   it("one name spelt twice with different values is refused as ambiguous; with the same value it reads", () => {
     expect(failure(Query.contacts({ Limit: "5", limit: "6" }))).toMatchObject({ _tag: "InvalidParameter" })
     expect(ok(Query.contacts({ Limit: "5", limit: "5" })).limit).toBe(5)
+  })
+
+  it("law: two spellings of a word read in any case agree (Status, direction, shortResults); two words do not", () => {
+    const spelling = (word: string) => fc.array(fc.boolean(), { minLength: word.length, maxLength: word.length })
+      .map((upper) => [...word].map((c, i) => upper[i] ? c.toUpperCase() : c.toLowerCase()).join(""))
+    const words = { Status: [...Contact.statuses, "SUSCRIBED"], direction: ["ALL", "MT", "MO"], shortResults: ["true", "1", "false", "0"] }
+    const same = (name: keyof typeof words, a: string, b: string) =>
+      name === "Status" ? [a, b].every((w) => /^su(b)?scribed$/i.test(w)) || a.toLowerCase() === b.toLowerCase()
+        : name === "shortResults" ? /^(true|1)$/i.test(a) === /^(true|1)$/i.test(b)
+        : a.toLowerCase() === b.toLowerCase()
+    fc.assert(fc.property(
+      fc.constantFrom("Status", "direction", "shortResults" as const),
+      fc.nat(),
+      fc.nat(),
+      (name, i, j) => {
+        const list = words[name]
+        const [a, b] = [list[i % list.length] ?? "", list[j % list.length] ?? ""]
+        expect([name, a, b, Query.agree(name, a, b)]).toEqual([name, a, b, same(name, a, b)])
+        expect(Query.agree(name.toLowerCase(), a.toLowerCase(), b.toUpperCase())).toBe(same(name, a, b))
+      }
+    ))
+    fc.assert(fc.property(spelling("cancelled"), spelling("cancelled"), (a, b) => {
+      expect(ok(Query.contacts({ Status: a, status: b })).status).toBe("CANCELLED")
+    }))
+    expect(ok(Query.messages({ direction: "mt", Direction: "MT" })).direction).toBe("MT")
+    // A word that is none of the parameter's agrees only as the same text, and is then refused by its reading.
+    expect(Query.agree("Status", "nope", "NOPE")).toBe(false)
   })
 
   it("a NUL in any parameter's value is refused, naming it (no store could search for it)", () => {

@@ -176,7 +176,7 @@ describe("send bodies", () => {
       country_code: "44",
       first_name: "Ann"
     })
-    for (const field of ["msisdn", "phone_number", "full_name", "country_code", "added_from", "status", "profile_uid"]) {
+    for (const field of ["msisdn", "misdn", "phone_number", "full_name", "country_code", "added_from", "status", "profile_uid"]) {
       expect(refusal(Contact.decodeEditBody({ first_name: "Ann", [field]: "x" }))).toMatchObject({ field })
     }
     expect(ok(Contact.decodeEditBody({ first_name: "Ann", monitoring: "0", tags: ["a"], unknown: 1 }))).toEqual({

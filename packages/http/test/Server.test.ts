@@ -219,7 +219,10 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     expectError(await call("GET", "/contacts?Limit=5&limit=6"), "INVALID_PARAMETER")
     expectError(await call("GET", "/contacts?Limit=5&Limit=6"), "INVALID_PARAMETER")
     expectError(await call("GET", "/messages?misdn=447400123456&misdn=447400123457"), "INVALID_PARAMETER")
-    expectError(await call("GET", "/messages?start_date=Sun,%2021%20Nov%202020%2010:15:00%20GMT"), "INVALID_PARAMETER")
+    // A date that is no HTTP-date (here a weekday that is not the date's) is the catalog's INVALID_HTTP_DATE, naming its parameter.
+    const badDate = await call("GET", "/messages?start_date=Sun,%2021%20Nov%202020%2010:15:00%20GMT")
+    expectError(badDate, "INVALID_HTTP_DATE")
+    expect(badDate.json).toMatchObject({ error: { details: { parameter: "start_date" } } })
     expectError(await call("GET", "/messages?direction=SIDEWAYS"), "INVALID_PARAMETER")
 
     // an opted-out number is refused for individual sends

@@ -27,7 +27,10 @@ export const register = ({ test }: Harness.Harness): void => {
       Effect.gen(function*() {
         const a = yield* ContactBook.createContact(447400000001, { msisdn: 447400000001, country_code: "44" })
         const b = yield* ContactBook.createContact("447400000002", { msisdn: "+44 7400 000002", country_code: "+44" })
-        expect([a.msisdn, b.msisdn]).toEqual([Fixtures.msisdn(1), Fixtures.msisdn(2)])
+        // The interface's `misdn` spelling reads as msisdn, alone or beside it.
+        const c = yield* ContactBook.createContact("447400000003", { misdn: "+447400000003" })
+        const d = yield* ContactBook.createContact("447400000004", { misdn: "447400000004", msisdn: "+44 7400 000004" })
+        expect([a.msisdn, b.msisdn, c.msisdn, d.msisdn]).toEqual([Fixtures.msisdn(1), Fixtures.msisdn(2), Fixtures.msisdn(3), Fixtures.msisdn(4)])
         expect(a.full_name).toBe("")
         expect(a.profile_uid).not.toBe(b.profile_uid)
       }))
@@ -54,6 +57,12 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(yield* Observe.refused(ContactBook.createContact(Fixtures.msisdn(1), { msisdn: Fixtures.msisdn(2) }), "InvalidField")).toMatchObject({
           field: "msisdn"
         })
+        for (const body of [{ misdn: Fixtures.msisdn(2) }, { msisdn: Fixtures.msisdn(1), misdn: Fixtures.msisdn(2) }]) {
+          expect(yield* Observe.refused(ContactBook.createContact(Fixtures.msisdn(1), body), "InvalidField")).toMatchObject({
+            field: "misdn",
+            value: Fixtures.msisdn(2)
+          })
+        }
         expect(yield* Observe.refused(ContactBook.createContact(Fixtures.msisdn(1), { country_code: "33" }), "InvalidField")).toMatchObject({
           field: "country_code"
         })

@@ -101,10 +101,10 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(yield* texts({ end_date: "Sat Nov 21 11:15:00 2026" })).toEqual(["t0", "t1"])
         expect(yield* texts({ START_DATE: "Sat, 21 Nov 2026 12:15:00 +0100" })).toEqual(["t1", "t2"])
         expect(yield* texts({ start_date: "", end_date: "" })).toEqual(["t0", "t1", "t2"])
-        expect(yield* Observe.refused(Messaging.listMessages({ start_date: "2026-11-21" }), "InvalidParameter")).toMatchObject({
+        expect(yield* Observe.refused(Messaging.listMessages({ start_date: "2026-11-21" }), "InvalidHttpDate")).toMatchObject({
           parameter: "start_date"
         })
-        expect(yield* Observe.refused(Messaging.listMessages({ end_date: "Sun, 21 Nov 2026 11:15:00 GMT" }), "InvalidParameter"))
+        expect(yield* Observe.refused(Messaging.listMessages({ end_date: "Sun, 21 Nov 2026 11:15:00 GMT" }), "InvalidHttpDate"))
           .toMatchObject({ parameter: "end_date" })
         expect(yield* Observe.refused(Messaging.listMessages({ start_date: Observe.httpDate(1000), end_date: Observe.httpDate(0) }), "InvalidParameter"))
           .toMatchObject({ parameter: "start_date" })
