@@ -52,11 +52,14 @@ const WireMessage = Schema.toType(Message.Message).annotate({ identifier: "Messa
 const WireContact = Schema.toType(Contact.Contact).annotate({ identifier: "Contact" })
 const WireShortContact = Schema.toType(Contact.ShortContact).annotate({ identifier: "ShortContact" })
 
-/** Errors any endpoint with a body may answer besides its own. */
-const bodyErrors = [ErrorBody.BadRequest, ErrorBody.RequestTimeout, ErrorBody.PayloadTooLarge, ErrorBody.Internal] as const
+/**
+ * Errors any endpoint with a body may answer besides its own; 503: its store cannot be reached, or the server is
+ * stopping and the request was still running when its drain ended.
+ */
+const bodyErrors = [ErrorBody.BadRequest, ErrorBody.RequestTimeout, ErrorBody.PayloadTooLarge, ErrorBody.Internal, ErrorBody.Unavailable] as const
 
 /** Errors any endpoint without a body may answer besides its own (a body declared over 1 MiB is refused all the same). */
-const bodilessErrors = [ErrorBody.BadRequest, ErrorBody.PayloadTooLarge, ErrorBody.Internal] as const
+const bodilessErrors = [ErrorBody.BadRequest, ErrorBody.PayloadTooLarge, ErrorBody.Internal, ErrorBody.Unavailable] as const
 
 export class MessagesGroup extends HttpApiGroup.make("messages")
   .add(

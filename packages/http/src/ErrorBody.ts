@@ -2,7 +2,7 @@
  * The JSON body of every failed HTTP response: `{ "error": { code, number, status, message, details } }`,
  * one schema per HTTP status, built from core's error catalog or from the HTTP layer's own errors.
  */
-import { Errors, type SmsbookError } from "@smsbook/core"
+import { Errors, type SmsbookError, type StoreFailure } from "@smsbook/core"
 import { Context, Effect, Predicate, Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
 
@@ -112,13 +112,58 @@ export const http = <F extends HttpFailure>(failure: F, message: string): BodyOf
   return { error: { code: entry.code, number: entry.number, status: entry.status, message, details: {} } }
 }
 
+/**
+ * The most characters of a value an error body echoes back: enough to recognise it, not a copy of a megabyte sent
+ * (a 1 MB tag was answered with 2 MB, in the message and in `details.value`).
+ */
+const echoLimit = 200
+
+/** `text` cut to {@link echoLimit} characters (code points: no pair split), saying how long it was. */
+const cut = (text: string): string => {
+  const characters = [...text]
+  return characters.length <= echoLimit ? text : `${characters.slice(0, echoLimit).join("")}… (${characters.length} characters)`
+}
+
+/** A message and its details with every long text value cut, in `details` and where the message quotes it. */
+const echoed = (message: string, details: { readonly [field: string]: Detail }) => {
+  let shown = message
+  const kept: Record<string, Detail> = {}
+  for (const [field, value] of Object.entries(details)) {
+    if (typeof value !== "string" || value.length <= echoLimit) {
+      kept[field] = value
+      continue
+    }
+    kept[field] = cut(value)
+    // Messages quote values as JSON text (`got "…"`).
+    shown = shown.split(JSON.stringify(value)).join(JSON.stringify(kept[field]))
+  }
+  return { message: shown.length > 4 * echoLimit ? cut(shown) : shown, details: kept }
+}
+
+/**
+ * What a store's failure tells a client: what failed and the problem's kind, never the driver's text (a server's
+ * address, a path), which the request's log line carries. A lost connection is the catalog's `STORE_UNAVAILABLE` (503):
+ * the request may be tried again once the store is back.
+ */
+const storeFailure = (error: StoreFailure): BodyOf<500 | 503> => {
+  const details = { operation: error.operation, ...(error.problem === undefined ? {} : { problem: error.problem }) }
+  if (error.problem === "connection") {
+    const { code, number } = Errors.catalog.StoreUnavailable
+    return { error: { code, number, status: 503, message: `the store cannot be reached (during ${error.operation}): try again shortly`, details } }
+  }
+  const { code, number } = Errors.catalog.StoreFailure
+  return { error: { code, number, status: 500, message: `the store failed during ${error.operation}; the cause is in the server's log`, details } }
+}
+
 /** The body of a domain or store error: code, number and status from core's catalog (`Errors.info`). */
 export const fromError = (error: SmsbookError): BodyOf<Status> => {
+  if (error._tag === "StoreFailure") return storeFailure(error)
   const { code, number, status } = Errors.info(error)
+  const { details, message } = echoed(error.message, detailsOf(error))
   return {
     error: isStatus(status)
-      ? { code, number, status, message: error.message, details: detailsOf(error) }
-      : { ...httpCatalog.InternalError, message: `${code}: ${error.message}`, details: {} }
+      ? { code, number, status, message, details }
+      : { ...httpCatalog.InternalError, message: `${code}: ${message}`, details: {} }
   }
 }
 
@@ -132,18 +177,18 @@ export const FailureNote = Context.Reference<(failure: string) => void>("@smsboo
 })
 
 /**
- * Maps an effect's domain errors to the bodies of the statuses its endpoint declares, and 500 (every endpoint
- * declares it: a store failure answers `STORE_FAILURE` 2002, as the error table says). A status the endpoint does not
- * declare is a bug in the declaration: answered 500 `INTERNAL_ERROR`, code kept in the message. A 500's cause goes to
- * the request's log line ({@link FailureNote}).
+ * Maps an effect's domain errors to the bodies of the statuses its endpoint declares, and 500 and 503 (every endpoint
+ * declares them: a store failure answers `STORE_FAILURE` 2002, a lost store `STORE_UNAVAILABLE` 2001). A status the
+ * endpoint does not declare is a bug in the declaration: answered 500 `INTERNAL_ERROR`, code kept in the message. A
+ * 5xx's cause goes to the request's log line ({@link FailureNote}).
  */
 export const mapTo = <const S extends ReadonlyArray<Status>>(declared: S) => {
-  const accepts = (body: BodyOf<Status>): body is Body<S[number] | 500> =>
-    body.error.status === 500 || declared.some((status) => status === body.error.status)
-  return <A, R>(effect: Effect.Effect<A, SmsbookError, R>): Effect.Effect<A, Body<S[number] | 500>, R> =>
+  const accepts = (body: BodyOf<Status>): body is Body<S[number] | 500 | 503> =>
+    body.error.status === 500 || body.error.status === 503 || declared.some((status) => status === body.error.status)
+  return <A, R>(effect: Effect.Effect<A, SmsbookError, R>): Effect.Effect<A, Body<S[number] | 500 | 503>, R> =>
     Effect.catch(effect, (error) => {
       const found = fromError(error)
-      const body: Body<S[number] | 500> = accepts(found) ? found : http("InternalError", `${found.error.code}: ${found.error.message}`)
+      const body: Body<S[number] | 500 | 503> = accepts(found) ? found : http("InternalError", `${found.error.code}: ${found.error.message}`)
       if (body.error.status < 500) return Effect.fail(body)
       return Effect.flatMap(Effect.service(FailureNote), (note) => {
         note(`${error._tag}: ${error.message}`)

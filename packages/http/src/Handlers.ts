@@ -44,13 +44,22 @@ export const contacts = HttpApiBuilder.group(Api, "contacts", (handlers) =>
       Effect.flatMap(JsonBody.read(request), (body) => ContactBook.editContact(params.msisdn, body).pipe(ErrorBody.mapTo([400, 404]))))
     .handle("delete", ({ params }) => ContactBook.deleteContact(params.msisdn).pipe(ErrorBody.mapTo([400, 404]))))
 
-/** `GET /health`: ready once the store answers a read; 503 `NOT_READY` with the store's reason otherwise. */
+/**
+ * `GET /health`: ready once the store answers a read; 503 `NOT_READY` otherwise, naming the problem's kind only: the
+ * endpoint needs no key, and the driver's text (a server's address) goes to the request's log line.
+ */
 export const system = (storeKind: string) =>
   HttpApiBuilder.group(Api, "system", (handlers) =>
     handlers.handle("health", () =>
       Effect.flatMap(Effect.service(ContactStore.ContactStore), (store) => store.count).pipe(
         Effect.as({ status: "ready" as const, store: storeKind }),
-        Effect.mapError((failure) => ErrorBody.http("NotReady", `the store does not answer: ${failure.message}`))
+        Effect.catch((failure) =>
+          Effect.flatMap(Effect.service(ErrorBody.FailureNote), (note) => {
+            note(`${failure._tag}: ${failure.message}`)
+            const problem = failure.problem === undefined ? "" : ` (${failure.problem})`
+            return Effect.fail(ErrorBody.http("NotReady", `the store does not answer${problem}; the cause is in the server's log`))
+          })
+        )
       )))
 
 /** Every group of `Api`, over the store's ports, the account and the `Authorization` implementation. */

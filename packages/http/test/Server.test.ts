@@ -280,8 +280,17 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     for (const [method, path, body] of [["PUT", `/contacts/${Samples.msisdn}`, { tags: ["ok", long] }], ["POST", "/messages/send", { tags: [long], message: "x" }]] as const) {
       const refused = await call(method, path, body)
       expectError(refused, "INVALID_FIELD")
-      expect(refused.json).toMatchObject({ error: { details: { field: expect.stringMatching(/^tags\.[01]$/), value: long } } })
+      // The value is echoed back cut to 200 characters, saying how long it was.
+      expect(refused.json).toMatchObject({
+        error: { details: { field: expect.stringMatching(/^tags\.[01]$/), value: `${"t".repeat(200)}… (256 characters)` } }
+      })
     }
+    // A megabyte sent is not answered with two: the message and `details.value` each quote 200 characters of it.
+    const huge = "9".repeat(1_000_000)
+    const echo = await call("POST", "/messages/send_to_contact", { msisdn: huge, message: "x" })
+    expectError(echo, "INVALID_MSISDN")
+    expect(JSON.stringify(echo.json).length).toBeLessThan(2_000)
+    expect(echo.json).toMatchObject({ error: { message: expect.stringContaining(`${"9".repeat(200)}… (1000000 characters)`) } })
     // Bounded writes keep every page of a list small enough to answer: too many tags, a name too long.
     const many = Array.from({ length: 51 }, (_, i) => `group-${i}`)
     for (const [method, path, body] of [["PUT", `/contacts/${Samples.msisdn}`, { tags: many }], ["POST", "/messages/send", { tags: many, message: "x" }]] as const) {
