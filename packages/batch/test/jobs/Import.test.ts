@@ -912,6 +912,36 @@ describe("header matching", () => {
     )
   })
 
+  it("headers no spelling names whole are read by their words: a country's, a phone number's (not its companions')", () => {
+    const expected: ReadonlyArray<readonly [string, Columns.Field | undefined]> = [
+      ["Mailing Country", "country"], ["Country ISO Code", "country"], ["ISO Country", "country"], ["Country of residence", "country"],
+      ["Country/Territory", "country"], ["Billing Country", "country"], ["Paese", "country"], ["Страна", "country"], ["国家", "country"],
+      ["Ülke", "country"], ["Kraj", "country"], ["Negara", "country"],
+      ["Phone 1", "msisdn"], ["Mobile 1", "msisdn"], ["Mobile Phone 1", "msisdn"], ["Primary Phone Number", "msisdn"],
+      ["Contact No.", "msisdn"], ["Phone Number (Mobile)", "msisdn"], ["WhatsApp", "msisdn"], ["Celular", "msisdn"], ["Móvil", "msisdn"],
+      ["Telefone", "msisdn"], ["Telemóvel", "msisdn"], ["Telefonnummer", "msisdn"], ["Mobilnummer", "msisdn"], ["Handynummer", "msisdn"],
+      ["Mobiel", "msisdn"], ["Телефон", "msisdn"], ["Cellulare", "msisdn"], ["Numéro de téléphone", "msisdn"], ["E.164", "msisdn"],
+      ["Tel. domicile", "msisdn"],
+      ["Groupes", "tags"], ["Gruppen", "tags"], ["Grupos", "tags"], ["Group Membership", "tags"],
+      ["Nome", "first_name"], ["Cognome", "last_name"], ["Имя", "first_name"], ["Фамилия", "last_name"], ["Voornaam", "first_name"], ["Achternaam", "last_name"],
+      // A phone number's companions are not the number; nor is a messenger's handle.
+      ["Phone 1 - Type", undefined], ["Phone Extension", undefined], ["Mobile Phone Label", undefined], ["Telegram", undefined], ["Email", undefined]
+    ]
+    expect(expected.map(([name]) => [name, Columns.fieldOf(name)])).toEqual(expected)
+    // The mobile one of several is the number's: WhatsApp and Celular say mobile.
+    for (const header of [["Telefone", "Celular"], ["Tel. domicile", "WhatsApp"]]) {
+      expect(Result.getOrThrow(Columns.match(header)).index.msisdn).toBe(1)
+    }
+  })
+
+  it("a national number beside a country column named by its words is read in that country, not the default", async () => {
+    const summary = await run(Effect.gen(function*() {
+      const summary = yield* importText("First Name,Mobile,Mailing Country\nAnn,(201) 266-4054,United States\n")
+      return [summary, (yield* allContacts).map((c) => c.msisdn)] as const
+    }))
+    expect(summary).toMatchObject([{ created: 1, columns: { country: "Mailing Country" }, unknown_columns: [] }, ["12012664054"]])
+  })
+
   it("the first column of a field takes it; later ones and unknown ones are listed once, in file order", () => {
     const matched = Columns.match(["Phone", "Email", "Email", "Name", "First Name", "First"])
     expect(Result.isSuccess(matched) && matched.success.index).toEqual({ msisdn: 0, first_name: 4 })

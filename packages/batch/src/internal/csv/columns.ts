@@ -22,12 +22,19 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
     "msisdn", "phone", "phonenumber", "phoneno", "mobile", "mobilenumber", "mobileno", "mobilephone",
     "mobilephonenumber", "cell", "cellphone", "cellnumber", "cellular", "number", "telephone", "telephonenumber",
     "tel", "telno", "telnumber", "contactnumber", "gsm", "sms", "smsnumber", "handy", "telefon", "telefono",
-    "portable", "numero",
+    "portable", "numero", "whatsapp", "celular", "movil", "telefone", "telemovel", "telefonnummer", "mobilnummer",
+    "handynummer", "mobiel", "телефон", "cellulare", "e164", "contactno",
     // Address books' exports: Outlook's phone columns, Google Contacts' `Phone 1 - Value`.
     "primaryphone", "homephone", "businessphone", "workphone", "otherphone", "phone1value", "phone2value", "phone3value"
   ],
-  first_name: ["firstname", "first", "fname", "givenname", "forename", "forenames", "prenom", "vorname", "nombre"],
-  last_name: ["lastname", "last", "lname", "surname", "familyname", "nom", "nachname", "apellido", "apellidos"],
+  first_name: [
+    "firstname", "first", "fname", "givenname", "forename", "forenames", "prenom", "vorname", "nombre", "nome", "имя",
+    "voornaam"
+  ],
+  last_name: [
+    "lastname", "last", "lname", "surname", "familyname", "nom", "nachname", "apellido", "apellidos", "cognome",
+    "sobrenome", "фамилия", "achternaam"
+  ],
   name: ["name", "fullname", "contactname", "displayname"],
   country: [
     "country", "countrycode", "countryiso", "isocode", "iso", "callingcode", "countrycallingcode", "dialcode",
@@ -37,7 +44,10 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
     // Outlook's `Country/Region` columns.
     "countryregion", "countryorregion", "homecountryregion", "businesscountryregion", "othercountryregion"
   ],
-  tags: ["tags", "tag", "groups", "group", "lists", "list", "labels", "label", "categories", "category", "segments", "segment"],
+  tags: [
+    "tags", "tag", "groups", "group", "lists", "list", "labels", "label", "categories", "category", "segments", "segment",
+    "groupes", "gruppen", "grupos", "gruppi", "groupmembership", "etiquetas", "etiketten"
+  ],
   status: ["status"],
   monitoring: ["monitoring"]
 }
@@ -57,13 +67,33 @@ export const key = (name: string): string =>
 const mayBeState: ReadonlySet<string> = new Set(["region", "iso", "land"])
 
 /** Header words that say a column holds mobile numbers: preferred for the number, an SMS reaches only those. */
-const mobileWords = /mobile|cell|gsm|msisdn|handy|portable|sms/
+const mobileWords = /mobil|cell|celular|movil|gsm|msisdn|handy|portable|sms|whatsapp|mobiel|мобил/
 
 /** Whether a header names a mobile-number column (`Mobile Phone`, `Cell`, `GSM`, `MSISDN`). */
 export const isMobile = (name: string): boolean => mobileWords.test(key(name))
 
-/** The field a header name means, if it is one of the common spellings. */
-export const fieldOf = (name: string): Field | undefined => byKey.get(key(name))
+/**
+ * Words that say a header is a country's or a phone number's where no spelling above is the whole name (`Mailing
+ * Country`, `Country ISO Code`, `Phone Number (Mobile)`, `Tel. domicile`): a country column left unread made every
+ * national number one of the default country's (an independent review's `Mailing Country` stored 55,836 numbers as
+ * numbers of the wrong country, exit 0). A phone word beside a word of its companions (`Phone 1 - Type`, `Phone
+ * Extension`, `Mobile Country Code`) is not the number.
+ */
+const countryWords = /country|countries|paese|страна|国家|ulke|kraj|negara/
+const phoneWords = /phone|mobil|cell|celular|movil|telefon|whatsapp|msisdn|gsm|телефон|^tel(?!egram)/
+const phoneCompanions = /type|label|kind|ext|code|status|verif|optin|optout|consent|carrier|format|valid/
+
+/**
+ * The field a header name means: one of the common spellings (a trailing number aside: `Phone 1`, `Mobile 2`), else
+ * a country's or phone number's by the words it holds.
+ */
+export const fieldOf = (name: string): Field | undefined => {
+  const k = key(name)
+  const spelt = byKey.get(k) ?? byKey.get(k.replace(/\d+$/, ""))
+  if (spelt !== undefined) return spelt
+  if (countryWords.test(k)) return "country"
+  return phoneWords.test(k) && !phoneCompanions.test(k) ? "msisdn" : undefined
+}
 
 /**
  * The number column of `suppressions export`: a name no contact file uses, so {@link match} tells a suppression list
