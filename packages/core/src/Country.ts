@@ -47,7 +47,8 @@ const build = (): ReadonlyMap<string, CountryCode> => {
   level(regions((country) => CountryNames.english[country] ?? []))
   level(regions((country) => displayNames("en", country)))
   level(regions((country) => displayNames(new Intl.Locale("und-" + country).maximize().language, country)))
-  for (const locale of locales.slice(1)) level(regions((country) => displayNames(locale, country)))
+  // Abbreviations of other languages are no names people write in a country column: French `É.-U.` read `EU` as US.
+  for (const locale of locales.slice(1)) level(regions((country) => displayNames(locale, country).filter((name) => key(name).length > 3)))
   level(aliases.filter(([, country]) => isSupported(country)))
   displays.clear()
   return table
@@ -87,7 +88,29 @@ export const aliases: ReadonlyArray<readonly [string, CountryCode]> = [
   ["Virgin Islands (British)", "VG"],
   ["Virgin Islands (U.S.)", "VI"],
   ["Sint Maarten (Dutch part)", "SX"],
-  ["Saint Martin (French part)", "MF"]
+  ["Saint Martin (French part)", "MF"],
+  // Names the tables lack in the languages a country's people write (Irish, Māori, Welsh, Kazakh, traditional Chinese).
+  ["Republic of Ireland", "IE"],
+  ["Eire", "IE"],
+  ["Aotearoa", "NZ"],
+  ["Cymru", "GB"],
+  ["Қазақстан", "KZ"],
+  ["Российская Федерация", "RU"],
+  ["Белоруссия", "BY"],
+  ["中國", "CN"],
+  ["臺灣", "TW"],
+  ["台灣", "TW"],
+  ["ประเทศไทย", "TH"],
+  // Former and informal English names still in lists.
+  ["Burma", "MM"],
+  ["Swaziland", "SZ"],
+  ["Macedonia", "MK"],
+  ["East Timor", "TL"],
+  ["KSA", "SA"],
+  ["Hong Kong SAR", "HK"],
+  ["Macao SAR", "MO"],
+  ["DRC", "CD"],
+  ["DR Congo", "CD"]
 ]
 
 const styles = ["long", "short", "narrow"] as const
@@ -121,18 +144,66 @@ export const ofCallingCode: (code: string) => CountryCode | undefined = CountryC
 const cache = new Map<string, CountryCode | null>()
 const cacheLimit = 4096
 
+/** What a spreadsheet writes for no value (`N/A`, `#N/A`, `n.a.`): no country, though its letters are Namibia's code. */
+const notAvailable = /^\s*(?:#?n\s*\/\s*a|n\.\s*a\.)\s*$/i
+
+/** A flag emoji: two regional indicator symbols, the letters of an alpha-2 code (🇬🇧). */
+const flagEmoji = /^\s*([\u{1F1E6}-\u{1F1FF}])([\u{1F1E6}-\u{1F1FF}])\s*$/u
+
+/** A calling code written as dialled (`0044`). */
+const dialledCode = /^\s*00([1-9][0-9]{0,2})\s*$/
+
+/** A code or a name, alone: calling codes, alpha-2 codes, then the name table. */
+const single = (cell: string, k: string): CountryCode | undefined =>
+  // Codes first, as the number rules read them alone (Msisdn's default); the name table only for the rest.
+  CountryCodes.isCallingCode(cell, k) ? ofCallingCode(k) : CountryCodes.ofAlpha2(k) ?? names().get(k)
+
+/**
+ * A country picker's value: a name or code with its calling code or code beside it (`United Kingdom (+44)`,
+ * `+44 United Kingdom`, `GB - United Kingdom`, `Congo - Kinshasa (+243)`, `Myanmar (Birmanie) (+95)`): what is left
+ * without the calling codes read whole, else the one country its parts name; each calling code given must be that
+ * country's.
+ */
+const picked = (cell: string): CountryCode | undefined => {
+  const codes = Array.from(cell.matchAll(/\+\s*([0-9]{1,3})(?![0-9])/g), (match) => match[1])
+  const rest = cell.replace(/\(?\s*\+\s*[0-9]{1,3}(?![0-9])\s*\)?/g, " ")
+  const named = new Set<CountryCode>()
+  const whole = codes.length > 0 ? single(rest, key(rest)) : undefined
+  if (whole !== undefined) named.add(whole)
+  else {
+    for (const part of rest.split(/\s*[()|,–—]\s*|\s+-\s+/)) {
+      const country = part.trim() === "" ? undefined : single(part, key(part))
+      if (country !== undefined) named.add(country)
+    }
+  }
+  const [country, ...others] = named
+  return country !== undefined && others.length === 0 && codes.every((code) => code === callingCode(country)) ? country : undefined
+}
+
+/** The cell read in one of the other ways people write a country: a flag, `0044`, `The Bahamas`, a picker's value. */
+const otherwise = (cell: string, k: string): CountryCode | undefined => {
+  const flag = flagEmoji.exec(cell)
+  if (flag !== null) return CountryCodes.ofAlpha2([flag[1], flag[2]].map((c) => String.fromCharCode(0x61 + (c?.codePointAt(0) ?? 0) - 0x1f1e6)).join(""))
+  const dialled = dialledCode.exec(cell)?.[1]
+  if (dialled !== undefined) return ofCallingCode(dialled)
+  // An article before or after the name (`The Philippines`, `Bahamas, The`).
+  const bare = k.startsWith("the") ? k.slice(3) : k.endsWith("the") ? k.slice(0, -3) : ""
+  return (bare === "" ? undefined : names().get(bare)) ?? picked(cell)
+}
+
 /**
  * The country a cell names, or `undefined` when it names none (or more than one). Read, ignoring case, accents,
  * punctuation and spaces: ISO 3166 alpha-2 (`GB`) and alpha-3 (`GBR`) codes, English names and their common short
  * forms (`United Kingdom`, `UK`, `USA`, `UAE`), names in the country's own language (`Deutschland`, `भारत`) and in
- * the {@link locales}, and calling codes (`44`, `+44`: the main country of the code).
+ * the {@link locales}, and calling codes (`44`, `+44`: the main country of the code); then a flag (🇬🇧), a calling
+ * code as dialled (`0044`), a name with its article (`The Bahamas`) and a country picker's value (`UK (+44)`). Not
+ * `N/A`, `#N/A` or `n.a.`, which say there is no value.
  */
 export const lookup = (cell: string): CountryCode | undefined => {
   const cached = cache.get(cell)
   if (cached !== undefined) return cached ?? undefined
   const k = key(cell)
-  // Codes first, as the number rules read them alone (Msisdn's default); the name table only for the rest.
-  const found = CountryCodes.isCallingCode(cell, k) ? ofCallingCode(k) : CountryCodes.ofAlpha2(k) ?? names().get(k)
+  const found = notAvailable.test(cell) ? undefined : single(cell, k) ?? otherwise(cell, k)
   if (cache.size < cacheLimit) cache.set(cell, found ?? null)
   return found
 }

@@ -72,6 +72,33 @@ describe("the compiled country data", () => {
     }
   })
 
+  it("law: a flag, a dialled calling code, an article and a country picker's value read as the country they name", () => {
+    const countries = getCountries().filter((country) => Country.lookup(country) === country)
+    fc.assert(fc.property(fc.constantFrom(...countries), fc.constantFrom("en", "fr", "de"), (country, locale) => {
+      const name = new Intl.DisplayNames([locale], { type: "region" }).of(country) ?? country
+      const code = Country.callingCode(country)
+      const flag = [...country].map((letter) => String.fromCodePoint(0x1f1e6 + letter.charCodeAt(0) - 65)).join("")
+      expect(Country.lookup(flag)).toBe(country)
+      // Where the name reads alone, so do the picker's forms of it (a name with brackets or commas of its own, such as
+      // `Saint-Martin (partie néerlandaise)`, splits into names of other countries).
+      if (Country.lookup(name) !== country || /[(),]/.test(name)) return
+      for (const cell of [`${name} (+${code})`, `+${code} ${name}`, `${country} - ${name}`, `${name} (${country})`, `The ${name}`, `${name}, The`]) {
+        expect([cell, Country.lookup(cell)]).toEqual([cell, country])
+      }
+      // A calling code that is not the named country's names nothing.
+      expect(Country.lookup(`${name} (+${code === "999" ? "1" : "999"})`)).toBeUndefined()
+    }), { numRuns: 300 })
+    expect(Country.lookup("0044")).toBe("GB")
+    expect(Country.lookup("Canada (+1)")).toBe("CA")
+  })
+
+  it("what a spreadsheet writes for no value is no country: N/A is not Namibia (NA is); other languages' abbreviations are no names", () => {
+    for (const cell of ["N/A", "n/a", "#N/A", "n.a.", "N / A"]) expect([cell, Country.lookup(cell)]).toEqual([cell, undefined])
+    expect(Country.lookup("NA")).toBe("NA")
+    // French `É.-U.` (the United States) once read `EU`.
+    expect(Country.lookup("EU")).toBeUndefined()
+  })
+
   it("a name two countries claim at one level reads as neither (Korea); Congo is ISO 3166's name of the Republic of the Congo", () => {
     expect(Country.lookup("Korea")).toBeUndefined()
     expect(Country.lookup("Congo")).toBe("CG")
