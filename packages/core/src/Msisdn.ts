@@ -8,7 +8,6 @@ import * as Schema from "effect/Schema"
 import parsePhoneNumber, {
   type CountryCode,
   getCountryCallingCode,
-  isSupportedCountry,
   Metadata,
   type PhoneNumber,
   validatePhoneNumberLength
@@ -227,21 +226,6 @@ const regionOf = (country: CountryCode): Region => {
   return region
 }
 
-/** Trunk prefixes of the countries sharing a calling code (`"7"` → `["8"]`, `"36"` → `["06"]`). */
-const trunksByCode = new Map<string, ReadonlyArray<string>>()
-
-const trunksOf = (code: string): ReadonlyArray<string> => {
-  let trunks = trunksByCode.get(code)
-  if (trunks === undefined) {
-    const countries: ReadonlyArray<string> = metadata.country_calling_codes[code] ?? []
-    trunks = [
-      ...new Set(countries.flatMap((country) => isSupportedCountry(country) ? [trunkOf(country) ?? ""] : []))
-    ].filter((trunk) => trunk !== "")
-    trunksByCode.set(code, trunks)
-  }
-  return trunks
-}
-
 // ---------------------------------------------------------------------------------------------
 // Parses: the compiled plans where they answer, libphonenumber-js where they do not
 
@@ -353,32 +337,19 @@ const accept = (number: Parse, rule: Rule, notes: ReadonlyArray<Note> = none): R
 }
 
 /**
- * Digits that start with a calling code. Valid as written, they are kept; otherwise, when a trunk prefix of a
- * country of that code follows it (`44 0…`, `1 1…`, `7 8…`, `36 06…`), the rest is read as a national number of the
- * code's main country, and kept if that is valid. `explain`: false when the caller only needs a number, so a refusal
- * need not say which (it is then `invalid`, whatever the reason).
+ * Digits that start with a calling code, kept where libphonenumber reads them as a valid number: as written, or with
+ * the trunk prefix it strips after the code (`44 0…`, `1 1…`, `7 8…`, `36 06…`, `375 0…`: the patterns of its metadata,
+ * not only the literal prefix; repairing the literal prefix alone refused `+375 (0) 29 123 45 67`). `explain`: false
+ * when the caller only needs a number, so a refusal need not say which (it is then `invalid`, whatever the reason).
  */
 const readInternational = (digits: string, rule: Rule, explain = true): Reading => {
   if (digits === "") return "too-short"
   if (digits.charCodeAt(0) === 48) return "unknown-country"
   const text = "+" + digits
   const number = parseText(text, internationalOptions)
-  if (number.valid && number.number === text) return accept(number, rule)
-  const code = codeOf(digits)
-  if (code !== undefined) {
-    const rest = digits.slice(code.length)
-    const main = CountryCodes.ofCallingCode(code)
-    if (main !== undefined && trunksOf(code).some((trunk) => rest.startsWith(trunk))) {
-      // The rest as the main country of the code reads it nationally: its trunk prefix (and carrier or mobile
-      // tokens the metadata knows, such as Argentina's `15`) removed, any country of the code recognised.
-      const repaired = parseText(rest, regionOf(main).parseOptions)
-      if (repaired.valid && repaired.countryCallingCode === code && repaired.nationalNumber !== rest) {
-        return accept(repaired, "trunk-prefix-dropped")
-      }
-    }
-  }
-  if (!explain) return "invalid"
-  return number.valid ? "invalid" : problemOf(number, text, {})
+  // Valid as libphonenumber reads it: as written, or with the trunk prefix it strips after the code (`+375 (0) 29…`).
+  if (number.valid) return accept(number, number.number === text ? rule : "trunk-prefix-dropped")
+  return explain ? problemOf(number, text, {}) : "invalid"
 }
 
 /** Whether the country writes this number nationally with its trunk prefix (`07400 123456`, `8 912 …`). */
@@ -488,20 +459,25 @@ const countryOf = (text: string, readCountry: CountryReader): Region | undefined
   return country === undefined ? undefined : regionOf(country)
 }
 
+/** How a reading after an international prefix is preferred: nothing repaired first, then one of the row's country. */
+const rank = (reading: Normalized, region: Region): number =>
+  (reading.rule === "trunk-prefix-dropped" ? 0 : 2) + (reading.country_code === region.callingCode ? 1 : 0)
+
 /**
- * After an international prefix: `00`, else the country's own (`011` + US). Where the own one is longer (`0011` + AU)
- * and both read, a reading with nothing repaired wins: `0011 354 611 0842` is the Icelandic mobile +354 611 0842,
- * not `00` and +1 with NANP's trunk 1 dropped (+1 354 611 0842); `0055 49 3369 8600` + BR stays +55 49 3369 8600.
+ * After an international prefix: `00`, else the country's own (`011` + US). Where the own one is longer (`0011` + AU,
+ * `009` + NG) and both read, `00` unless the own prefix's reading ranks higher: nothing repaired first, then one of
+ * the country's own code. `0011 354 611 0842` + AU is the Icelandic mobile +354 611 0842, not +1 354 611 0842 with
+ * NANP's trunk 1 dropped; `0055 49 3369 8600` + BR stays +55 49 3369 8600; `009 1 268 464 1234` + NG stays India's
+ * +91 268 464 1234 (`00` and an E.164 number is that number in any row: libphonenumber reads Antigua's, dialled from
+ * Nigeria); `009 234 803 123 4567` + NG is Nigeria's own.
  */
 const afterPrefix = (digits: string, region: Region): Reading | undefined => {
   const own = region.idd.exec(digits)?.[0] ?? ""
   const prefix = digits.startsWith("00") ? "00" : own
   if (prefix === "") return undefined
   const reading = readInternational(digits.slice(prefix.length), "international", false)
-  const clean = isNumber(reading) && reading.rule === "trunk-prefix-dropped"
-    ? readInternational(digits.slice(own.length), "international", false)
-    : reading
-  if (isNumber(clean)) return clean
+  const owned = own.length > prefix.length ? readInternational(digits.slice(own.length), "international", false) : reading
+  if (isNumber(owned) && (!isNumber(reading) || rank(owned, region) > rank(reading, region))) return owned
   if (isNumber(reading)) return reading
   const national = readNational(digits, region, false)
   return isNumber(national) ? national : readInternational(digits.slice(prefix.length), "international")
@@ -549,8 +525,12 @@ const read = (input: string, options: Options | undefined): Reading => {
   let reading: Reading
   if (written.plus) reading = readInternational(written.digits, "international")
   else if (countryText !== "" && region === undefined) {
-    // An unreadable country: only a number carrying its own calling code can still be read.
-    const international = readDigits(written.digits, undefined, false)
+    // An unreadable country: only a number written with its calling code (`00`, or digits alone, as a system stores an
+    // MSISDN) can still be read; digits laid out as a national number are not (`(201) 544-6553` beside `Narnia` is no
+    // Egyptian +20 154 465 53).
+    const international = written.digits.startsWith("00") || /^\p{Nd}+$/u.test(input.trim())
+      ? readDigits(written.digits, undefined, false)
+      : "invalid"
     reading = isNumber(international) ? international : cell !== "" ? "bad-country" : "unknown-country"
   } else reading = readDigits(written.digits, region, cell !== "")
   if (!isNumber(reading)) return reading

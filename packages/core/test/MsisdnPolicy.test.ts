@@ -155,7 +155,33 @@ describe("Msisdn reading policy: the issue's examples", () => {
     })
     expect(read("+44 7400 123456", "DE")).toMatchObject({ msisdn: "447400123456", notes: ["country-ignored"] })
     expect(read("447400123456", "Narnia")).toMatchObject({ msisdn: "447400123456", notes: ["country-ignored"] })
+    expect(read("0044 7400 123456", "Unknown")).toMatchObject({ msisdn: "447400123456", notes: ["country-ignored"] })
     expect(read("07400 123456", "Narnia")).toBe("bad-country")
+    // Digits laid out as a national number beside a cell that names no country are no other country's number.
+    for (const [text, cell] of [["(201) 544-6553", "Narnia"], ["131 2328 3245", "Unknown"], ["8 (493) 348-09-35", "-"], ["(604) 371-4160", "??"]]) {
+      expect([text, cell, read(text, cell)]).toEqual([text, cell, "bad-country"])
+    }
+  })
+
+  it("a trunk prefix written after the calling code is dropped as libphonenumber's metadata says, not only the literal one", () => {
+    for (const [text, msisdn] of [
+      ["+375 (0) 29 123 45 67", "375291234567"],
+      ["+241 077 12 34 56", "24177123456"],
+      ["+972 (0) 1599 500 600", "9721599500600"],
+      ["+598 (0) 19879743", "59819879743"],
+      ["+44 (0) 7400 123456", "447400123456"],
+      ["+7 8 912 345 67 89", "79123456789"]
+    ]) {
+      expect([text, read(text)]).toEqual([text, { msisdn, rule: "trunk-prefix-dropped", notes: [] }])
+    }
+  })
+
+  it("a country's own international prefix longer than 00 reads where 00 reads no number, or one needing a repair", () => {
+    expect(read("009 234 803 123 4567", "NG")).toMatchObject({ msisdn: "2348031234567" })
+    expect(read("0011 354 611 0842", "AU")).toMatchObject({ msisdn: "3546110842" })
+    expect(read("0055 49 3369 8600", "BR")).toMatchObject({ msisdn: "554933698600" })
+    // 00 and an E.164 number is that number, in any row (libphonenumber reads Antigua's +1 268 464 1234, dialled from Nigeria).
+    expect(read("009 1 268 464 1234", "NG")).toMatchObject({ msisdn: "912684641234" })
   })
 
   it.each([
