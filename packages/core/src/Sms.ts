@@ -310,7 +310,10 @@ export const ucs2Characters = (text: string): ReadonlyArray<Ucs2Character> => {
  */
 export const gsmSafe = (text: string): string => {
   if (isGsmText(text)) return text
+  // Composed first: a letter and its accent as two characters (`e` + U+0301, as macOS writes it) is the GSM letter
+  // `é`, where read one by one the accent was dropped.
+  const composed = text.normalize("NFC")
   let out = ""
-  for (const char of text) out += lookAlike(char) ?? char
+  for (const char of composed) out += lookAlike(char) ?? char
   return out
 }

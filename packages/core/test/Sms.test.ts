@@ -396,6 +396,13 @@ describe("Sms look-alikes", () => {
     expectLookAlikes({ "\u00A8": undefined, "\u{1F600}": undefined, "\u0436": undefined, "\u4E2D": undefined })
     expect(Sms.gsmSafe("\u2764\uFE0F \u2013 ok")).toBe("\u2764 - ok")
   })
+
+  it("a letter and its accent written apart (NFD, as macOS copies text) keep the GSM letter they compose", () => {
+    expect(Sms.gsmSafe("cafe\u0301 \u201Cok\u201D")).toBe("caf\u00E9 \"ok\"")
+    expect(Sms.gsmSafe("A\u0308rger n\u0303 \u2013")).toBe("\u00C4rger \u00F1 -")
+    // Without a GSM letter to compose, the base letter stays and the accent goes.
+    expect(Sms.gsmSafe("o\u0302")).toBe("o")
+  })
 })
 
 describe("Sms arbitraries reach the boundaries", () => {
