@@ -525,13 +525,15 @@ const read = (input: string, options: Options | undefined): Reading => {
   let reading: Reading
   if (written.plus) reading = readInternational(written.digits, "international")
   else if (countryText !== "" && region === undefined) {
-    // An unreadable country: only a number written with its calling code (`00`, or digits alone, as a system stores an
-    // MSISDN) can still be read; digits laid out as a national number are not (`(201) 544-6553` beside `Narnia` is no
-    // Egyptian +20 154 465 53).
-    const international = written.digits.startsWith("00") || /^\p{Nd}+$/u.test(input.trim())
-      ? readDigits(written.digits, undefined, false)
-      : "invalid"
-    reading = isNumber(international) ? international : cell !== "" ? "bad-country" : "unknown-country"
+    // An unreadable country: only a number carrying its calling code can still be read: after `00`, as digits alone
+    // (an MSISDN as systems store it), or in groups led by the code (`63 905 195 0972`). Other groups are a national
+    // number's (`(201) 544-6553` beside `Narnia` is no Egyptian +20 154 465 53, `131 2328 3245` no American number).
+    const international = readDigits(written.digits, undefined, false)
+    const group = /[0-9]+/.exec(input)?.[0]
+    reading = isNumber(international) &&
+        (group === undefined || group === written.digits || group === international.country_code || group.startsWith("00"))
+      ? international
+      : cell !== "" ? "bad-country" : "unknown-country"
   } else reading = readDigits(written.digits, region, cell !== "")
   if (!isNumber(reading)) return reading
   const added: Array<Note> = []

@@ -157,9 +157,13 @@ describe("Msisdn reading policy: the issue's examples", () => {
     expect(read("447400123456", "Narnia")).toMatchObject({ msisdn: "447400123456", notes: ["country-ignored"] })
     expect(read("0044 7400 123456", "Unknown")).toMatchObject({ msisdn: "447400123456", notes: ["country-ignored"] })
     expect(read("07400 123456", "Narnia")).toBe("bad-country")
-    // Digits laid out as a national number beside a cell that names no country are no other country's number.
+    // Beside a cell that names no country, digits in groups carry their calling code only as the first group: others
+    // are a national number, of no country.
     for (const [text, cell] of [["(201) 544-6553", "Narnia"], ["131 2328 3245", "Unknown"], ["8 (493) 348-09-35", "-"], ["(604) 371-4160", "??"]]) {
       expect([text, cell, read(text, cell)]).toEqual([text, cell, "bad-country"])
+    }
+    for (const [text, msisdn] of [["63 905 195 0972", "639051950972"], ["1 682 814 9829", "16828149829"], ["=\"12015535034\"", "12015535034"], ["00 44 7400 123456", "447400123456"]]) {
+      expect([text, read(text, "n.a.")]).toEqual([text, { msisdn, rule: "international", notes: ["country-ignored"] }])
     }
   })
 
