@@ -459,25 +459,24 @@ const countryOf = (text: string, readCountry: CountryReader): Region | undefined
   return country === undefined ? undefined : regionOf(country)
 }
 
-/** How a reading after an international prefix is preferred: nothing repaired first, then one of the row's country. */
-const rank = (reading: Normalized, region: Region): number =>
-  (reading.rule === "trunk-prefix-dropped" ? 0 : 2) + (reading.country_code === region.callingCode ? 1 : 0)
-
 /**
  * After an international prefix: `00`, else the country's own (`011` + US). Where the own one is longer (`0011` + AU,
- * `009` + NG) and both read, `00` unless the own prefix's reading ranks higher: nothing repaired first, then one of
- * the country's own code. `0011 354 611 0842` + AU is the Icelandic mobile +354 611 0842, not +1 354 611 0842 with
- * NANP's trunk 1 dropped; `0055 49 3369 8600` + BR stays +55 49 3369 8600; `009 1 268 464 1234` + NG stays India's
- * +91 268 464 1234 (`00` and an E.164 number is that number in any row: libphonenumber reads Antigua's, dialled from
- * Nigeria); `009 234 803 123 4567` + NG is Nigeria's own.
+ * `009` + NG) and both read, a reading with nothing repaired wins, else `00`'s: `0011 354 611 0842` + AU is the
+ * Icelandic mobile +354 611 0842, not +1 354 611 0842 with NANP's trunk 1 dropped; `0055 49 3369 8600` + BR stays
+ * +55 49 3369 8600, and `00` and an E.164 number is that number in any row (`00 1 662 325 1234` + TH is +1 662 325
+ * 1234, not Thailand's `001` and +66 2 325 1234; `009 1 268 464 1234` + NG is India's +91 268 464 1234, where
+ * libphonenumber reads Antigua's through Nigeria's `009`). Where `00` reads no number, the own one's does
+ * (`009 234 803 123 4567` + NG).
  */
 const afterPrefix = (digits: string, region: Region): Reading | undefined => {
   const own = region.idd.exec(digits)?.[0] ?? ""
   const prefix = digits.startsWith("00") ? "00" : own
   if (prefix === "") return undefined
   const reading = readInternational(digits.slice(prefix.length), "international", false)
-  const owned = own.length > prefix.length ? readInternational(digits.slice(own.length), "international", false) : reading
-  if (isNumber(owned) && (!isNumber(reading) || rank(owned, region) > rank(reading, region))) return owned
+  const clean = own.length > prefix.length && !(isNumber(reading) && reading.rule !== "trunk-prefix-dropped")
+    ? readInternational(digits.slice(own.length), "international", false)
+    : reading
+  if (isNumber(clean)) return clean
   if (isNumber(reading)) return reading
   const national = readNational(digits, region, false)
   return isNumber(national) ? national : readInternational(digits.slice(prefix.length), "international")
@@ -525,15 +524,10 @@ const read = (input: string, options: Options | undefined): Reading => {
   let reading: Reading
   if (written.plus) reading = readInternational(written.digits, "international")
   else if (countryText !== "" && region === undefined) {
-    // An unreadable country: only a number carrying its calling code can still be read: after `00`, as digits alone
-    // (an MSISDN as systems store it), or in groups led by the code (`63 905 195 0972`). Other groups are a national
-    // number's (`(201) 544-6553` beside `Narnia` is no Egyptian +20 154 465 53, `131 2328 3245` no American number).
-    const international = readDigits(written.digits, undefined, false)
-    const group = /[0-9]+/.exec(input)?.[0]
-    reading = isNumber(international) &&
-        (group === undefined || group === written.digits || group === international.country_code || group.startsWith("00"))
-      ? international
-      : cell !== "" ? "bad-country" : "unknown-country"
+    // An unreadable country: only a number carrying its own calling code can still be read, and digits with an area
+    // code in brackets are a national number (`(201) 544-6553` beside `Narnia` is no Egyptian +20 154 465 53).
+    const international = /[()（）]/.test(input) ? "invalid" : readDigits(written.digits, undefined, false)
+    reading = isNumber(international) ? international : cell !== "" ? "bad-country" : "unknown-country"
   } else reading = readDigits(written.digits, region, cell !== "")
   if (!isNumber(reading)) return reading
   const added: Array<Note> = []

@@ -35,18 +35,18 @@ export const agree = (name: string, a: string, b: string): boolean => {
   if (a === b) return true
   const key = name.toLowerCase()
   if (key === "misdn" || key === "msisdn") return Message.sameNumber(a, b)
-  const word = wordsOf[key]
+  const word = wordsOf.get(key)
   if (word === undefined) return false
   const [x, y] = [word(a), word(b)]
   return Result.isSuccess(x) && Result.isSuccess(y) && x.success === y.success
 }
 
 /** How the parameters read in any case read a value (a failure: not one of their words). */
-const wordsOf: { readonly [key: string]: (value: string) => Result.Result<unknown, unknown> } = {
-  status: (value) => contactStatus(value),
-  direction: (value) => directionOf(value),
-  shortresults: (value) => flag("shortResults", value)
-}
+const wordsOf = new Map<string, (value: string) => Result.Result<unknown, unknown>>([
+  ["status", (value) => contactStatus(value)],
+  ["direction", (value) => directionOf(value)],
+  ["shortresults", (value) => flag("shortResults", value)]
+])
 
 /** Lower-cased names; two spellings of one name with values that do not {@link agree} are refused as ambiguous. */
 const byLowerName = (params: Params): Result.Result<ReadonlyMap<string, string>, InvalidParameter> => {

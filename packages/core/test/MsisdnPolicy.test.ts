@@ -157,25 +157,30 @@ describe("Msisdn reading policy: the issue's examples", () => {
     expect(read("447400123456", "Narnia")).toMatchObject({ msisdn: "447400123456", notes: ["country-ignored"] })
     expect(read("0044 7400 123456", "Unknown")).toMatchObject({ msisdn: "447400123456", notes: ["country-ignored"] })
     expect(read("07400 123456", "Narnia")).toBe("bad-country")
-    // Beside a cell that names no country, digits in groups carry their calling code only as the first group: others
-    // are a national number, of no country.
-    for (const [text, cell] of [["(201) 544-6553", "Narnia"], ["131 2328 3245", "Unknown"], ["8 (493) 348-09-35", "-"], ["(604) 371-4160", "??"]]) {
-      expect([text, cell, read(text, cell)]).toEqual([text, cell, "bad-country"])
-    }
-    for (const [text, msisdn] of [["63 905 195 0972", "639051950972"], ["1 682 814 9829", "16828149829"], ["=\"12015535034\"", "12015535034"], ["00 44 7400 123456", "447400123456"]]) {
-      expect([text, read(text, "n.a.")]).toEqual([text, { msisdn, rule: "international", notes: ["country-ignored"] }])
+    // Beside a cell that names no country, digits with an area code in brackets are a national number, of no country
+    // (in any script's digits); other digits carry their own calling code (DESIGN: never lost to the cell).
+    const national: ReadonlyArray<readonly [string, string]> = [
+      ["(201) 544-6553", "Narnia"], ["(２０１) ５４４-６５５３", "Narnia"], ["8 (493) 348-09-35", "-"], ["(604) 371-4160", "??"]
+    ]
+    for (const [text, cell] of national) expect([text, cell, read(text, cell)]).toEqual([text, cell, "bad-country"])
+    const international: ReadonlyArray<readonly [string, string]> = [
+      ["63 905 195 0972", "639051950972"], ["447400 123456", "447400123456"], ["=\"12015535034\"", "12015535034"], ["00 44 7400 123456", "447400123456"]
+    ]
+    for (const [text, msisdn] of international) {
+      expect([text, read(text, "Narnia")]).toEqual([text, { msisdn, rule: "international", notes: ["country-ignored"] }])
     }
   })
 
   it("a trunk prefix written after the calling code is dropped as libphonenumber's metadata says, not only the literal one", () => {
-    for (const [text, msisdn] of [
+    const written: ReadonlyArray<readonly [string, string]> = [
       ["+375 (0) 29 123 45 67", "375291234567"],
       ["+241 077 12 34 56", "24177123456"],
       ["+972 (0) 1599 500 600", "9721599500600"],
       ["+598 (0) 19879743", "59819879743"],
       ["+44 (0) 7400 123456", "447400123456"],
       ["+7 8 912 345 67 89", "79123456789"]
-    ]) {
+    ]
+    for (const [text, msisdn] of written) {
       expect([text, read(text)]).toEqual([text, { msisdn, rule: "trunk-prefix-dropped", notes: [] }])
     }
   })
@@ -184,6 +189,7 @@ describe("Msisdn reading policy: the issue's examples", () => {
     expect(read("009 234 803 123 4567", "NG")).toMatchObject({ msisdn: "2348031234567" })
     expect(read("0011 354 611 0842", "AU")).toMatchObject({ msisdn: "3546110842" })
     expect(read("0055 49 3369 8600", "BR")).toMatchObject({ msisdn: "554933698600" })
+    expect(read("00 1 662 325 1234", "TH")).toMatchObject({ msisdn: "16623251234" })
     // 00 and an E.164 number is that number, in any row (libphonenumber reads Antigua's +1 268 464 1234, dialled from Nigeria).
     expect(read("009 1 268 464 1234", "NG")).toMatchObject({ msisdn: "912684641234" })
   })

@@ -218,6 +218,11 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     expectError(await call("GET", "/contacts?Limit=1001"), "INVALID_PARAMETER")
     expectError(await call("GET", "/contacts?Limit=5&limit=6"), "INVALID_PARAMETER")
     expectError(await call("GET", "/contacts?Limit=5&Limit=6"), "INVALID_PARAMETER")
+    // Names every object has as properties are parameters like any other: unknown ones are ignored.
+    for (const name of ["__proto__", "constructor", "toString"]) {
+      expect([name, (await call("GET", `/contacts?${name}=1`)).status]).toEqual([name, 200])
+      expect([name, (await call("GET", `/messages?${name}=1&${name}=1`)).status]).toEqual([name, 200])
+    }
     expectError(await call("GET", "/messages?misdn=447400123456&misdn=447400123457"), "INVALID_PARAMETER")
     // A date that is no HTTP-date (here a weekday that is not the date's) is the catalog's INVALID_HTTP_DATE, naming its parameter.
     const badDate = await call("GET", "/messages?start_date=Sun,%2021%20Nov%202020%2010:15:00%20GMT")

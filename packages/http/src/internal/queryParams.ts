@@ -8,7 +8,8 @@ import { Result } from "effect"
 /** The parameters of `url` (a request path with its query string). */
 export const fromUrl = (url: string): Result.Result<Query.Params, InvalidParameter> => {
   const queryStart = url.indexOf("?")
-  const params: Record<string, string> = {}
+  // No prototype: a parameter named `constructor` or `__proto__` is a parameter, not a property every object has.
+  const params: Record<string, string> = Object.create(null)
   if (queryStart === -1) return Result.succeed(params)
   for (const [name, value] of new URLSearchParams(url.slice(queryStart + 1))) {
     const seen = params[name]
