@@ -924,14 +924,27 @@ describe("header matching", () => {
       ["Tel. domicile", "msisdn"],
       ["Groupes", "tags"], ["Gruppen", "tags"], ["Grupos", "tags"], ["Group Membership", "tags"],
       ["Nome", "first_name"], ["Cognome", "last_name"], ["Имя", "first_name"], ["Фамилия", "last_name"], ["Voornaam", "first_name"], ["Achternaam", "last_name"],
-      // A phone number's companions are not the number; nor is a messenger's handle.
-      ["Phone 1 - Type", undefined], ["Phone Extension", undefined], ["Mobile Phone Label", undefined], ["Telegram", undefined], ["Email", undefined]
+      // A phone number's companions are not the number; nor is a messenger's handle; words are whole words.
+      ["Phone 1 - Type", undefined], ["Phone Extension", undefined], ["Mobile Phone Label", undefined], ["Telegram", undefined],
+      ["Email", undefined], ["Cancellation Date", undefined], ["Cancelled", undefined], ["Data cancellazione", undefined],
+      ["Phonetic First Name", undefined], ["Cell ID", undefined], ["Mobile Operator", undefined], ["Mobile Network", undefined],
+      ["Phone Verified", undefined], ["Telephone Type", undefined], ["Cell Phone Carrier", undefined], ["Mobile Opt-in", undefined],
+      ["Accepts SMS Marketing", undefined],
+      // A country word followed by another than a code's or a name's, or beside a phone word, is no country column.
+      ["Country Manager", undefined], ["Mobile Country Code", undefined], ["Countryside", undefined]
     ]
     expect(expected.map(([name]) => [name, Columns.fieldOf(name)])).toEqual(expected)
     // The mobile one of several is the number's: WhatsApp and Celular say mobile.
     for (const header of [["Telefone", "Celular"], ["Tel. domicile", "WhatsApp"]]) {
       expect(Result.getOrThrow(Columns.match(header)).index.msisdn).toBe(1)
     }
+    // A column a spelling names comes before one matched by its words (Shopify's export; an IP's country).
+    const shopify = Result.getOrThrow(Columns.match(["First Name", "Default Address Country Code", "Default Address Phone", "Phone", "Accepts SMS Marketing"]))
+    expect(shopify).toMatchObject({ index: { msisdn: 3, country: 1 }, fallbacks: [2] })
+    const located = Result.getOrThrow(Columns.match(["Name", "Phone", "IP Country", "Country/Region"]))
+    expect(located).toMatchObject({ index: { country: 3 }, countryFallbacks: [2] })
+    // A mapping names a field by its spelling only.
+    expect(Result.isFailure(Columns.match(["Phone", "Notes"], ["Notes=countryside"]))).toBe(true)
   })
 
   it("a national number beside a country column named by its words is read in that country, not the default", async () => {

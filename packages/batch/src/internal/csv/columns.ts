@@ -72,28 +72,51 @@ const mobileWords = /mobil|cell|celular|movil|gsm|msisdn|handy|portable|sms|what
 /** Whether a header names a mobile-number column (`Mobile Phone`, `Cell`, `GSM`, `MSISDN`). */
 export const isMobile = (name: string): boolean => mobileWords.test(key(name))
 
-/**
- * Words that say a header is a country's or a phone number's where no spelling above is the whole name (`Mailing
- * Country`, `Country ISO Code`, `Phone Number (Mobile)`, `Tel. domicile`): a country column left unread made every
- * national number one of the default country's (an independent review's `Mailing Country` stored 55,836 numbers as
- * numbers of the wrong country, exit 0). A phone word beside a word of its companions (`Phone 1 - Type`, `Phone
- * Extension`, `Mobile Country Code`) is not the number.
- */
-const countryWords = /country|countries|paese|страна|国家|ulke|kraj|negara/
-const phoneWords = /phone|mobil|cell|celular|movil|telefon|whatsapp|msisdn|gsm|телефон|^tel(?!egram)/
-const phoneCompanions = /type|label|kind|ext|code|status|verif|optin|optout|consent|carrier|format|valid/
+/** A header's words: accents removed, lower case, split at what is not a letter or digit and at camelCase humps. */
+const wordsOf = (name: string): ReadonlyArray<string> =>
+  name.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2").normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "")
+
+const countryWords: ReadonlySet<string> = new Set(["country", "countries", "paese", "страна", "国家", "ulke", "kraj", "negara"])
+/** What may follow a country word in a country column's header (`Country ISO Code`, `Country of residence`). */
+const countryTails: ReadonlySet<string> = new Set([
+  "code", "codes", "iso", "iso2", "iso3", "alpha", "alpha2", "alpha3", "2", "3", "name", "region", "territory", "of",
+  "residence", "origin"
+])
+const phoneWords: ReadonlySet<string> = new Set([
+  "phone", "phones", "telephone", "tel", "mobile", "mobil", "cell", "cellphone", "cellular", "celular", "movil",
+  "telefon", "telefone", "telefono", "msisdn", "gsm", "телефон"
+])
+/** Words of a phone number's companion columns (`Phone 1 - Type`, `Mobile Opt-in`, `Cell Phone Carrier`, `Cell ID`). */
+const phoneCompanions: ReadonlySet<string> = new Set([
+  "type", "label", "kind", "ext", "extension", "code", "status", "verified", "verification", "opt", "optin", "optout",
+  "consent", "carrier", "operator", "network", "provider", "format", "valid", "id", "date", "marketing"
+])
 
 /**
- * The field a header name means: one of the common spellings (a trailing number aside: `Phone 1`, `Mobile 2`), else
- * a country's or phone number's by the words it holds.
+ * The field a header means by its words, where no spelling names it whole (`Mailing Country`, `Country ISO Code`,
+ * `Primary Phone Number`, `Tel. domicile`): a country column left unread made every national number one of the
+ * default country's (an independent review's `Mailing Country` stored 55,836 numbers as numbers of the wrong country,
+ * exit 0). Whole words only (`Cancellation Date` holds no `cell`, `Phonetic Name` no `phone`); a country word followed
+ * by another than a code's or a name's is no country column (`Country Manager`), nor one beside a phone word (`Mobile
+ * Country Code`); a phone word beside a word of its companions is not the number (`Phone 1 - Type`).
  */
-export const fieldOf = (name: string): Field | undefined => {
-  const k = key(name)
-  const spelt = byKey.get(k) ?? byKey.get(k.replace(/\d+$/, ""))
-  if (spelt !== undefined) return spelt
-  if (countryWords.test(k)) return "country"
-  return phoneWords.test(k) && !phoneCompanions.test(k) ? "msisdn" : undefined
+const byWords = (name: string): Field | undefined => {
+  const words = wordsOf(name)
+  const phone = words.some((word) => phoneWords.has(word))
+  const at = words.findIndex((word) => countryWords.has(word))
+  if (at >= 0) return !phone && words.slice(at + 1).every((word) => countryTails.has(word)) ? "country" : undefined
+  return phone && !words.some((word) => phoneCompanions.has(word)) ? "msisdn" : undefined
 }
+
+/** The field a header names by one of its common spellings (a trailing number aside: `Phone 1`, `Mobile 2`). */
+const spelt = (name: string): Field | undefined => {
+  const k = key(name)
+  return byKey.get(k) ?? byKey.get(k.replace(/\d+$/, ""))
+}
+
+/** The field a header name means: one of the common spellings, else by its words. */
+export const fieldOf = (name: string): Field | undefined => spelt(name) ?? byWords(name)
 
 /**
  * The number column of `suppressions export`: a name no contact file uses, so {@link match} tells a suppression list
@@ -135,7 +158,7 @@ export const parseMapping = (
   const bad = (reason: string) => Result.fail(new InvalidParameter({ parameter: "--map", value: text, reason }))
   if (column === "" || target === "") return bad("must be COLUMN=FIELD, e.g. \"Mobile Number=msisdn\"")
   if (ignore.has(target.toLowerCase())) return Result.succeed({ column, field: "ignore" })
-  const field = fields.find((candidate) => key(candidate) === key(target)) ?? fieldOf(target)
+  const field = fields.find((candidate) => key(candidate) === key(target)) ?? spelt(target)
   return field === undefined
     ? bad(`unknown field ${JSON.stringify(target)} (fields: ${fields.join(", ")}, or ignore)`)
     : Result.succeed({ column, field })
@@ -205,10 +228,15 @@ export const match = (
   const leadingRejectsColumns = rejectsColumns.every((name, i) => key(header[i] ?? "") === name)
   // `contacts export`'s own header: its number, status and monitoring columns (a booking file may have the last two).
   const isExport = ["msisdn", "status", "monitoring"].every((column) => header.some((name) => key(name) === column))
+  // Columns matched by their words, not a spelling: a column a spelling names comes first (Shopify's `Phone` before
+  // its `Default Address Phone`, `Country/Region` before an `IP Country`).
+  const worded = new Set<number>()
   header.forEach((name, at) => {
     if (assigned.has(at)) return
     if (leadingRejectsColumns && at < rejectsColumns.length) return
-    const field = options.suppressionList === true && isSuppressed(name) ? "msisdn" : fieldOf(name)
+    const spelling = options.suppressionList === true && isSuppressed(name) ? "msisdn" : spelt(name)
+    const field = spelling ?? byWords(name)
+    if (spelling === undefined && field !== undefined) worded.add(at)
     if ((field === "status" || field === "monitoring") && !isExport) unread.push(at)
     else if (field === "msisdn" && !mappedPhone) phones.push(at)
     else if (field === "country" && !mappedCountry) countries.push(at)
@@ -217,12 +245,17 @@ export const match = (
   })
   // A mapped number column is the user's choice: other phone columns stay unread.
   if (mappedPhone) unread.push(...phones)
-  const preferred = phones.find((at) => isMobile(header[at] ?? "")) ?? phones[0]
+  const ranked = [...phones.filter((at) => !worded.has(at)), ...phones.filter((at) => worded.has(at))]
+  const preferred = ranked.find((at) => !worded.has(at) && isMobile(header[at] ?? "")) ?? ranked.find((at) => !worded.has(at)) ??
+    ranked.find((at) => isMobile(header[at] ?? "")) ?? ranked[0]
   if (preferred !== undefined) index.msisdn = preferred
-  const fallbacks = phones.filter((at) => at !== preferred)
+  const fallbacks = ranked.filter((at) => at !== preferred)
   // Columns that surely hold a country come first and are the only fallbacks: `Region`, `ISO` or `Land` may be a
   // state or province beside one (`Region` = `GA` is Georgia the US state), and is read only where none is.
-  const sure = countries.filter((at) => !mayBeState.has(key(header[at] ?? "")))
+  const sure = [
+    ...countries.filter((at) => !worded.has(at) && !mayBeState.has(key(header[at] ?? ""))),
+    ...countries.filter((at) => worded.has(at))
+  ]
   const [country, ...countryFallbacks] = sure.length > 0 ? sure : countries.slice(0, 1)
   if (country !== undefined) index.country = country
   unread.push(...countries.filter((at) => at !== country && !countryFallbacks.includes(at)))
