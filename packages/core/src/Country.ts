@@ -110,7 +110,21 @@ export const aliases: ReadonlyArray<readonly [string, CountryCode]> = [
   ["Hong Kong SAR", "HK"],
   ["Macao SAR", "MO"],
   ["DRC", "CD"],
-  ["DR Congo", "CD"]
+  ["DR Congo", "CD"],
+  // Reversed and bracketed forms of other lists (the World Bank's, GOV.UK's), which read part by part as another.
+  ["Congo, Dem. Rep.", "CD"],
+  ["Congo, DR", "CD"],
+  ["Congo, Democratic Republic of", "CD"],
+  ["Congo (Democratic Republic)", "CD"],
+  ["Congo, Rep.", "CG"],
+  ["Virgin Islands (UK)", "VG"],
+  ["Virgin Islands, U.K.", "VG"],
+  ["Virgin Islands (US)", "VI"],
+  ["Virgin Islands, U.S.", "VI"],
+  ["Sudan, South", "SS"],
+  ["Guinea, Equatorial", "GQ"],
+  ["Korea, Rep.", "KR"],
+  ["Korea, Dem. People's Rep.", "KP"]
 ]
 
 const styles = ["long", "short", "narrow"] as const
@@ -160,22 +174,17 @@ const single = (cell: string, k: string): CountryCode | undefined =>
 
 /**
  * A country picker's value: a name or code with its calling code or code beside it (`United Kingdom (+44)`,
- * `+44 United Kingdom`, `GB - United Kingdom`, `Congo - Kinshasa (+243)`, `Myanmar (Birmanie) (+95)`): what is left
- * without the calling codes read whole, else the one country its parts name; each calling code given must be that
- * country's.
+ * `+44 United Kingdom`, `GB - United Kingdom`, `Congo - Kinshasa (+243)`): what is left without the calling codes
+ * read whole, else its parts split at brackets, bars and spaced dashes, every one naming the same country; each
+ * calling code given must be that country's. Not at commas: `Denver, CO` is a city and a state, not Colombia.
  */
 const picked = (cell: string): CountryCode | undefined => {
   const codes = Array.from(cell.matchAll(/\+\s*([0-9]{1,3})(?![0-9])/g), (match) => match[1])
   const rest = cell.replace(/\(?\s*\+\s*[0-9]{1,3}(?![0-9])\s*\)?/g, " ")
-  const named = new Set<CountryCode>()
   const whole = codes.length > 0 ? single(rest, key(rest)) : undefined
+  const named = new Set<CountryCode | undefined>()
   if (whole !== undefined) named.add(whole)
-  else {
-    for (const part of rest.split(/\s*[()|,–—]\s*|\s+-\s+/)) {
-      const country = part.trim() === "" ? undefined : single(part, key(part))
-      if (country !== undefined) named.add(country)
-    }
-  }
+  else for (const part of rest.split(/\s*[()|–—]\s*|\s+-\s+/)) if (part.trim() !== "") named.add(single(part, key(part)))
   const [country, ...others] = named
   return country !== undefined && others.length === 0 && codes.every((code) => code === callingCode(country)) ? country : undefined
 }

@@ -90,6 +90,11 @@ describe("the compiled country data", () => {
     }), { numRuns: 1000 })
     expect(Country.lookup("0044")).toBe("GB")
     expect(Country.lookup("Canada (+1)")).toBe("CA")
+    // A city and a US state is no picker's value; a territory named with its state's name is the territory.
+    for (const cell of ["Denver, CO", "Wilmington, DE", "Columbus, IN", "Virgin Islands"]) expect([cell, Country.lookup(cell)]).toEqual([cell, undefined])
+    for (const [cell, country] of [["Virgin Islands (U.K.)", "VG"], ["Congo (Democratic Republic)", "CD"], ["Congo, Dem. Rep.", "CD"]] as const) {
+      expect([cell, Country.lookup(cell)]).toEqual([cell, country])
+    }
   })
 
   it("what a spreadsheet writes for no value is no country: N/A is not Namibia (NA is); other languages' abbreviations are no names", () => {
