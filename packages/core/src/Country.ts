@@ -161,6 +161,9 @@ const cacheLimit = 4096
 /** What a spreadsheet writes for no value (`N/A`, `#N/A`, `n.a.`): no country, though its letters are Namibia's code. */
 const notAvailable = /^\s*(?:#?n\s*\/\s*a|n\.\s*a\.)\s*$/i
 
+/** Whether a cell says there is no value (`N/A`, `#N/A`, `n.a.`): a blank cell, for a reader with a default. */
+export const isNotAvailable = (cell: string): boolean => notAvailable.test(cell)
+
 /** A flag emoji: two regional indicator symbols, the letters of an alpha-2 code (🇬🇧). */
 const flagEmoji = /^\s*([\u{1F1E6}-\u{1F1FF}])([\u{1F1E6}-\u{1F1FF}])\s*$/u
 

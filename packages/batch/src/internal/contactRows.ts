@@ -96,6 +96,21 @@ export const cell = (fields: ReadonlyArray<string>, index: number | undefined): 
   return CleanText.replaceControls(spreadsheet.restore(text)).trim()
 }
 
+/** A country cell: blank where it says there is no value (`N/A`, `#N/A`), so the next country column or the default reads. */
+const countryCell = (fields: ReadonlyArray<string>, at: number | undefined): string => {
+  const text = cell(fields, at)
+  return Country.isNotAvailable(text) ? "" : text
+}
+
+/** The first of the country cells at `columns` with a value, or "". */
+const firstCountry = (fields: ReadonlyArray<string>, columns: ReadonlyArray<number>): string => {
+  for (const at of columns) {
+    const text = countryCell(fields, at)
+    if (text !== "") return text
+  }
+  return ""
+}
+
 /** The first of the cells at `columns` that is not blank, or "" (a field's fallback columns, in order). */
 const firstCell = (fields: ReadonlyArray<string>, columns: ReadonlyArray<number>): string => {
   for (const at of columns) {
@@ -189,9 +204,9 @@ const asMsisdn = (number: string, country: string): string | undefined => {
  */
 const readNumber = (fields: ReadonlyArray<string>, context: Context, number: string, primary: string) => {
   const { fallbacks, countryFallbacks, index } = context.columns
-  const country = cell(fields, index.country)
+  const country = countryCell(fields, index.country)
   const options: Msisdn.Options = {
-    country: country !== "" ? country : firstCell(fields, countryFallbacks),
+    country: country !== "" ? country : firstCountry(fields, countryFallbacks),
     defaultCountry: context.defaultCountry,
     readCountry: Country.lookup
   }

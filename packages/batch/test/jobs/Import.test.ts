@@ -947,6 +947,17 @@ describe("header matching", () => {
     expect(Result.isFailure(Columns.match(["Phone", "Notes"], ["Notes=countryside"]))).toBe(true)
   })
 
+  it("a country cell that says there is no value (N/A, #N/A) is a blank one: the next country column, else the default", async () => {
+    const [summary, msisdns] = await run(Effect.gen(function*() {
+      const summary = yield* importText(
+        "Name,Mobile Phone,Business Country/Region,Home Country/Region\nAnn,07400 123456,N/A,\nBob,(201) 555-0123,#N/A,United States\n"
+      )
+      return [summary, (yield* allContacts).map((c) => c.msisdn)] as const
+    }))
+    expect(summary).toMatchObject({ created: 2, rejected: 0 })
+    expect(msisdns).toEqual(["12015550123", "447400123456"])
+  })
+
   it("a national number beside a country column named by its words is read in that country, not the default", async () => {
     const summary = await run(Effect.gen(function*() {
       const summary = yield* importText("First Name,Mobile,Mailing Country\nAnn,(201) 266-4054,United States\n")
