@@ -186,6 +186,17 @@ const isInterfaceShape = (columns: Columns.Columns): boolean => {
   return shaped
 }
 
+/** Whether the file is a `contacts export` (`Columns.isExport`), once per file. */
+const exported = new WeakMap<Columns.Columns, boolean>()
+const isExported = (columns: Columns.Columns): boolean => {
+  let known = exported.get(columns)
+  if (known === undefined) {
+    known = Columns.isExport(columns.header)
+    exported.set(columns, known)
+  }
+  return known
+}
+
 /**
  * `number` as an MSISDN written internationally (`+` and its digits), where its digits (in a spreadsheet's text form
  * or with separators too) begin with the calling code in `country`; else `undefined` (interface shape).
@@ -280,16 +291,19 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
     return reject("tag-too-long", `a tag of ${longTag.length} characters: a tag holds at most ${Contact.maxTagLength}`, optsOut ? normalized : undefined)
   }
   const tags = context.tags.length === 0 ? own : [...own, ...context.tags]
-  const tagCount = tags.length > Contact.maxTags ? Contact.normalizeTags(tags).length : 0
-  if (tagCount > Contact.maxTags) {
-    return reject("too-many-tags", `${tagCount} tags: a row gives at most ${Contact.maxTags}`, optsOut ? normalized : undefined)
-  }
   const first = cell(fields, index.first_name)
   const first_name = first === "" && index.first_name === undefined ? cell(fields, index.name) : first
   const last_name = cell(fields, index.last_name)
-  const long = first_name.length > Contact.maxNameLength ? first_name : last_name.length > Contact.maxNameLength ? last_name : undefined
-  if (long !== undefined) {
-    return reject("name-too-long", `a name of ${long.length} characters: a name holds at most ${Contact.maxNameLength}`, optsOut ? normalized : undefined)
+  // An export carries what its book held, which many rows or imports may have made longer: a moved book keeps it.
+  if (!isExported(context.columns)) {
+    const tagCount = tags.length > Contact.maxTags ? Contact.normalizeTags(tags).length : 0
+    if (tagCount > Contact.maxTags) {
+      return reject("too-many-tags", `${tagCount} tags: a row gives at most ${Contact.maxTags}`, optsOut ? normalized : undefined)
+    }
+    const long = first_name.length > Contact.maxNameLength ? first_name : last_name.length > Contact.maxNameLength ? last_name : undefined
+    if (long !== undefined) {
+      return reject("name-too-long", `a name of ${long.length} characters: a name holds at most ${Contact.maxNameLength}`, optsOut ? normalized : undefined)
+    }
   }
   const monitoringCell = index.monitoring === undefined ? "" : cell(fields, index.monitoring)
   const monitoring = monitoringCell === "" ? undefined : flags.get(monitoringCell.toLowerCase())

@@ -500,6 +500,10 @@ describe("Import semantics", () => {
     }))
     expect(summary).toMatchObject({ created: 2, rejected: 3, reasons: { "too-many-tags": 1, "name-too-long": 2 } })
     expect(contacts.map((contact) => [contact.msisdn, contact.tags.length])).toEqual([["447400100001", 50], ["447400100002", 50]])
+    // An export carries what its book held (many rows or imports may have given a contact more): a moved book keeps it.
+    const sixty = Array.from({ length: 60 }, (_, i) => `g${i}`).join("|")
+    const exported = await run(importLines(["msisdn,first_name,tags,status,monitoring", `447400100009,${"n".repeat(300)},${sixty},SUBSCRIBED,false`]))
+    expect(exported).toMatchObject({ created: 1, rejected: 0 })
     // So is a --tags that takes a row past the bound.
     const tagged = await run(importText(`${header}07400 100006,Eve,,${fifty.slice(0, 45).join("|")}\n`, { tags: ["a", "b", "c", "d", "e", "f"] }))
     expect(tagged).toMatchObject({ created: 0, rejected: 1, reasons: { "too-many-tags": 1 } })

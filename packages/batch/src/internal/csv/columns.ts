@@ -124,6 +124,10 @@ export const fieldOf = (name: string): Field | undefined => spelt(name) ?? byWor
  */
 export const suppressedColumn = "suppressed_msisdn"
 
+/** Whether a header is `contacts export`'s own: its number, status and monitoring columns (a booking file may have the last two). */
+export const isExport = (header: ReadonlyArray<string>): boolean =>
+  ["msisdn", "status", "monitoring"].every((column) => header.some((name) => key(name) === column))
+
 /** The three leading columns of a rejects file; re-importing one ignores them silently. */
 export const rejectsColumns = ["line", "reason", "message"] as const
 
@@ -226,8 +230,7 @@ export const match = (
     )
   }
   const leadingRejectsColumns = rejectsColumns.every((name, i) => key(header[i] ?? "") === name)
-  // `contacts export`'s own header: its number, status and monitoring columns (a booking file may have the last two).
-  const isExport = ["msisdn", "status", "monitoring"].every((column) => header.some((name) => key(name) === column))
+  const exported = isExport(header)
   // Columns matched by their words, not a spelling: a column a spelling names comes first (Shopify's `Phone` before
   // its `Default Address Phone`, `Country/Region` before an `IP Country`).
   const worded = new Set<number>()
@@ -237,7 +240,7 @@ export const match = (
     const spelling = options.suppressionList === true && isSuppressed(name) ? "msisdn" : spelt(name)
     const field = spelling ?? byWords(name)
     if (spelling === undefined && field !== undefined) worded.add(at)
-    if ((field === "status" || field === "monitoring") && !isExport) unread.push(at)
+    if ((field === "status" || field === "monitoring") && !exported) unread.push(at)
     else if (field === "msisdn" && !mappedPhone) phones.push(at)
     else if (field === "country" && !mappedCountry) countries.push(at)
     else if (field !== undefined && index[field] === undefined) index[field] = at
