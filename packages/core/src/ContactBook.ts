@@ -76,7 +76,12 @@ export const createContact = Effect.fnUntraced(function*(path: string | number, 
   // The interface's `misdn` spelling reads as `msisdn` (DESIGN.md); with both, each must name the path's number.
   const misdn = Wire.field(body, "misdn")
   const spelt = Wire.field(body, "msisdn") !== undefined || misdn === undefined ? "msisdn" : "misdn"
-  const request = yield* Effect.fromResult(Contact.decodeCreateBody(spelt === "misdn" ? Wire.renameKey(body, "misdn", "msisdn") : body))
+  const request = yield* Effect.fromResult(
+    spelt === "misdn"
+      ? Result.mapError(Contact.decodeCreateBody(Wire.renameKey(body, "misdn", "msisdn")), (error) =>
+        error.field === "msisdn" ? new InvalidField({ ...error, field: "misdn" }) : error)
+      : Contact.decodeCreateBody(body)
+  )
   // The body's msisdn is read as tolerantly as the path's: `+44 7400 123456` names 447400123456.
   for (const [field, given] of [[spelt, request.msisdn], ["misdn", spelt === "msisdn" ? misdn : undefined]] as const) {
     if (given !== undefined && Result.getOrUndefined(Msisdn.parse(given)) !== msisdn) {

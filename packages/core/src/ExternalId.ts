@@ -14,8 +14,11 @@ export const maxLength = 40
 /** Code points of a text; a lone surrogate counts as one, as `[...text].length` does. */
 export const length = Sms.characterCount
 
+/** White space and invisible format characters alone (`" "`, a zero-width space): no id a person can tell apart. */
+const blank = /^[\s\p{Cf}]*$/u
+
 /** Whether a text is an id: not blank, at most {@link maxLength} code points. */
-const isExternalId = (text: string): text is ExternalId => text.trim() !== "" && length(text) <= maxLength
+const isExternalId = (text: string): text is ExternalId => !blank.test(text) && length(text) <= maxLength
 
 /**
  * An external id: text of at most 40 code points, not blank, kept exactly as sent (no trimming, no case folding: it
@@ -62,7 +65,7 @@ export const parse = (input: unknown): Result.Result<ExternalId, ExternalIdTooLo
     return Result.fail(new InvalidField({ field: "id", value: describe(input), reason: "must be text or a number" }))
   }
   if (isExternalId(input)) return Result.succeed(input)
-  if (input.trim() === "") {
+  if (blank.test(input)) {
     return Result.fail(new InvalidField({ field: "id", value: input, reason: "must not be empty or blank; omit it instead" }))
   }
   return Result.fail(new ExternalIdTooLong({ value: input, length: length(input), max: maxLength }))

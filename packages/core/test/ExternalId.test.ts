@@ -112,8 +112,8 @@ describe("ExternalId examples", () => {
     expect(Result.isFailure(result) && result.failure).toMatchObject({ _tag: "ExternalIdTooLong", length: 41, max: 40 })
   })
 
-  it("law: a text of white space alone is refused as the empty one is (no anti-spam key)", () => {
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(" ", "\t", "\n", "\u00a0", "\u3000"), minLength: 1, maxLength: 40 }), (blank) => {
+  it("law: a text of white space or invisible characters alone is refused as the empty one is (no anti-spam key)", () => {
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(" ", "\t", "\n", "\u00a0", "\u3000", "\u200b", "\u2060", "\ufeff"), minLength: 1, maxLength: 40 }), (blank) => {
       const result = ExternalId.parse(blank)
       expect(Result.isFailure(result) && result.failure).toMatchObject({ _tag: "InvalidField", field: "id", value: blank })
       expect(Schema.is(ExternalId.ExternalId)(blank)).toBe(false)
