@@ -1,6 +1,7 @@
 /**
  * A real server on an ephemeral 127.0.0.1 port over SQLite (and PostgreSQL when configured), driven
  * by plain `fetch` with the interface's sample requests: every endpoint, every documented error.
+ * Over 400 lines on purpose: the endpoints and their refusals share one server per store and its helpers.
  */
 import * as Http from "node:http"
 import { DatabaseSync } from "node:sqlite"
