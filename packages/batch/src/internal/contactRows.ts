@@ -164,6 +164,19 @@ const problemMessages: { readonly [P in Exclude<Errors.MsisdnProblem, "empty">]:
 /** `unknown-country` of a number written with `+` or `00`: its country code is the problem, not a missing one. */
 const unknownCallingCode = "no country has the calling code this number starts with: check the digits after + or 00"
 
+/** A fact of a file's columns, found once per file: every row of a file is read with the same `Columns`. */
+const perFile = (fact: (columns: Columns.Columns) => boolean) => {
+  const known = new WeakMap<Columns.Columns, boolean>()
+  return (columns: Columns.Columns): boolean => {
+    let answer = known.get(columns)
+    if (answer === undefined) {
+      answer = fact(columns)
+      known.set(columns, answer)
+    }
+    return answer
+  }
+}
+
 /** Header names (as `Columns.key` reduces them) of a number column of the interface's own shape, and of its calling code. */
 const msisdnHeaders: ReadonlySet<string> = new Set(["msisdn", "misdn", Columns.key(Columns.suppressedColumn)])
 const callingCodeHeader = "countrycode"
@@ -174,28 +187,13 @@ const callingCodeHeader = "countrycode"
  * with the row's calling code are read as written internationally. Read as the digits of an Italian row, the exported
  * landline `3903005679` (+39 0300 5679) came back as the mobile +39 390 300 5679, its opt-out with it.
  */
-const interfaceShape = new WeakMap<Columns.Columns, boolean>()
-const isInterfaceShape = (columns: Columns.Columns): boolean => {
-  let shaped = interfaceShape.get(columns)
-  if (shaped === undefined) {
-    const { index, header } = columns
-    shaped = index.msisdn !== undefined && index.country !== undefined &&
-      msisdnHeaders.has(Columns.key(header[index.msisdn] ?? "")) && Columns.key(header[index.country] ?? "") === callingCodeHeader
-    interfaceShape.set(columns, shaped)
-  }
-  return shaped
-}
+const isInterfaceShape = perFile(({ header, index }) =>
+  index.msisdn !== undefined && index.country !== undefined &&
+  msisdnHeaders.has(Columns.key(header[index.msisdn] ?? "")) && Columns.key(header[index.country] ?? "") === callingCodeHeader
+)
 
-/** Whether the file is a `contacts export` (`Columns.isExport`), once per file. */
-const exported = new WeakMap<Columns.Columns, boolean>()
-const isExported = (columns: Columns.Columns): boolean => {
-  let known = exported.get(columns)
-  if (known === undefined) {
-    known = Columns.isExport(columns.header)
-    exported.set(columns, known)
-  }
-  return known
-}
+/** Whether the file is a `contacts export` (`Columns.isExport`). */
+const isExported = perFile(({ header }) => Columns.isExport(header))
 
 /**
  * `number` as an MSISDN written internationally (`+` and its digits), where its digits (in a spreadsheet's text form
@@ -241,9 +239,8 @@ const readNumber = (fields: ReadonlyArray<string>, context: Context, number: str
  * Reads one record. A row whose every cell is blank is `Blank` (a spacer line, not a contact). Otherwise it is a
  * `Candidate` or a `Reject` with a stable reason: `too-many-fields` (non-blank cells past the header's columns),
  * `bad-encoding` (a byte sequence that is not text in the file's encoding), `tag-too-long`, `too-many-tags`,
- * `name-too-long` (the bounds of `Contact`), `invalid-monitoring` (a monitoring cell that is no yes or no),
- * `missing-msisdn`, or the number's
- * problem from {@link Msisdn.reading} (`bad-country` among them); its message says what to do about this number
+ * `name-too-long` (the bounds of `Contact`, but in an export), `invalid-monitoring` (a monitoring cell that is no yes
+ * or no), `missing-msisdn`, or the number's problem from {@link Msisdn.reading} (`bad-country` among them); its message says what to do about this number
  * (an `unknown-country` written with `+` or `00` has a wrong calling code, not a missing one). The row's country
  * cell (code, name or calling code) overrides the default country. Where the number's column is empty or invalid,
  * the fallback phone columns are read in order; the primary column's problem is reported when none is valid.
