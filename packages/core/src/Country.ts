@@ -167,6 +167,9 @@ export const isNotAvailable = (cell: string): boolean => notAvailable.test(cell)
 /** A flag emoji: two regional indicator symbols, the letters of an alpha-2 code (🇬🇧). */
 const flagEmoji = /^\s*([\u{1F1E6}-\u{1F1FF}])([\u{1F1E6}-\u{1F1FF}])\s*$/u
 
+/** The letter a regional indicator symbol stands for (🇬 → `g`). */
+const indicatorLetter = (symbol: string = ""): string => String.fromCharCode(0x61 + (symbol.codePointAt(0) ?? 0) - 0x1f1e6)
+
 /** A calling code written as dialled (`0044`). */
 const dialledCode = /^\s*00([1-9][0-9]{0,2})\s*$/
 
@@ -195,7 +198,7 @@ const picked = (cell: string): CountryCode | undefined => {
 /** The cell read in one of the other ways people write a country: a flag, `0044`, `The Bahamas`, a picker's value. */
 const otherwise = (cell: string, k: string): CountryCode | undefined => {
   const flag = flagEmoji.exec(cell)
-  if (flag !== null) return CountryCodes.ofAlpha2([flag[1], flag[2]].map((c) => String.fromCharCode(0x61 + (c?.codePointAt(0) ?? 0) - 0x1f1e6)).join(""))
+  if (flag !== null) return CountryCodes.ofAlpha2(indicatorLetter(flag[1]) + indicatorLetter(flag[2]))
   const dialled = dialledCode.exec(cell)?.[1]
   if (dialled !== undefined) return ofCallingCode(dialled)
   // An article before or after the name (`The Philippines`, `Bahamas, The`).
