@@ -47,8 +47,8 @@ const build = (): ReadonlyMap<string, CountryCode> => {
   level(regions((country) => CountryNames.english[country] ?? []))
   level(regions((country) => displayNames("en", country)))
   level(regions((country) => displayNames(new Intl.Locale("und-" + country).maximize().language, country)))
-  // Abbreviations of other languages are no names people write in a country column: French `É.-U.` read `EU` as US.
-  for (const locale of locales.slice(1)) level(regions((country) => displayNames(locale, country).filter((name) => key(name).length > 3)))
+  // `EU` is the European Union's, whatever French abbreviates the United States to (`É.-U.`).
+  for (const locale of locales.slice(1)) level(regions((country) => displayNames(locale, country).filter((name) => key(name) !== "eu")))
   level(aliases.filter(([, country]) => isSupported(country)))
   displays.clear()
   return table

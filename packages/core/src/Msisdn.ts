@@ -524,10 +524,14 @@ const read = (input: string, options: Options | undefined): Reading => {
   let reading: Reading
   if (written.plus) reading = readInternational(written.digits, "international")
   else if (countryText !== "" && region === undefined) {
-    // An unreadable country: only a number carrying its own calling code can still be read, and digits with an area
-    // code in brackets are a national number (`(201) 544-6553` beside `Narnia` is no Egyptian +20 154 465 53).
-    const international = /[()（）]/.test(input) ? "invalid" : readDigits(written.digits, undefined, false)
-    reading = isNumber(international) ? international : cell !== "" ? "bad-country" : "unknown-country"
+    // An unreadable country: only a number carrying its own calling code can still be read. Digits before a bracketed
+    // group that are neither `00` nor that code are a national number's (`(201) 544-6553` beside `Narnia` is no
+    // Egyptian +20 154 465 53, `8 (493) 348-09-35` no Vietnamese number); `33 (0)6 12…` and `0044 (0)20…` carry theirs.
+    const international = readDigits(written.digits, undefined, false)
+    const lead = /[(（]/.test(input) ? (/^[^(（]*/.exec(input)?.[0] ?? "").replace(/[^0-9]/g, "") : undefined
+    reading = isNumber(international) && (lead === undefined || lead.startsWith("00") || lead === international.country_code)
+      ? international
+      : cell !== "" ? "bad-country" : "unknown-country"
   } else reading = readDigits(written.digits, region, cell !== "")
   if (!isNumber(reading)) return reading
   const added: Array<Note> = []

@@ -100,8 +100,11 @@ describe("the compiled country data", () => {
   it("what a spreadsheet writes for no value is no country: N/A is not Namibia (NA is); other languages' abbreviations are no names", () => {
     for (const cell of ["N/A", "n/a", "#N/A", "n.a.", "N / A"]) expect([cell, Country.lookup(cell)]).toEqual([cell, undefined])
     expect(Country.lookup("NA")).toBe("NA")
-    // French `É.-U.` (the United States) once read `EU`.
+    // French `É.-U.` (the United States) once read `EU`; short names of other scripts and languages are names.
     expect(Country.lookup("EU")).toBeUndefined()
+    for (const [cell, country] of [["美国", "US"], ["英国", "GB"], ["США", "US"], ["EUA", "US"], ["VS", "US"], ["ドイツ", "DE"]] as const) {
+      expect([cell, Country.lookup(cell)]).toEqual([cell, country])
+    }
   })
 
   it("a name two countries claim at one level reads as neither (Korea); Congo is ISO 3166's name of the Republic of the Congo", () => {

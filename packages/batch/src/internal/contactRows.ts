@@ -120,13 +120,16 @@ const firstCell = (fields: ReadonlyArray<string>, columns: ReadonlyArray<number>
   return ""
 }
 
-/** Tags of a cell: split on `,` `;` `|`, trimmed, blanks dropped. */
+/**
+ * Tags of a cell: split on `,` `;` `|` and Google Contacts' ` ::: `, trimmed, blanks dropped, and Google's own groups
+ * (`* myContacts`, `* starred`: a star and a space) left out.
+ */
 export const splitTags = (text: string): ReadonlyArray<string> => {
   if (text === "") return []
   const out: Array<string> = []
-  for (const part of text.split(/[,;|]/)) {
+  for (const part of text.split(/[,;|]|:::/)) {
     const tag = part.trim()
-    if (tag !== "") out.push(tag)
+    if (tag !== "" && !tag.startsWith("* ")) out.push(tag)
   }
   return out
 }
@@ -191,6 +194,15 @@ const isInterfaceShape = perFile(({ header, index }) =>
   index.msisdn !== undefined && index.country !== undefined &&
   msisdnHeaders.has(Columns.key(header[index.msisdn] ?? "")) && Columns.key(header[index.country] ?? "") === callingCodeHeader
 )
+
+/**
+ * The bounds of a row of a `contacts export`: it carries what its book held, which several rows or imports may have
+ * given more tags than one write gives (`Contact.maxTags`), or an older name longer than one holds now; a moved book
+ * keeps such a contact. Bounded all the same, a few times over: a file that only looks like an export must not plant
+ * contacts no page of a list can hold.
+ */
+const exportBounds = { maxTags: 5 * Contact.maxTags, maxName: 4 * Contact.maxNameLength } as const
+const writeBounds = { maxTags: Contact.maxTags, maxName: Contact.maxNameLength } as const
 
 /** Whether the file is a `contacts export` (`Columns.isExport`). */
 const isExported = perFile(({ header }) => Columns.isExport(header))
@@ -291,16 +303,14 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   const first = cell(fields, index.first_name)
   const first_name = first === "" && index.first_name === undefined ? cell(fields, index.name) : first
   const last_name = cell(fields, index.last_name)
-  // An export carries what its book held, which many rows or imports may have made longer: a moved book keeps it.
-  if (!isExported(context.columns)) {
-    const tagCount = tags.length > Contact.maxTags ? Contact.normalizeTags(tags).length : 0
-    if (tagCount > Contact.maxTags) {
-      return reject("too-many-tags", `${tagCount} tags: a row gives at most ${Contact.maxTags}`, optsOut ? normalized : undefined)
-    }
-    const long = first_name.length > Contact.maxNameLength ? first_name : last_name.length > Contact.maxNameLength ? last_name : undefined
-    if (long !== undefined) {
-      return reject("name-too-long", `a name of ${long.length} characters: a name holds at most ${Contact.maxNameLength}`, optsOut ? normalized : undefined)
-    }
+  const { maxName, maxTags } = isExported(context.columns) ? exportBounds : writeBounds
+  const tagCount = tags.length > maxTags ? Contact.normalizeTags(tags).length : 0
+  if (tagCount > maxTags) {
+    return reject("too-many-tags", `${tagCount} tags: a row gives at most ${maxTags}`, optsOut ? normalized : undefined)
+  }
+  const long = first_name.length > maxName ? first_name : last_name.length > maxName ? last_name : undefined
+  if (long !== undefined) {
+    return reject("name-too-long", `a name of ${long.length} characters: a name holds at most ${maxName}`, optsOut ? normalized : undefined)
   }
   const monitoringCell = index.monitoring === undefined ? "" : cell(fields, index.monitoring)
   const monitoring = monitoringCell === "" ? undefined : flags.get(monitoringCell.toLowerCase())

@@ -502,8 +502,15 @@ describe("Import semantics", () => {
     expect(contacts.map((contact) => [contact.msisdn, contact.tags.length])).toEqual([["447400100001", 50], ["447400100002", 50]])
     // An export carries what its book held (many rows or imports may have given a contact more): a moved book keeps it.
     const sixty = Array.from({ length: 60 }, (_, i) => `g${i}`).join("|")
-    const exported = await run(importLines(["msisdn,first_name,tags,status,monitoring", `447400100009,${"n".repeat(300)},${sixty},SUBSCRIBED,false`]))
-    expect(exported).toMatchObject({ created: 1, rejected: 0 })
+    const huge = Array.from({ length: 251 }, (_, i) => `h${i}`).join("|")
+    const exported = await run(importLines([
+      "msisdn,first_name,tags,status,monitoring",
+      `447400100009,${"n".repeat(300)},${sixty},SUBSCRIBED,false`,
+      // Bounded all the same, a few times over: a file that only looks like an export plants nothing no page can hold.
+      `447400100010,Ann,${huge},SUBSCRIBED,false`,
+      `447400100011,${"n".repeat(1021)},news,SUBSCRIBED,false`
+    ]))
+    expect(exported).toMatchObject({ created: 1, rejected: 2, reasons: { "too-many-tags": 1, "name-too-long": 1 } })
     // So is a --tags that takes a row past the bound.
     const tagged = await run(importText(`${header}07400 100006,Eve,,${fifty.slice(0, 45).join("|")}\n`, { tags: ["a", "b", "c", "d", "e", "f"] }))
     expect(tagged).toMatchObject({ created: 0, rejected: 1, reasons: { "too-many-tags": 1 } })
@@ -934,8 +941,13 @@ describe("header matching", () => {
       ["Phonetic First Name", undefined], ["Cell ID", undefined], ["Mobile Operator", undefined], ["Mobile Network", undefined],
       ["Phone Verified", undefined], ["Telephone Type", undefined], ["Cell Phone Carrier", undefined], ["Mobile Opt-in", undefined],
       ["Accepts SMS Marketing", undefined],
-      // A country word followed by another than a code's or a name's, or beside a phone word, is no country column.
-      ["Country Manager", undefined], ["Mobile Country Code", undefined], ["Countryside", undefined]
+      // A country word beside another than an address's, a code's or a name's word, or a phone word, is no country
+      // column: a destination, an origin, an IP address's country are not the phone's.
+      ["Country Manager", undefined], ["Mobile Country Code", undefined], ["Countryside", undefined], ["Destination Country", undefined],
+      ["Country of Origin", undefined], ["Birth Country", undefined], ["IP Country", undefined], ["Land/Region privat", "country"],
+      // Numbers that are not the contact's own to text, and a header that only ends with a number.
+      ["Assistant's Phone", undefined], ["Emergency Contact Phone", undefined], ["TTY/TDD Phone", undefined], ["Company Main Phone", undefined],
+      ["Last 4", undefined], ["Telefoon", "msisdn"], ["Mobiele telefoon", "msisdn"], ["Mobiltelefon", "msisdn"]
     ]
     expect(expected.map(([name]) => [name, Columns.fieldOf(name)])).toEqual(expected)
     // The mobile one of several is the number's: WhatsApp and Celular say mobile.
@@ -945,8 +957,12 @@ describe("header matching", () => {
     // A column a spelling names comes before one matched by its words (Shopify's export; an IP's country).
     const shopify = Result.getOrThrow(Columns.match(["First Name", "Default Address Country Code", "Default Address Phone", "Phone", "Accepts SMS Marketing"]))
     expect(shopify).toMatchObject({ index: { msisdn: 3, country: 1 }, fallbacks: [2] })
-    const located = Result.getOrThrow(Columns.match(["Name", "Phone", "IP Country", "Country/Region"]))
+    const located = Result.getOrThrow(Columns.match(["Name", "Phone", "Mailing Country", "Country/Region"]))
     expect(located).toMatchObject({ index: { country: 3 }, countryFallbacks: [2] })
+    // A mobile column is the number's, however it is named; then a spelling before words.
+    for (const header of [["Phone Number", "SMS Phone Number"], ["Телефон", "Мобильный телефон"], ["Phone", "Cell Phone Number"]]) {
+      expect([header, Result.getOrThrow(Columns.match(header)).index.msisdn]).toEqual([header, 1])
+    }
     // A mapping names a field by its spelling only.
     expect(Result.isFailure(Columns.match(["Phone", "Notes"], ["Notes=countryside"]))).toBe(true)
   })
@@ -960,6 +976,15 @@ describe("header matching", () => {
     }))
     expect(summary).toMatchObject({ created: 2, rejected: 0 })
     expect(msisdns).toEqual(["12015550123", "447400123456"])
+  })
+
+  it("Google Contacts' groups are tags, its own (* myContacts, * starred) are not", async () => {
+    const [summary, tags] = await run(Effect.gen(function*() {
+      const summary = yield* importText("Name,Phone 1 - Value,Group Membership\nAnn,07400 123456,* myContacts ::: Friends ::: * starred ::: VIP\n")
+      return [summary, (yield* allContacts).map((c) => c.tags)] as const
+    }))
+    expect(summary).toMatchObject({ created: 1, columns: { tags: "Group Membership" } })
+    expect(tags).toEqual([["Friends", "VIP"]])
   })
 
   it("a national number beside a country column named by its words is read in that country, not the default", async () => {

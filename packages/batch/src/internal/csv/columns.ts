@@ -23,7 +23,8 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
     "mobilephonenumber", "cell", "cellphone", "cellnumber", "cellular", "number", "telephone", "telephonenumber",
     "tel", "telno", "telnumber", "contactnumber", "gsm", "sms", "smsnumber", "handy", "telefon", "telefono",
     "portable", "numero", "whatsapp", "celular", "movil", "telefone", "telemovel", "telefonnummer", "mobilnummer",
-    "handynummer", "mobiel", "телефон", "cellulare", "e164", "contactno",
+    "handynummer", "mobiel", "телефон", "cellulare", "e164", "contactno", "telefoon", "telefoonnummer", "mobieletelefoon",
+    "mobielnummer", "mobiltelefon",
     // Address books' exports: Outlook's phone columns, Google Contacts' `Phone 1 - Value`.
     "primaryphone", "homephone", "businessphone", "workphone", "otherphone", "phone1value", "phone2value", "phone3value"
   ],
@@ -67,7 +68,7 @@ export const key = (name: string): string =>
 const mayBeState: ReadonlySet<string> = new Set(["region", "iso", "land"])
 
 /** Header words that say a column holds mobile numbers: preferred for the number, an SMS reaches only those. */
-const mobileWords = /mobil|cell|celular|movil|gsm|msisdn|handy|portable|sms|whatsapp|mobiel|мобил/
+const mobileWords = /mobil|cell|celular|movil|gsm|msisdn|handy|portable|sms|whatsapp|мобил/
 
 /** Whether a header names a mobile-number column (`Mobile Phone`, `Cell`, `GSM`, `MSISDN`). */
 export const isMobile = (name: string): boolean => mobileWords.test(key(name))
@@ -77,20 +78,33 @@ const wordsOf = (name: string): ReadonlyArray<string> =>
   name.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2").normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase()
     .split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "")
 
-const countryWords: ReadonlySet<string> = new Set(["country", "countries", "paese", "страна", "国家", "ulke", "kraj", "negara"])
-/** What may follow a country word in a country column's header (`Country ISO Code`, `Country of residence`). */
+const countryWords: ReadonlySet<string> = new Set([
+  "country", "countries", "paese", "страна", "国家", "ulke", "kraj", "negara", "land", "pays", "pais"
+])
+/** What may come before a country word in a country column's header: an address's (`Mailing Country`, `Home Country`). */
+const countryLeads: ReadonlySet<string> = new Set([
+  "mailing", "billing", "shipping", "home", "business", "work", "office", "other", "default", "address", "primary",
+  "main", "contact", "personal", "postal", "customer", "current", "residential", "iso", "1", "2", "3"
+])
+/** What may follow it: a code's, a name's or a residence's words (`Country ISO Code`, `Country of residence`, `Land/Region privat`). */
 const countryTails: ReadonlySet<string> = new Set([
-  "code", "codes", "iso", "iso2", "iso3", "alpha", "alpha2", "alpha3", "2", "3", "name", "region", "territory", "of",
-  "residence", "origin"
+  "code", "codes", "iso", "iso2", "iso3", "alpha", "alpha2", "alpha3", "2", "3", "name", "region", "regio", "territory",
+  "of", "residence", "privat", "domicile", "residencia", "residencial"
 ])
 const phoneWords: ReadonlySet<string> = new Set([
-  "phone", "phones", "telephone", "tel", "mobile", "mobil", "cell", "cellphone", "cellular", "celular", "movil",
-  "telefon", "telefone", "telefono", "msisdn", "gsm", "телефон"
+  "phone", "phones", "telephone", "tel", "mobile", "mobil", "mobiel", "mobiele", "mobiltelefon", "cell", "cellphone",
+  "cellular", "celular", "movil", "telefon", "telefone", "telefono", "telefoon", "msisdn", "gsm", "whatsapp", "handy",
+  "телефон"
 ])
-/** Words of a phone number's companion columns (`Phone 1 - Type`, `Mobile Opt-in`, `Cell Phone Carrier`, `Cell ID`). */
+/**
+ * Words of a phone number's companion columns (`Phone 1 - Type`, `Mobile Opt-in`, `Cell Phone Carrier`, `Cell ID`), and
+ * of numbers that are not the contact's own to text (`Assistant's Phone`, `Emergency Contact Phone`, `TTY/TDD Phone`).
+ */
 const phoneCompanions: ReadonlySet<string> = new Set([
   "type", "label", "kind", "ext", "extension", "code", "status", "verified", "verification", "opt", "optin", "optout",
-  "consent", "carrier", "operator", "network", "provider", "format", "valid", "id", "date", "marketing"
+  "consent", "carrier", "operator", "network", "provider", "format", "valid", "id", "date", "marketing",
+  "assistant", "assistants", "asst", "assistent", "assistente", "ayudante", "помощника", "emergency", "tty", "tdd",
+  "company", "car", "radio", "pager", "fax"
 ])
 
 /**
@@ -105,14 +119,18 @@ const byWords = (name: string): Field | undefined => {
   const words = wordsOf(name)
   const phone = words.some((word) => phoneWords.has(word))
   const at = words.findIndex((word) => countryWords.has(word))
-  if (at >= 0) return !phone && words.slice(at + 1).every((word) => countryTails.has(word)) ? "country" : undefined
+  if (at >= 0) {
+    const addressed = words.slice(0, at).every((word) => countryLeads.has(word)) && words.slice(at + 1).every((word) => countryTails.has(word))
+    return !phone && addressed ? "country" : undefined
+  }
   return phone && !words.some((word) => phoneCompanions.has(word)) ? "msisdn" : undefined
 }
 
-/** The field a header names by one of its common spellings (a trailing number aside: `Phone 1`, `Mobile 2`). */
+/** The field a header names by one of its common spellings (a phone's with a trailing number too: `Phone 1`, `Mobile 2`). */
 const spelt = (name: string): Field | undefined => {
   const k = key(name)
-  return byKey.get(k) ?? byKey.get(k.replace(/\d+$/, ""))
+  const numbered = byKey.get(k.replace(/\d+$/, ""))
+  return byKey.get(k) ?? (numbered === "msisdn" ? numbered : undefined)
 }
 
 /** The field a header name means: one of the common spellings, else by its words. */
@@ -248,11 +266,10 @@ export const match = (
   })
   // A mapped number column is the user's choice: other phone columns stay unread.
   if (mappedPhone) unread.push(...phones)
-  const ranked = [...phones.filter((at) => !worded.has(at)), ...phones.filter((at) => worded.has(at))]
-  const preferred = ranked.find((at) => !worded.has(at) && isMobile(header[at] ?? "")) ?? ranked.find((at) => !worded.has(at)) ??
-    ranked.find((at) => isMobile(header[at] ?? "")) ?? ranked[0]
+  // Mobiles first (an SMS reaches only those), then a spelling before words, then file order.
+  const rank = (at: number) => (isMobile(header[at] ?? "") ? 0 : 2) + (worded.has(at) ? 1 : 0)
+  const [preferred, ...fallbacks] = phones.toSorted((a, b) => rank(a) - rank(b) || a - b)
   if (preferred !== undefined) index.msisdn = preferred
-  const fallbacks = ranked.filter((at) => at !== preferred)
   // Columns that surely hold a country come first and are the only fallbacks: `Region`, `ISO` or `Land` may be a
   // state or province beside one (`Region` = `GA` is Georgia the US state), and is read only where none is.
   const sure = [
