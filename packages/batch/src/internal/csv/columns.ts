@@ -111,9 +111,10 @@ const phoneCompanions: ReadonlySet<string> = new Set([
  * The field a header means by its words, where no spelling names it whole (`Mailing Country`, `Country ISO Code`,
  * `Primary Phone Number`, `Tel. domicile`): a country column left unread made every national number one of the
  * default country's (an independent review's `Mailing Country` stored 55,836 numbers as numbers of the wrong country,
- * exit 0). Whole words only (`Cancellation Date` holds no `cell`, `Phonetic Name` no `phone`); a country word followed
- * by another than a code's or a name's is no country column (`Country Manager`), nor one beside a phone word (`Mobile
- * Country Code`); a phone word beside a word of its companions is not the number (`Phone 1 - Type`).
+ * exit 0). Whole words only (`Cancellation Date` holds no `cell`, `Phonetic Name` no `phone`); a country word after
+ * other words than an address's, or before other than a code's, a name's or a residence's, is no country column
+ * (`Destination Country`, `IP Country`, `Country Manager`), nor one beside a phone word (`Mobile Country Code`); a
+ * phone word beside a word of its companions is not the number (`Phone 1 - Type`, `Assistant's Phone`).
  */
 const byWords = (name: string): Field | undefined => {
   const words = wordsOf(name)
