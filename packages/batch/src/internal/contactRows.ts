@@ -120,16 +120,16 @@ const firstCell = (fields: ReadonlyArray<string>, columns: ReadonlyArray<number>
   return ""
 }
 
-/**
- * Tags of a cell: split on `,` `;` `|` and Google Contacts' ` ::: `, trimmed, blanks dropped, and Google's own groups
- * (`* myContacts`, `* starred`: a star and a space) left out.
- */
+/** Google Contacts' own groups in its `Group Membership` column: no group a person made. */
+const googleGroups: ReadonlySet<string> = new Set(["* mycontacts", "* starred"])
+
+/** Tags of a cell: split on `,` `;` `|` and Google Contacts' ` ::: `, trimmed, blanks and Google's own groups dropped. */
 export const splitTags = (text: string): ReadonlyArray<string> => {
   if (text === "") return []
   const out: Array<string> = []
-  for (const part of text.split(/[,;|]|:::/)) {
+  for (const part of text.split(/[,;|]| ::: /)) {
     const tag = part.trim()
-    if (tag !== "" && !tag.startsWith("* ")) out.push(tag)
+    if (tag !== "" && !googleGroups.has(tag.toLowerCase())) out.push(tag)
   }
   return out
 }

@@ -947,7 +947,11 @@ describe("header matching", () => {
       ["Country of Origin", undefined], ["Birth Country", undefined], ["IP Country", undefined], ["Land/Region privat", "country"],
       // Numbers that are not the contact's own to text, and a header that only ends with a number.
       ["Assistant's Phone", undefined], ["Emergency Contact Phone", undefined], ["TTY/TDD Phone", undefined], ["Company Main Phone", undefined],
-      ["Last 4", undefined], ["Telefoon", "msisdn"], ["Mobiele telefoon", "msisdn"], ["Mobiltelefon", "msisdn"]
+      ["Last 4", undefined], ["Telefoon", "msisdn"], ["Mobiele telefoon", "msisdn"], ["Mobiltelefon", "msisdn"],
+      // Someone else's number is not the contact's; a company mobile is; a trailing number keeps any field's spelling.
+      ["Spouse Mobile", undefined], ["Parent Cell Phone", undefined], ["Mother's Cell", undefined], ["Company Mobile", "msisdn"],
+      ["Tag 1", "tags"], ["First Name 1", "first_name"], ["Country 1", "country"], ["Lead Country", "country"], ["Delivery Country", "country"],
+      ["Residence Country", "country"], ["Land Line", undefined]
     ]
     expect(expected.map(([name]) => [name, Columns.fieldOf(name)])).toEqual(expected)
     // The mobile one of several is the number's: WhatsApp and Celular say mobile.
@@ -960,9 +964,11 @@ describe("header matching", () => {
     const located = Result.getOrThrow(Columns.match(["Name", "Phone", "Mailing Country", "Country/Region"]))
     expect(located).toMatchObject({ index: { country: 3 }, countryFallbacks: [2] })
     // A mobile column is the number's, however it is named; then a spelling before words.
-    for (const header of [["Phone Number", "SMS Phone Number"], ["Телефон", "Мобильный телефон"], ["Phone", "Cell Phone Number"]]) {
+    for (const header of [["Phone Number", "SMS Phone Number"], ["Телефон", "Мобильный телефон"], ["Phone", "Cell Phone Number"], ["Telefoon", "Mobiel"]]) {
       expect([header, Result.getOrThrow(Columns.match(header)).index.msisdn]).toEqual([header, 1])
     }
+    expect(Result.getOrThrow(Columns.match(["Phone", "Country 1", "Country 2"]))).toMatchObject({ index: { country: 1 }, countryFallbacks: [2] })
+    expect(Result.getOrThrow(Columns.match(["Name", "Phone", "Spouse Mobile"]))).toMatchObject({ index: { msisdn: 1 } })
     // A mapping names a field by its spelling only.
     expect(Result.isFailure(Columns.match(["Phone", "Notes"], ["Notes=countryside"]))).toBe(true)
   })
@@ -985,6 +991,8 @@ describe("header matching", () => {
     }))
     expect(summary).toMatchObject({ created: 1, columns: { tags: "Group Membership" } })
     expect(tags).toEqual([["Friends", "VIP"]])
+    // Only Google's own groups are dropped, and only ` ::: ` splits.
+    expect(ContactRows.splitTags("* VIP, * Tier 1|ratio 1:::2")).toEqual(["* VIP", "* Tier 1", "ratio 1:::2"])
   })
 
   it("a national number beside a country column named by its words is read in that country, not the default", async () => {

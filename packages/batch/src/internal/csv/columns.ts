@@ -68,7 +68,7 @@ export const key = (name: string): string =>
 const mayBeState: ReadonlySet<string> = new Set(["region", "iso", "land"])
 
 /** Header words that say a column holds mobile numbers: preferred for the number, an SMS reaches only those. */
-const mobileWords = /mobil|cell|celular|movil|gsm|msisdn|handy|portable|sms|whatsapp|мобил/
+const mobileWords = /mobil|mobiel|cell|celular|movil|gsm|msisdn|handy|portable|sms|whatsapp|моб/
 
 /** Whether a header names a mobile-number column (`Mobile Phone`, `Cell`, `GSM`, `MSISDN`). */
 export const isMobile = (name: string): boolean => mobileWords.test(key(name))
@@ -81,15 +81,13 @@ const wordsOf = (name: string): ReadonlyArray<string> =>
 const countryWords: ReadonlySet<string> = new Set([
   "country", "countries", "paese", "страна", "国家", "ulke", "kraj", "negara", "land", "pays", "pais"
 ])
-/** What may come before a country word in a country column's header: an address's (`Mailing Country`, `Home Country`). */
-const countryLeads: ReadonlySet<string> = new Set([
-  "mailing", "billing", "shipping", "home", "business", "work", "office", "other", "default", "address", "primary",
-  "main", "contact", "personal", "postal", "customer", "current", "residential", "iso", "1", "2", "3"
-])
-/** What may follow it: a code's, a name's or a residence's words (`Country ISO Code`, `Country of residence`, `Land/Region privat`). */
-const countryTails: ReadonlySet<string> = new Set([
-  "code", "codes", "iso", "iso2", "iso3", "alpha", "alpha2", "alpha3", "2", "3", "name", "region", "regio", "territory",
-  "of", "residence", "privat", "domicile", "residencia", "residencial"
+/**
+ * Words beside a country word that make it another country than where the contact's phone is (`Destination Country`,
+ * `Country of Origin`, `IP Country`, `Birth Country`), or no country at all (`Country Manager`, `Land Line`).
+ */
+const notWhereTheyLive: ReadonlySet<string> = new Set([
+  "ip", "destination", "origin", "birth", "event", "order", "manager", "nationality", "citizenship", "passport", "visa",
+  "travel", "target", "issuing", "line", "side"
 ])
 const phoneWords: ReadonlySet<string> = new Set([
   "phone", "phones", "telephone", "tel", "mobile", "mobil", "mobiel", "mobiele", "mobiltelefon", "cell", "cellphone",
@@ -98,40 +96,46 @@ const phoneWords: ReadonlySet<string> = new Set([
 ])
 /**
  * Words of a phone number's companion columns (`Phone 1 - Type`, `Mobile Opt-in`, `Cell Phone Carrier`, `Cell ID`), and
- * of numbers that are not the contact's own to text (`Assistant's Phone`, `Emergency Contact Phone`, `TTY/TDD Phone`).
+ * of numbers that are not the contact's own to text (`Assistant's Phone`, `Spouse Mobile`, `Parent Cell Phone`,
+ * `Emergency Contact Phone`, `TTY/TDD Phone`, `Company Main Phone`).
  */
 const phoneCompanions: ReadonlySet<string> = new Set([
   "type", "label", "kind", "ext", "extension", "code", "status", "verified", "verification", "opt", "optin", "optout",
   "consent", "carrier", "operator", "network", "provider", "format", "valid", "id", "date", "marketing",
-  "assistant", "assistants", "asst", "assistent", "assistente", "ayudante", "помощника", "emergency", "tty", "tdd",
-  "company", "car", "radio", "pager", "fax"
+  "assistant", "assistants", "asst", "assistent", "assistente", "asistente", "ayudante", "помощника", "secretary",
+  "spouse", "partner", "husband", "wife", "parent", "parents", "guardian", "mother", "father", "mothers", "fathers",
+  "manager", "boss", "relative", "kin", "referrer", "reference", "emergency", "tty", "tdd", "horbehinderte", "car",
+  "radio", "pager", "fax", "switchboard", "firma"
 ])
 
 /**
  * The field a header means by its words, where no spelling names it whole (`Mailing Country`, `Country ISO Code`,
  * `Primary Phone Number`, `Tel. domicile`): a country column left unread made every national number one of the
  * default country's (an independent review's `Mailing Country` stored 55,836 numbers as numbers of the wrong country,
- * exit 0). Whole words only (`Cancellation Date` holds no `cell`, `Phonetic Name` no `phone`); a country word after
- * other words than an address's, or before other than a code's, a name's or a residence's, is no country column
- * (`Destination Country`, `IP Country`, `Country Manager`), nor one beside a phone word (`Mobile Country Code`); a
- * phone word beside a word of its companions is not the number (`Phone 1 - Type`, `Assistant's Phone`).
+ * exit 0). Whole words only (`Cancellation Date` holds no `cell`, `Phonetic Name` no `phone`); a country word beside
+ * a word that makes it another country than where the contact lives (`Destination Country`, `IP Country`) or none
+ * (`Country Manager`) is no country column, nor one beside a phone word (`Mobile Country Code`); a phone word beside a
+ * word of its companions is not the contact's number (`Phone 1 - Type`, `Assistant's Phone`, `Spouse Mobile`).
  */
 const byWords = (name: string): Field | undefined => {
   const words = wordsOf(name)
   const phone = words.some((word) => phoneWords.has(word))
-  const at = words.findIndex((word) => countryWords.has(word))
-  if (at >= 0) {
-    const addressed = words.slice(0, at).every((word) => countryLeads.has(word)) && words.slice(at + 1).every((word) => countryTails.has(word))
-    return !phone && addressed ? "country" : undefined
+  if (words.some((word) => countryWords.has(word))) {
+    return !phone && !words.some((word) => notWhereTheyLive.has(word)) ? "country" : undefined
   }
-  return phone && !words.some((word) => phoneCompanions.has(word)) ? "msisdn" : undefined
+  // A company's main line is its switchboard; a company mobile is the contact's own.
+  const switchboard = words.includes("company") && words.includes("main")
+  return phone && !switchboard && !words.some((word) => phoneCompanions.has(word)) ? "msisdn" : undefined
 }
 
-/** The field a header names by one of its common spellings (a phone's with a trailing number too: `Phone 1`, `Mobile 2`). */
+/** Spellings too short to name a field with a number after them (`Last 4` is a card's last digits, not a last name). */
+const bareWords: ReadonlySet<string> = new Set(["last", "first", "number"])
+
+/** The field a header names by one of its common spellings, a trailing number aside (`Phone 1`, `Tag 2`, `Country 1`). */
 const spelt = (name: string): Field | undefined => {
   const k = key(name)
-  const numbered = byKey.get(k.replace(/\d+$/, ""))
-  return byKey.get(k) ?? (numbered === "msisdn" ? numbered : undefined)
+  const unnumbered = k.replace(/\d+$/, "")
+  return byKey.get(k) ?? (bareWords.has(unnumbered) ? undefined : byKey.get(unnumbered))
 }
 
 /** The field a header name means: one of the common spellings, else by its words. */
