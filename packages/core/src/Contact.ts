@@ -125,6 +125,8 @@ export const checkNames = (
 /** Body of `POST /contacts/:msisdn`. The contact's other fields are refused ({@link decodeCreateBody}). */
 export const CreateBody = Schema.toStandardSchemaV1(Schema.Struct({
   msisdn: Schema.optionalKey(Wire.PhoneText),
+  // The interface's own spelling of the key (DESIGN.md: `misdn` is read as `msisdn`).
+  misdn: Schema.optionalKey(Wire.PhoneText),
   country_code: Schema.optionalKey(Wire.Text),
   first_name: Schema.optionalKey(Schema.String),
   last_name: Schema.optionalKey(Schema.String)
@@ -149,7 +151,7 @@ const decodeCreate = Wire.decoder(CreateBody)
 const decodeEdit = Wire.decoder(EditBody)
 
 /** The fields of a create body (interface 4.6); every other field of a contact is the platform's to set. */
-const creatable: ReadonlySet<string> = new Set(["msisdn", "country_code", "first_name", "last_name"])
+const creatable: ReadonlySet<string> = new Set(["msisdn", "misdn", "country_code", "first_name", "last_name"])
 
 /** Why a contact field outside a create body is refused there. */
 const notCreatable = (field: string): string =>

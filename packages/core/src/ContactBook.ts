@@ -10,7 +10,6 @@ import * as ids from "./internal/ids.ts"
 import { useCaseSpan } from "./internal/useCaseSpan.ts"
 import * as Msisdn from "./Msisdn.ts"
 import * as Query from "./Query.ts"
-import * as Wire from "./Wire.ts"
 
 /** A path or body msisdn: international digits (a JSON number reads as its digits). */
 const keyOf = (raw: string | number) => Effect.fromResult(Msisdn.parse(String(raw)))
@@ -73,17 +72,11 @@ const newContact = Effect.fnUntraced(function*(
  */
 export const createContact = Effect.fnUntraced(function*(path: string | number, body: unknown) {
   const msisdn = yield* keyOf(path)
-  // The interface's `misdn` spelling reads as `msisdn` (DESIGN.md); with both, each must name the path's number.
-  const misdn = Wire.field(body, "misdn")
-  const spelt = Wire.field(body, "msisdn") !== undefined || misdn === undefined ? "msisdn" : "misdn"
-  const request = yield* Effect.fromResult(
-    spelt === "misdn"
-      ? Result.mapError(Contact.decodeCreateBody(Wire.renameKey(body, "misdn", "msisdn")), (error) =>
-        error.field === "msisdn" ? new InvalidField({ ...error, field: "misdn" }) : error)
-      : Contact.decodeCreateBody(body)
-  )
-  // The body's msisdn is read as tolerantly as the path's: `+44 7400 123456` names 447400123456.
-  for (const [field, given] of [[spelt, request.msisdn], ["misdn", spelt === "msisdn" ? misdn : undefined]] as const) {
+  const request = yield* Effect.fromResult(Contact.decodeCreateBody(body))
+  // The body's msisdn (or `misdn`, each when both) is read as tolerantly as the path's: `+44 7400 123456` names
+  // 447400123456.
+  for (const field of ["msisdn", "misdn"] as const) {
+    const given = request[field]
     if (given !== undefined && Result.getOrUndefined(Msisdn.parse(given)) !== msisdn) {
       return yield* new InvalidField({ field, value: given, reason: `does not match the path ${msisdn}` })
     }
