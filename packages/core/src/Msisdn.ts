@@ -473,9 +473,8 @@ const afterPrefix = (digits: string, region: Region): Reading | undefined => {
   const prefix = digits.startsWith("00") ? "00" : own
   if (prefix === "") return undefined
   const reading = readInternational(digits.slice(prefix.length), "international", false)
-  const clean = own.length > prefix.length && !(isNumber(reading) && reading.rule !== "trunk-prefix-dropped")
-    ? readInternational(digits.slice(own.length), "international", false)
-    : reading
+  const repaired = !isNumber(reading) || reading.rule === "trunk-prefix-dropped"
+  const clean = repaired && own.length > prefix.length ? readInternational(digits.slice(own.length), "international", false) : reading
   if (isNumber(clean)) return clean
   if (isNumber(reading)) return reading
   const national = readNational(digits, region, false)

@@ -102,19 +102,10 @@ const countryCell = (fields: ReadonlyArray<string>, at: number | undefined): str
   return Country.isNotAvailable(text) ? "" : text
 }
 
-/** The first of the country cells at `columns` with a value, or "". */
-const firstCountry = (fields: ReadonlyArray<string>, columns: ReadonlyArray<number>): string => {
+/** The first of the cells at `columns` that is not blank, or "" (a field's fallback columns, in order), read by `read`. */
+const firstCell = (fields: ReadonlyArray<string>, columns: ReadonlyArray<number>, read = cell): string => {
   for (const at of columns) {
-    const text = countryCell(fields, at)
-    if (text !== "") return text
-  }
-  return ""
-}
-
-/** The first of the cells at `columns` that is not blank, or "" (a field's fallback columns, in order). */
-const firstCell = (fields: ReadonlyArray<string>, columns: ReadonlyArray<number>): string => {
-  for (const at of columns) {
-    const text = cell(fields, at)
+    const text = read(fields, at)
     if (text !== "") return text
   }
   return ""
@@ -227,7 +218,7 @@ const readNumber = (fields: ReadonlyArray<string>, context: Context, number: str
   const { fallbacks, countryFallbacks, index } = context.columns
   const country = countryCell(fields, index.country)
   const options: Msisdn.Options = {
-    country: country !== "" ? country : firstCountry(fields, countryFallbacks),
+    country: country !== "" ? country : firstCell(fields, countryFallbacks, countryCell),
     defaultCountry: context.defaultCountry,
     readCountry: Country.lookup
   }
