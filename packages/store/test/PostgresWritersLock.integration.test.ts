@@ -24,6 +24,24 @@ const freshBook = async (): Promise<string> => {
 
 const store = (url: string, options?: PostgresStore.Options) => ManagedRuntime.make(PostgresStore.layer(url, options))
 
+/** Runs `use` with a store on `url`, disposed after. */
+const withStore = async <A>(
+  url: string,
+  options: PostgresStore.Options,
+  use: (runtime: ReturnType<typeof store>) => Promise<A>
+): Promise<A> => {
+  const runtime = store(url, options)
+  try {
+    return await use(runtime)
+  } finally {
+    await runtime.dispose()
+  }
+}
+
+/** An exit's failure as text, to match the lock wait's refusal against. */
+const failure = (exit: Exit.Exit<unknown, unknown>): string => Exit.isFailure(exit) ? String(exit.cause) : "succeeded"
+const lockWaitRefusal = /StoreFailure[\s\S]*lock wait \(--wait\)/
+
 /** Runs `during` while the book at `url` holds a set of opt-outs applied and uncommitted (its writers lock held). */
 const whileOptOutsHeld = async <A>(url: string, during: () => Promise<A>): Promise<A> => {
   const holder = store(url)
@@ -52,23 +70,19 @@ const insert = (n: number) => Effect.flatMap(ContactStore.ContactStore, (contact
 describe.skipIf(serverUrl === undefined)("the writers lock (PostgreSQL)", () => {
   it("a new contact waiting for a set of opt-outs longer than lockWait fails (STORE_FAILURE naming the wait) and writes nothing", async () => {
     const url = await freshBook()
-    const waiter = store(url, { lockWait: "300 millis" })
-    try {
+    await withStore(url, { lockWait: "300 millis" }, async (waiter) => {
       const started = Date.now()
       const exit = await whileOptOutsHeld(url, () => waiter.runPromiseExit(insert(8)))
-      expect(Exit.isFailure(exit) && String(exit.cause)).toMatch(/StoreFailure[\s\S]*lock wait \(--wait\)/)
+      expect(failure(exit)).toMatch(lockWaitRefusal)
       expect(Date.now() - started).toBeLessThan(10_000)
       expect(await waiter.runPromise(count)).toBe(0)
-    } finally {
-      await waiter.dispose()
-    }
+    })
   })
 
   it("lockWait bounds the whole wait of a new contact: for a permit to queue, then in the lock's queue", async () => {
     const url = await freshBook()
     // One permit (a pool of 3 keeps 2): the second creation waits for it, then in the queue, within one lock wait.
-    const waiter = store(url, { maxConnections: 3, lockWait: "2 seconds" })
-    try {
+    await withStore(url, { maxConnections: 3, lockWait: "2 seconds" }, async (waiter) => {
       const ended = await whileOptOutsHeld(url, async () => {
         const first = waiter.runPromiseExit(insert(8))
         await new Promise((resume) => setTimeout(resume, 150))
@@ -77,33 +91,27 @@ describe.skipIf(serverUrl === undefined)("the writers lock (PostgreSQL)", () => 
         await first
         return { second, waited: Date.now() - started }
       })
-      expect(Exit.isFailure(ended.second) && String(ended.second.cause)).toMatch(/StoreFailure[\s\S]*lock wait \(--wait\)/)
+      expect(failure(ended.second)).toMatch(lockWaitRefusal)
       // Each wait bounded on its own, it waited for the first's 2 s and then 2 s more.
       expect(ended.waited).toBeLessThan(3_000)
-    } finally {
-      await waiter.dispose()
-    }
+    })
   })
 
   it("a lockWait of 0 fails at once, as on SQLite: PostgreSQL's lock_timeout of 0 would have meant no limit", async () => {
     const url = await freshBook()
-    const waiter = store(url, { lockWait: 0 })
-    try {
+    await withStore(url, { lockWait: 0 }, async (waiter) => {
       const started = Date.now()
       const cancel = Effect.flatMap(ContactStore.ContactStore, (contacts) => contacts.cancel([Fixtures.msisdn(9)]))
       const exits: ReadonlyArray<Exit.Exit<unknown, unknown>> = await whileOptOutsHeld(url, () =>
         Promise.all<Exit.Exit<unknown, unknown>>([waiter.runPromiseExit(insert(8)), waiter.runPromiseExit(cancel)]))
-      for (const exit of exits) expect(Exit.isFailure(exit) && String(exit.cause)).toMatch(/StoreFailure[\s\S]*lock wait \(--wait\)/)
+      for (const exit of exits) expect(failure(exit)).toMatch(lockWaitRefusal)
       expect(Date.now() - started).toBeLessThan(10_000)
-    } finally {
-      await waiter.dispose()
-    }
+    })
   })
 
   it("new contacts waiting for the lock hold no connection: with the pool's every connection's worth of them waiting, a read answers", async () => {
     const url = await freshBook()
-    const waiter = store(url, { maxConnections: 3, lockWait: "60 seconds" })
-    try {
+    await withStore(url, { maxConnections: 3, lockWait: "60 seconds" }, async (waiter) => {
       const created = await whileOptOutsHeld(url, async () => {
         const waiting = Array.from({ length: 8 }, (_, i) => waiter.runPromiseExit(insert(100 + i)))
         // A blocking wait for the lock held a connection each: the read then waited for the pool until the set ended.
@@ -113,9 +121,7 @@ describe.skipIf(serverUrl === undefined)("the writers lock (PostgreSQL)", () => 
       const exits = await Promise.all(created)
       expect(exits.filter(Exit.isSuccess)).toHaveLength(8)
       expect(await waiter.runPromise(count)).toBe(8)
-    } finally {
-      await waiter.dispose()
-    }
+    })
   })
 
   it("an inbound STOP from a new number waits without a connection too: its transaction runs again, queued", async () => {
