@@ -420,8 +420,8 @@ const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized 
  *    (ISO alpha-2 code or calling code; with `Country.lookup`, also alpha-3 codes and names).
  * 3. `+` → international only. A trunk prefix after the calling code is dropped (`trunk-prefix-dropped`).
  * 4. `00` or the country's own international prefix → international; only if that is no number, national
- *    (Tajik numbers start `00`). Where `00` needs a repair to read and a longer prefix of the country's own does not,
- *    the country's own (`0011 354 611 0842` + AU is +354 611 0842).
+ *    (Tajik numbers start `00`). Where `00` reads nothing or needs a repair to read and a longer prefix of the
+ *    country's own does not, the country's own (`0011 354 611 0842` + AU is +354 611 0842).
  * 5. Bare digits → both readings, international and national. One valid reading is kept. Two valid readings of one
  *    number are one number. Two valid readings of different numbers are `ambiguous`: the national one when the
  *    digits start with the country's trunk prefix (`8 495 123-45-67` + RU is +7 495 123 45 67, not the Vietnamese
@@ -434,7 +434,8 @@ const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized 
  *    (`7400 123456` + GB: `trunk-prefix-added`). A `0` that belongs to the number (Italian landlines) is never
  *    added: `612345678` + IT is `lost-leading-zero`.
  * 7. A country cell that cannot be read or names another calling code never loses a number that is valid with its
- *    own calling code (`country-ignored`); beside a national number, an unreadable cell is `bad-country`.
+ *    own calling code (`country-ignored`); beside a national number (digits before a bracketed area code that are not
+ *    `00` or the calling code among them: `(201) 544-6553`), an unreadable cell is `bad-country`.
  *
  * Problems: `empty`, `not-a-number` (other characters, letters without a number, a decimal such as
  * `447400123456.0`), `letter-in-number`, `scientific-notation` (`4.47E+11`), `lost-leading-zero`, `too-short`,
