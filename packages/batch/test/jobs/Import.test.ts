@@ -896,83 +896,6 @@ describe("reject messages", () => {
 })
 
 describe("header matching", () => {
-  it("a header name matches its field in any case, spacing, punctuation or accents", () => {
-    fc.assert(
-      fc.property(
-        fc.constantFrom(
-          ["Mobile Number", "msisdn"],
-          ["Phone 1 - Value", "msisdn"],
-          ["Business Phone", "msisdn"],
-          ["first_name", "first_name"],
-          ["PRÉNOM", "first_name"],
-          ["Family-Name", "last_name"],
-          ["Country Code", "country"],
-          ["Country/Region", "country"],
-          ["Country Name", "country"],
-          ["country_iso2", "country"],
-          ["Nation", "country"],
-          ["Groups", "tags"],
-          ["Full Name", "name"]
-        ),
-        fc.constantFrom("", " ", "_", "-", "."),
-        ([name, field], noise) => {
-          expect(Columns.fieldOf(name.replaceAll(" ", noise))).toBe(field)
-          expect(Columns.fieldOf(name.toLowerCase())).toBe(field)
-        }
-      )
-    )
-  })
-
-  it("headers no spelling names whole are read by their words: a country's, a phone number's (not its companions')", () => {
-    const expected: ReadonlyArray<readonly [string, Columns.Field | undefined]> = [
-      ["Mailing Country", "country"], ["Country ISO Code", "country"], ["ISO Country", "country"], ["Country of residence", "country"],
-      ["Country/Territory", "country"], ["Billing Country", "country"], ["Paese", "country"], ["Страна", "country"], ["国家", "country"],
-      ["Ülke", "country"], ["Kraj", "country"], ["Negara", "country"],
-      ["Phone 1", "msisdn"], ["Mobile 1", "msisdn"], ["Mobile Phone 1", "msisdn"], ["Primary Phone Number", "msisdn"],
-      ["Contact No.", "msisdn"], ["Phone Number (Mobile)", "msisdn"], ["WhatsApp", "msisdn"], ["Celular", "msisdn"], ["Móvil", "msisdn"],
-      ["Telefone", "msisdn"], ["Telemóvel", "msisdn"], ["Telefonnummer", "msisdn"], ["Mobilnummer", "msisdn"], ["Handynummer", "msisdn"],
-      ["Mobiel", "msisdn"], ["Телефон", "msisdn"], ["Cellulare", "msisdn"], ["Numéro de téléphone", "msisdn"], ["E.164", "msisdn"],
-      ["Tel. domicile", "msisdn"],
-      ["Groupes", "tags"], ["Gruppen", "tags"], ["Grupos", "tags"], ["Group Membership", "tags"],
-      ["Nome", "first_name"], ["Cognome", "last_name"], ["Имя", "first_name"], ["Фамилия", "last_name"], ["Voornaam", "first_name"], ["Achternaam", "last_name"],
-      // A phone number's companions are not the number; nor is a messenger's handle; words are whole words.
-      ["Phone 1 - Type", undefined], ["Phone Extension", undefined], ["Mobile Phone Label", undefined], ["Telegram", undefined],
-      ["Email", undefined], ["Cancellation Date", undefined], ["Cancelled", undefined], ["Data cancellazione", undefined],
-      ["Phonetic First Name", undefined], ["Cell ID", undefined], ["Mobile Operator", undefined], ["Mobile Network", undefined],
-      ["Phone Verified", undefined], ["Telephone Type", undefined], ["Cell Phone Carrier", undefined], ["Mobile Opt-in", undefined],
-      ["Accepts SMS Marketing", undefined],
-      // A country word beside another than an address's, a code's or a name's word, or a phone word, is no country
-      // column: a destination, an origin, an IP address's country are not the phone's.
-      ["Country Manager", undefined], ["Mobile Country Code", undefined], ["Countryside", undefined], ["Destination Country", undefined],
-      ["Country of Origin", undefined], ["Birth Country", undefined], ["IP Country", undefined], ["Land/Region privat", "country"],
-      // Numbers that are not the contact's own to text, and a header that only ends with a number.
-      ["Assistant's Phone", undefined], ["Emergency Contact Phone", undefined], ["TTY/TDD Phone", undefined], ["Company Main Phone", undefined],
-      ["Last 4", undefined], ["Telefoon", "msisdn"], ["Mobiele telefoon", "msisdn"], ["Mobiltelefon", "msisdn"],
-      // Someone else's number is not the contact's; a company mobile is; a trailing number keeps any field's spelling.
-      ["Spouse Mobile", undefined], ["Parent Cell Phone", undefined], ["Mother's Cell", undefined], ["Company Mobile", "msisdn"],
-      ["Tag 1", "tags"], ["First Name 1", "first_name"], ["Country 1", "country"], ["Lead Country", "country"], ["Delivery Country", "country"],
-      ["Residence Country", "country"], ["Land Line", undefined]
-    ]
-    expect(expected.map(([name]) => [name, Columns.fieldOf(name)])).toEqual(expected)
-    // The mobile one of several is the number's: WhatsApp and Celular say mobile.
-    for (const header of [["Telefone", "Celular"], ["Tel. domicile", "WhatsApp"]]) {
-      expect(Result.getOrThrow(Columns.match(header)).index.msisdn).toBe(1)
-    }
-    // A column a spelling names comes before one matched by its words (Shopify's export; an IP's country).
-    const shopify = Result.getOrThrow(Columns.match(["First Name", "Default Address Country Code", "Default Address Phone", "Phone", "Accepts SMS Marketing"]))
-    expect(shopify).toMatchObject({ index: { msisdn: 3, country: 1 }, fallbacks: [2] })
-    const located = Result.getOrThrow(Columns.match(["Name", "Phone", "Mailing Country", "Country/Region"]))
-    expect(located).toMatchObject({ index: { country: 3 }, countryFallbacks: [2] })
-    // A mobile column is the number's, however it is named; then a spelling before words.
-    for (const header of [["Phone Number", "SMS Phone Number"], ["Телефон", "Мобильный телефон"], ["Phone", "Cell Phone Number"], ["Telefoon", "Mobiel"]]) {
-      expect([header, Result.getOrThrow(Columns.match(header)).index.msisdn]).toEqual([header, 1])
-    }
-    expect(Result.getOrThrow(Columns.match(["Phone", "Country 1", "Country 2"]))).toMatchObject({ index: { country: 1 }, countryFallbacks: [2] })
-    expect(Result.getOrThrow(Columns.match(["Name", "Phone", "Spouse Mobile"]))).toMatchObject({ index: { msisdn: 1 } })
-    // A mapping names a field by its spelling only.
-    expect(Result.isFailure(Columns.match(["Phone", "Notes"], ["Notes=countryside"]))).toBe(true)
-  })
-
   it("a country cell that says there is no value (N/A, #N/A) is a blank one: the next country column, else the default", async () => {
     const [summary, msisdns] = await run(Effect.gen(function*() {
       const summary = yield* importText(
@@ -1001,12 +924,6 @@ describe("header matching", () => {
       return [summary, (yield* allContacts).map((c) => c.msisdn)] as const
     }))
     expect(summary).toMatchObject([{ created: 1, columns: { country: "Mailing Country" }, unknown_columns: [] }, ["12012664054"]])
-  })
-
-  it("the first column of a field takes it; later ones and unknown ones are listed once, in file order", () => {
-    const matched = Columns.match(["Phone", "Email", "Email", "Name", "First Name", "First"])
-    expect(Result.isSuccess(matched) && matched.success.index).toEqual({ msisdn: 0, first_name: 4 })
-    expect(Result.isSuccess(matched) && matched.success.unknown).toEqual(["Email", "Name", "First"])
   })
 
   it("a status column is read only in an smsbook export (with its monitoring column) or when --map names it", async () => {
@@ -1099,19 +1016,6 @@ describe("header matching", () => {
     expect(messages).toEqual([["2", true], ["3", true], ["4", false], ["5", false]])
   })
 
-  it("the mobile column is the number's, other phone columns its fallbacks in file order; a --map choice is kept", () => {
-    const matched = Result.getOrThrow(Columns.match(["Phone", "Telephone", "Mobile Phone", "Name"]))
-    expect(matched.index).toEqual({ msisdn: 2, name: 3 })
-    expect(matched.fallbacks).toEqual([0, 1])
-    expect(matched.unknown).toEqual([])
-    for (const header of [["GSM", "Phone"], ["Phone", "Cell"], ["Telephone", "MSISDN"]]) {
-      const columns = Result.getOrThrow(Columns.match(header))
-      expect(header[columns.index.msisdn ?? -1]).toMatch(/GSM|Cell|MSISDN/)
-    }
-    const mapped = Result.getOrThrow(Columns.match(["Phone", "Mobile"], ["Phone=msisdn"]))
-    expect(mapped).toMatchObject({ index: { msisdn: 0 }, fallbacks: [], unknown: ["Mobile"] })
-  })
-
   it("a row's number comes from the mobile column, else the next phone column that holds a valid one, counted", async () => {
     const summary = await run(importLines([
       "Phone,Mobile Phone,Country",
@@ -1200,10 +1104,6 @@ describe("header matching", () => {
     expect(second).toMatchObject({ read: 5, unchanged: 5, created: 0, updated: 0 })
   })
 
-  it("a rejects file's own columns are ignored on re-import", () => {
-    const matched = Columns.match(["line", "reason", "message", "phone"])
-    expect(Result.isSuccess(matched) && matched.success.unknown).toEqual([])
-  })
 })
 
 describe("seen numbers", () => {
