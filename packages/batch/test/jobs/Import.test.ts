@@ -896,15 +896,16 @@ describe("reject messages", () => {
 })
 
 describe("header matching", () => {
-  it("a country cell that says there is no value (N/A, #N/A) is a blank one: the next country column, else the default", async () => {
+  it("a country cell that says there is no value (N/A, #N/A, -, unknown) is a blank one: the next country column, else the default", async () => {
     const [summary, msisdns] = await run(Effect.gen(function*() {
       const summary = yield* importText(
-        "Name,Mobile Phone,Business Country/Region,Home Country/Region\nAnn,07400 123456,N/A,\nBob,(201) 555-0123,#N/A,United States\n"
+        "Name,Mobile Phone,Business Country/Region,Home Country/Region\nAnn,07400 123456,N/A,\nBob,(201) 555-0123,#N/A,United States\n" +
+          "Cy,07400 123457,-,\nDi,07400 123458,Unknown,\n"
       )
       return [summary, (yield* allContacts).map((c) => c.msisdn)] as const
     }))
-    expect(summary).toMatchObject({ created: 2, rejected: 0 })
-    expect(msisdns).toEqual(["12015550123", "447400123456"])
+    expect(summary).toMatchObject({ created: 4, rejected: 0 })
+    expect(msisdns).toEqual(["12015550123", "447400123456", "447400123457", "447400123458"])
   })
 
   it("Google Contacts' groups are tags, its own (* myContacts, * starred) are not", async () => {

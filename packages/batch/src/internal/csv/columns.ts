@@ -24,7 +24,9 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
     "tel", "telno", "telnumber", "contactnumber", "gsm", "sms", "smsnumber", "handy", "telefon", "telefono",
     "portable", "numero", "whatsapp", "celular", "movil", "telefone", "telemovel", "telefonnummer", "mobilnummer",
     "handynummer", "mobiel", "телефон", "cellulare", "e164", "contactno", "telefoon", "telefoonnummer", "mobieletelefoon",
-    "mobielnummer", "mobiltelefon",
+    "mobielnummer", "mobiltelefon", "mobiltelefonnummer", "mobilfunknummer", "handynr", "mobilnr", "telnr", "telefonnr",
+    // vCard's property with its type, as converters name the column (`TEL;TYPE=CELL`).
+    "teltypecell", "telcell", "teltypecellvoice", "teltypevoicecell", "teltypehome", "teltypework", "teltypevoice",
     // Address books' exports: Outlook's phone columns, Google Contacts' `Phone 1 - Value`.
     "primaryphone", "homephone", "businessphone", "workphone", "otherphone", "phone1value", "phone2value", "phone3value"
   ],

@@ -61,6 +61,7 @@ describe("header matching", () => {
       // Numbers that are not the contact's own to text, and a header that only ends with a number.
       ["Assistant's Phone", undefined], ["Emergency Contact Phone", undefined], ["TTY/TDD Phone", undefined], ["Company Main Phone", undefined],
       ["Last 4", undefined], ["Telefoon", "msisdn"], ["Mobiele telefoon", "msisdn"], ["Mobiltelefon", "msisdn"],
+      ["Mobiltelefonnummer", "msisdn"], ["Handy-Nr.", "msisdn"], ["TEL;TYPE=CELL", "msisdn"], ["TEL;TYPE=HOME", "msisdn"],
       // Someone else's number is not the contact's; a company mobile is; a trailing number keeps any field's spelling.
       ["Spouse Mobile", undefined], ["Parent Cell Phone", undefined], ["Mother's Cell", undefined], ["Company Mobile", "msisdn"],
       ["Tag 1", "tags"], ["First Name 1", "first_name"], ["Country 1", "country"], ["Lead Country", "country"], ["Delivery Country", "country"],
@@ -68,7 +69,7 @@ describe("header matching", () => {
     ]
     expect(expected.map(([name]) => [name, Columns.fieldOf(name)])).toEqual(expected)
     // The mobile one of several is the number's: WhatsApp and Celular say mobile.
-    for (const header of [["Telefone", "Celular"], ["Tel. domicile", "WhatsApp"]]) {
+    for (const header of [["Telefone", "Celular"], ["Tel. domicile", "WhatsApp"], ["TEL;TYPE=HOME", "TEL;TYPE=CELL"]]) {
       expect(Result.getOrThrow(Columns.match(header)).index.msisdn).toBe(1)
     }
     // A column a spelling names comes before one matched by its words (Shopify's export; an IP's country).
