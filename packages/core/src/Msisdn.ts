@@ -10,7 +10,7 @@ import parsePhoneNumber, {
   getCountryCallingCode,
   Metadata,
   type PhoneNumber,
-  validatePhoneNumberLength
+  parsePhoneNumberWithError
 } from "libphonenumber-js/max"
 import metadata from "libphonenumber-js/max/metadata"
 import { InvalidField, InvalidMsisdn, type MsisdnProblem } from "./Errors.ts"
@@ -66,9 +66,10 @@ export type Rule = "international" | "national" | "trunk-prefix-dropped" | "call
  *   documented preference chose (digits starting with the calling code are international);
  * - `country-ignored`: the row's country cell could not be read or named another calling code than the number's own;
  * - `extension-dropped`: an extension (`ext. 123`) was removed: an SMS cannot dial one;
- * - `letters-converted`: vanity letters were read on the keypad (`1-800-FLOWERS`).
+ * - `letters-converted`: vanity letters were read on the keypad (`1-800-FLOWERS`);
+ * - `label-dropped`: a word before or after the number was left out (`Mob: 07400 123456`, `0664 123456 home`).
  */
-export const notes = ["trunk-prefix-added", "ambiguous", "country-ignored", "extension-dropped", "letters-converted"] as const
+export const notes = ["trunk-prefix-added", "ambiguous", "country-ignored", "extension-dropped", "letters-converted", "label-dropped"] as const
 export type Note = (typeof notes)[number]
 
 /** A parsed number: the MSISDN, its two parts as the interface names them, the reading applied and its notes. */
@@ -286,8 +287,15 @@ type Reading = Normalized | MsisdnProblem
 
 const isNumber = (reading: Reading): reading is Normalized => typeof reading !== "string"
 
-const fromLength = (text: string, options: { readonly defaultCountry?: CountryCode }): MsisdnProblem => {
-  switch (validatePhoneNumberLength(text, options)) {
+/** Why libphonenumber parses no number from the text: the reason its parse throws (what `validatePhoneNumberLength` says). */
+const unparsed = (text: string, options: ParseOptions): MsisdnProblem => {
+  let reason = ""
+  try {
+    parsePhoneNumberWithError(text, options)
+  } catch (error) {
+    reason = error instanceof Error ? error.message : ""
+  }
+  switch (reason) {
     case "INVALID_COUNTRY":
       return "unknown-country"
     case "TOO_SHORT":
@@ -301,21 +309,17 @@ const fromLength = (text: string, options: { readonly defaultCountry?: CountryCo
 }
 
 /**
- * Why a parsed number is not valid, by the possible lengths of its country (of the main country of its calling code
- * when the number fits none): what `validatePhoneNumberLength` answers, without parsing the text a second time
- * (that costs ~70 µs for an invalid GB number).
+ * Why a parsed number is not valid, by the possible lengths of its country (of its calling code's plan when the number
+ * fits no country): what `validatePhoneNumberLength` answers, without parsing the text a second time (that costs
+ * ~70 µs for an invalid GB number).
  */
-const problemOf = (
-  parsed: Parse,
-  text: string,
-  options: { readonly defaultCountry?: CountryCode }
-): MsisdnProblem => {
+const problemOf = (parsed: Parse, text: string, options: ParseOptions): MsisdnProblem => {
   const number = parsed.library()
-  if (number === undefined) return fromLength(text, options)
+  if (number === undefined) return unparsed(text, options)
   if (number.isPossible()) return "invalid"
-  const region = number.country ?? Result.getOrUndefined(regionFor(number.countryCallingCode))
-  if (region === undefined) return fromLength(text, options)
-  plans.selectNumberingPlan(region)
+  // A calling code selects its plan too (non-geographic ones included): the library's own documentation of the method;
+  // its declaration names countries only.
+  plans.selectNumberingPlan(number.country ?? number.countryCallingCode as CountryCode)
   const lengths = plans.numberingPlan?.possibleLengths() ?? []
   const length = number.nationalNumber.length
   const shortest = lengths[0]
@@ -349,7 +353,7 @@ const readInternational = (digits: string, rule: Rule, explain = true): Reading 
   const number = parseText(text, internationalOptions)
   // Valid as libphonenumber reads it: as written, or with the trunk prefix it strips after the code (`+375 (0) 29…`).
   if (number.valid) return accept(number, number.number === text ? rule : "trunk-prefix-dropped")
-  return explain ? problemOf(number, text, {}) : "invalid"
+  return explain ? problemOf(number, text, internationalOptions) : "invalid"
 }
 
 /** Whether the country writes this number nationally with its trunk prefix (`07400 123456`, `8 912 …`). */
@@ -414,8 +418,9 @@ const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized 
  *
  * 1. Characters: any Unicode decimal digit; separators (spaces, `.`, `-`, `/`, brackets, full-width forms); a
  *    `tel:` prefix; a spreadsheet's text forms (`="07400 123456"`, `'07400 123456`); an extension is dropped
- *    (`extension-dropped`); three or more vanity letters after three digits are read on the keypad
- *    (`1-800-FLOWERS`), one or two letters are `letter-in-number`.
+ *    (`extension-dropped`), as are words before a number and words set apart after eight digits or more
+ *    (`label-dropped`: `Mob: 07400 123456`, `0664 123456 home`); three or more vanity letters after three digits are
+ *    read on the keypad (`1-800-FLOWERS`), one or two letters are `letter-in-number`.
  * 2. The country: the row's country cell if it has one, else the default country, read by `options.readCountry`
  *    (ISO alpha-2 code or calling code; with `Country.lookup`, also alpha-3 codes and names).
  * 3. `+` → international only. A trunk prefix after the calling code is dropped (`trunk-prefix-dropped`).
@@ -536,8 +541,7 @@ const read = (input: string, options: Options | undefined): Reading => {
   if (!isNumber(reading)) return reading
   const added: Array<Note> = []
   if (cell !== "" && (region === undefined || region.callingCode !== reading.country_code)) added.push("country-ignored")
-  if (written.extensionDropped) added.push("extension-dropped")
-  if (written.lettersConverted) added.push("letters-converted")
+  added.push(...written.repairs)
   return withNotes(reading, added)
 }
 

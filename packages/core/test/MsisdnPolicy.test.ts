@@ -221,7 +221,17 @@ describe("Msisdn reading policy: the issue's examples", () => {
   })
 
   it.each([
+    ["0664 123456 home", "AT", "43664123456"],
+    ["01 234567 work", "AT", "431234567"],
+    ["030 1234567 (fax)", "DE", "49301234567"],
+    ["Mob: 07400 123456", "GB", "447400123456"]
+  ])("a word around a number is a label, left out and noted, never read on the keypad: %s + %s", (text, country, msisdn) => {
+    expect(read(text, country)).toMatchObject({ msisdn, notes: ["label-dropped"] })
+  })
+
+  it.each([
     "020 7946 0018 ext. 123",
+    "020 7946 0018 (ext 123)",
     "020 7946 0018 x123",
     "020 7946 0018 #123",
     "020 7946 0018, extension 123",

@@ -64,15 +64,31 @@ describe("reading a written number", () => {
 
   it("examples: spreadsheet damage on the short path, extensions and letters on the full one", () => {
     expect(Written.read(" 447400123456.0 ")).toBe("not-a-number")
-    expect(Written.read("+44 (0) 7400-123.456")).toEqual({ digits: "4407400123456", plus: true, extensionDropped: false, lettersConverted: false })
+    expect(Written.read("+44 (0) 7400-123.456")).toEqual({ digits: "4407400123456", plus: true, repairs: [] })
     expect(Written.readPlain("07400 123456 x12")).toBeUndefined()
-    expect(Written.read("07400 123456 x12")).toMatchObject({ digits: "07400123456", extensionDropped: true })
+    expect(Written.read("07400 123456 x12")).toMatchObject({ digits: "07400123456", repairs: ["extension-dropped"] })
     expect(Written.read("+")).toBe("too-short")
     expect(Written.read("4.47E+11")).toBe("scientific-notation")
-    expect(Written.read('="07400 123456"')).toEqual({ digits: "07400123456", plus: false, extensionDropped: false, lettersConverted: false })
+    expect(Written.read('="07400 123456"')).toEqual({ digits: "07400123456", plus: false, repairs: [] })
     expect(Written.read("'+44 7400 123456")).toMatchObject({ digits: "447400123456", plus: true })
     expect(Written.read('="4.47E+11"')).toBe("scientific-notation")
     expect(Written.read('=""')).toBe("empty")
     expect(Written.read('=SUM(A1)')).toBe("not-a-number")
+  })
+
+  it("words around a number are labels, left out; vanity letters only after fewer than eight digits", () => {
+    for (const [text, digits] of [
+      ["Mob: 07400 123456", "07400123456"], ["Tel. 030 1234567", "0301234567"], ["mobile 07400123456", "07400123456"],
+      ["0664 123456 home", "0664123456"], ["030 1234567 (fax)", "0301234567"], ["01 234567 work", "01234567"]
+    ] as const) {
+      expect([text, Written.read(text)]).toEqual([text, { digits, plus: false, repairs: ["label-dropped"] }])
+    }
+    // Read on the keypad, `home` made another Austrian number; an extension in brackets or German `App.` is one.
+    expect(Written.read("030 123456 (ext 5)")).toMatchObject({ digits: "030123456", repairs: ["extension-dropped"] })
+    expect(Written.read("030 12345 App. 12")).toMatchObject({ digits: "03012345", repairs: ["extension-dropped"] })
+    expect(Written.read("+1 800 FLOWERS")).toMatchObject({ digits: "18003569377", repairs: ["letters-converted"] })
+    // A letter joined to the digits is no label: a look-alike (`O` for `0`) or a word run into the number.
+    expect(Written.read("O7400 123456")).toBe("letter-in-number")
+    expect(Written.read("07400123456home")).toMatchObject({ repairs: ["letters-converted"] })
   })
 })

@@ -267,6 +267,7 @@ export const run = Effect.fn("Import.run")(
       "country-ignored": 0,
       "extension-dropped": 0,
       "letters-converted": 0,
+      "label-dropped": 0,
       "phone-from-fallback-column": 0,
       "control-characters-replaced": 0
     }

@@ -9,9 +9,18 @@ export interface Written {
   readonly digits: string
   /** Whether the number was written with a leading `+` (or a full-width `＋`). */
   readonly plus: boolean
-  readonly extensionDropped: boolean
-  readonly lettersConverted: boolean
+  /** What the reading left out or converted, in this order (`Msisdn.Note`s). */
+  readonly repairs: ReadonlyArray<Repair>
 }
+
+/**
+ * - `extension-dropped`: an extension was left out (`ext. 123`);
+ * - `letters-converted`: vanity letters were read on the keypad (`1-800-FLOWERS`);
+ * - `label-dropped`: a word around the number was left out (`Mob: 07400 123456`, `0664 123456 home`, `030 1234567 (fax)`).
+ */
+export type Repair = "extension-dropped" | "letters-converted" | "label-dropped"
+
+const none: ReadonlyArray<Repair> = []
 
 /**
  * More digits than this cannot be a number: 15, plus a 4-digit international prefix (`0011` from Australia) or a
@@ -35,11 +44,23 @@ const wrapping = /^(?:tel:|'+|="(.*)"$)/i
 const decimal = /^[0-9]{6,}\.0+$/
 
 /**
- * An extension at the end: `ext. 123`, `extension 123`, `x123`, `#123`, `;ext=123` (RFC 3966), `доб. 123`, after a
- * number that ends in a digit or a bracket. Digits may be any decimal digits.
+ * An extension at the end: `ext. 123`, `extension 123`, `x123`, `#123`, `;ext=123` (RFC 3966), `доб. 123`, German
+ * `App. 12`, also in brackets (`(ext 5)`), after a number that ends in a digit or a bracket. Digits may be any decimal
+ * digits.
  */
 const extension =
-  /^(.*[\p{Nd})])\s*,?\s*(?:;\s*ext\s*=|(?:extension|extn|ext|ex|x|#|доб)\.?\s*:?)\s*\p{Nd}{1,7}\s*#?$/iu
+  /^(.*[\p{Nd})])\s*,?\s*[([]?\s*(?:;\s*ext\s*=|(?:extension|extn|ext|ex|app|x|#|доб)\.?\s*:?)\s*\p{Nd}{1,7}\s*#?[)\]]?$/iu
+
+/** Words before a number (`Mob: 07400 123456`, `Tel. 030 1234567`): a label, never vanity letters (no digits before). */
+const leadingLabel = /^\p{L}[\p{L}\s.'’]*(?:[:.]\s*|\s+)(?=[+＋(\p{Nd}])/u
+
+/**
+ * Words after a number, set apart by a space or a bracket (`0664 123456 home`, `030 1234567 (fax)`): a label, where the
+ * digits before them already make a number (8 or more); after fewer, vanity letters (`+1 800 FLOWERS`). Read on the
+ * keypad, a label made another number of a country whose numbers vary in length (`0664 123456 home` + AT).
+ */
+const trailingLabel = /[\s([]+\p{L}[\p{L}\p{M}\s.'’()[\]]*$/u
+const labelAfter = 8
 
 /** Letters on a phone keypad (ITU E.161), as Google's libphonenumber converts them. */
 const keypad = "22233344455566677778889999"
@@ -96,13 +117,14 @@ export const readPlain = (text: string): Written | MsisdnProblem | undefined => 
   const plus = text.charCodeAt(0) === 43
   if (digits === "") return plus ? "too-short" : "empty"
   if (digits.length > maxDigits) return "too-long"
-  return { digits, plus, extensionDropped: false, lettersConverted: false }
+  return { digits, plus, repairs: none }
 }
 
 /**
  * Reads the digits of a written number. A spreadsheet's text form (`="…"`, `'…`) is unwrapped first. A `tel:`
  * prefix, one `+` before the first digit and separators (spaces, `.`, `-`, `/`, brackets, their full-width and
- * Unicode forms) are allowed anywhere. Letters are converted by the
+ * Unicode forms) are allowed anywhere. Words around the number are labels, left out (`leadingLabel`,
+ * `trailingLabel`). Other letters are converted by the
  * keypad only when there are three or more of them after at least three digits (`1-800-FLOWERS`), as Google's
  * libphonenumber does; one or two letters among digits are `letter-in-number` (`O` written for `0`), letters
  * without a number are `not-a-number`.
@@ -118,8 +140,12 @@ export const readAny = (trimmed: string): Written | MsisdnProblem => {
   let text = trimmed.replace(wrapping, "$1").trim()
   if (scientific.test(text)) return "scientific-notation"
   if (decimal.test(text)) return "not-a-number"
+  const lead = leadingLabel.exec(text)?.[0] ?? ""
+  text = text.slice(lead.length)
+  const trail = trailingLabel.exec(text)?.index ?? -1
+  const trailing = trail > 0 && text.slice(0, trail).replace(/\P{Nd}/gu, "").length >= labelAfter
+  if (trailing) text = text.slice(0, trail)
   const ext = extension.exec(text)
-  const extensionDropped = ext !== null
   if (ext !== null) text = ext[1] ?? ""
   let digits = ""
   let letters = ""
@@ -150,5 +176,9 @@ export const readAny = (trimmed: string): Written | MsisdnProblem => {
   const number = letterCount > 0 ? letters : digits
   if (number === "") return plus ? "too-short" : "empty"
   if (number.length > maxDigits) return "too-long"
-  return { digits: number, plus, extensionDropped, lettersConverted: letterCount > 0 }
+  const repairs: Array<Repair> = []
+  if (ext !== null) repairs.push("extension-dropped")
+  if (letterCount > 0) repairs.push("letters-converted")
+  if (lead !== "" || trailing) repairs.push("label-dropped")
+  return { digits: number, plus, repairs }
 }
