@@ -1065,7 +1065,9 @@ describe("header matching", () => {
       const states = Result.getOrThrow(Columns.match(["Phone", "Notes", "Region", sure, "ISO", "Email"]))
       expect(states, sure).toMatchObject({ index: { msisdn: 0, country: 3 }, countryFallbacks: [], unknown: ["Notes", "Region", "ISO", "Email"] })
     }
-    expect(Result.getOrThrow(Columns.match(["Phone", "Region"])).index).toEqual({ msisdn: 0, country: 1 })
+    expect(Result.getOrThrow(Columns.match(["Phone", "Land"])).index).toEqual({ msisdn: 0, country: 1 })
+    // A region is never the country: Mailchimp's `REGION` holds US states (`IN` read as India).
+    expect(Result.getOrThrow(Columns.match(["Phone", "Region"]))).toMatchObject({ index: { msisdn: 0 }, unknown: ["Region"] })
     // A country column chosen by --map is the only one read.
     const mapped = Result.getOrThrow(Columns.match(lines[0]?.split(",") ?? [], ["Home Country/Region=country"]))
     expect(mapped).toMatchObject({ index: { country: 3 }, countryFallbacks: [], unknown: ["Business Country/Region"] })

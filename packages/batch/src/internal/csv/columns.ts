@@ -24,7 +24,7 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
     "tel", "telno", "telnumber", "contactnumber", "gsm", "sms", "smsnumber", "handy", "telefon", "telefono",
     "portable", "numero", "whatsapp", "celular", "movil", "telefone", "telemovel", "telefonnummer", "mobilnummer",
     "handynummer", "mobiel", "телефон", "cellulare", "e164", "contactno", "telefoon", "telefoonnummer", "mobieletelefoon",
-    "mobielnummer", "mobiltelefon", "mobiltelefonnummer", "mobilfunknummer", "handynr", "mobilnr", "telnr", "telefonnr",
+    "mobielnummer", "mobiltelefon", "iphone", "particular", "mobiltelefonnummer", "mobilfunknummer", "handynr", "mobilnr", "telnr", "telefonnr",
     // vCard's property with its type, as converters name the column (`TEL;TYPE=CELL`).
     "teltypecell", "telcell", "teltypecellvoice", "teltypevoicecell", "teltypehome", "teltypework", "teltypevoice",
     // Address books' exports: Outlook's phone columns, Google Contacts' `Phone 1 - Value`.
@@ -41,7 +41,7 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
   name: ["name", "fullname", "contactname", "displayname"],
   country: [
     "country", "countrycode", "countryiso", "isocode", "iso", "callingcode", "countrycallingcode", "dialcode",
-    "region", "land", "pays", "pais", "countryname", "nation", "countryiso2", "countryiso3", "iso2", "iso3",
+    "land", "pays", "pais", "countryname", "nation", "countryiso2", "countryiso3", "iso2", "iso3",
     "countryalpha2", "countryalpha3", "alpha2", "alpha3", "phonecountry", "phonecountrycode", "dialingcode",
     "diallingcode", "countrydialcode", "countrydialingcode",
     // Outlook's `Country/Region` columns.
@@ -49,7 +49,8 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
   ],
   tags: [
     "tags", "tag", "groups", "group", "lists", "list", "labels", "label", "categories", "category", "segments", "segment",
-    "groupes", "gruppen", "grupos", "gruppi", "groupmembership", "etiquetas", "etiketten"
+    "groupes", "gruppen", "grupos", "gruppi", "groupmembership", "etiquetas", "etiketten", "kategorien", "kategorie",
+    "categorias", "categorieen", "categorie"
   ],
   status: ["status"],
   monitoring: ["monitoring"]
@@ -66,19 +67,25 @@ const byKey: ReadonlyMap<string, Field> = new Map(
 export const key = (name: string): string =>
   name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
 
-/** Country aliases that may name a state or province column instead (`Region`, `ISO`, `Land`). */
-const mayBeState: ReadonlySet<string> = new Set(["region", "iso", "land"])
+/**
+ * Country aliases that may name a state or province column instead (`ISO`, `Land`). `Region` is no country column at
+ * all: Mailchimp's `REGION` holds a US state's code (`IN`, `CO`, `DE`), which read as India, Colombia and Germany.
+ */
+const mayBeState: ReadonlySet<string> = new Set(["iso", "land"])
 
 /** Header words that say a column holds mobile numbers: preferred for the number, an SMS reaches only those. */
-const mobileWords = /mobil|mobiel|cell|celular|movil|gsm|msisdn|handy|portable|sms|whatsapp|моб/
+const mobileWords = /mobil|mobiel|cell|celular|(?<!auto)movil|gsm|msisdn|handy|portable|sms|whatsapp|iphone|моб/
 
 /** Whether a header names a mobile-number column (`Mobile Phone`, `Cell`, `GSM`, `MSISDN`). */
 export const isMobile = (name: string): boolean => mobileWords.test(key(name))
 
-/** A header's words: accents removed, lower case, split at what is not a letter or digit and at camelCase humps. */
+/**
+ * A header's words: accents removed, lower case, split at what is not a letter or digit and at camelCase humps, and a
+ * word run together from the words below split into them (Salesforce's `MAILINGCOUNTRY`, `ASSISTANTPHONE`).
+ */
 const wordsOf = (name: string): ReadonlyArray<string> =>
   name.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2").normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "")
+    .split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "").flatMap(compound)
 
 const countryWords: ReadonlySet<string> = new Set([
   "country", "countries", "paese", "страна", "国家", "ulke", "kraj", "negara", "land", "pays", "pais"
@@ -106,9 +113,47 @@ const phoneCompanions: ReadonlySet<string> = new Set([
   "consent", "carrier", "operator", "network", "provider", "format", "valid", "id", "date", "marketing",
   "assistant", "assistants", "asst", "assistent", "assistente", "asistente", "ayudante", "помощника", "secretary",
   "spouse", "partner", "husband", "wife", "parent", "parents", "guardian", "mother", "father", "mothers", "fathers",
-  "manager", "boss", "relative", "kin", "referrer", "reference", "emergency", "tty", "tdd", "horbehinderte", "car",
+  "manager", "boss", "relative", "kin", "referrer", "reference", "emergency", "tty", "tdd", "horbehinderte", "car", "automovil",
   "radio", "pager", "fax", "switchboard", "firma"
 ])
+
+/** Words of an address, a company or a code, beside the country and phone words they qualify. */
+const qualifierWords = [
+  "mailing", "billing", "shipping", "home", "business", "work", "other", "primary", "default", "address", "residence",
+  "contact", "personal", "private", "office", "main", "number", "no", "code", "name", "iso", "dial", "dialing",
+  "calling", "lead", "delivery", "account", "company", "alpha", "of"
+]
+
+/** Every word {@link byWords} knows, for {@link compound}; built on first use. */
+let vocabulary: ReadonlySet<string> | undefined
+
+/**
+ * A word run together from known words, split into them (`mailingcountrycode` → mailing, country, code); any other
+ * word whole. Only a complete split counts, so `phonetic` stays one word (no `phone`).
+ */
+const compound = (word: string): ReadonlyArray<string> => {
+  vocabulary ??= new Set([...countryWords, ...notWhereTheyLive, ...phoneWords, ...phoneCompanions, ...companyWords, ...qualifierWords])
+  if (word.length < 6 || vocabulary.has(word)) return [word]
+  // split[end]: the words of `word.slice(0, end)`, longest last word first.
+  const split: Array<ReadonlyArray<string> | undefined> = [[]]
+  for (let end = 1; end <= word.length; end++) {
+    for (let start = 0; start < end; start++) {
+      const before = split[start]
+      if (before !== undefined && vocabulary.has(word.slice(start, end))) {
+        split[end] = [...before, word.slice(start, end)]
+        break
+      }
+    }
+  }
+  return split[word.length] ?? [word]
+}
+
+/**
+ * Words for a company in the languages of address books' exports: beside a phone word that is not a mobile, the
+ * company's switchboard (Outlook's `Company Main Phone` is French `Téléphone société`, Spanish `Teléfono de la
+ * compañía`), not the contact's own number.
+ */
+const companyWords: ReadonlySet<string> = new Set(["societe", "societa", "compania", "empresa", "bedrijf", "azienda", "unternehmen"])
 
 /**
  * The field a header means by its words, where no spelling names it whole (`Mailing Country`, `Country ISO Code`,
@@ -126,7 +171,8 @@ const byWords = (name: string): Field | undefined => {
     return !phone && !words.some((word) => notWhereTheyLive.has(word)) ? "country" : undefined
   }
   // A company's main line is its switchboard; a company mobile is the contact's own.
-  const switchboard = words.includes("company") && words.includes("main")
+  const switchboard = (words.includes("company") && words.includes("main")) ||
+    (words.some((word) => companyWords.has(word)) && !isMobile(name))
   return phone && !switchboard && !words.some((word) => phoneCompanions.has(word)) ? "msisdn" : undefined
 }
 

@@ -61,6 +61,12 @@ describe("header matching", () => {
       // Numbers that are not the contact's own to text, and a header that only ends with a number.
       ["Assistant's Phone", undefined], ["Emergency Contact Phone", undefined], ["TTY/TDD Phone", undefined], ["Company Main Phone", undefined],
       ["Last 4", undefined], ["Telefoon", "msisdn"], ["Mobiele telefoon", "msisdn"], ["Mobiltelefon", "msisdn"],
+      // Run together in capitals (Salesforce's Data Loader); a company's switchboard in Outlook's other languages; a
+      // region is no country (Mailchimp's `REGION` holds US states: `IN`, `CO`, `DE`).
+      ["MAILINGCOUNTRY", "country"], ["MAILINGCOUNTRYCODE", "country"], ["ASSISTANTPHONE", undefined], ["IPCOUNTRY", undefined],
+      ["LANDLINE", undefined], ["Téléphone société", undefined], ["Teléfono de la compañía", undefined], ["Telefoon bedrijf", undefined],
+      ["Tél. mobile société", "msisdn"], ["Teléfono del automóvil", undefined], ["REGION", undefined], ["iPhone", "msisdn"],
+      ["Particular", "msisdn"], ["Kategorien", "tags"], ["Categorías", "tags"], ["Categorieën", "tags"],
       ["Mobiltelefonnummer", "msisdn"], ["Handy-Nr.", "msisdn"], ["TEL;TYPE=CELL", "msisdn"], ["TEL;TYPE=HOME", "msisdn"],
       // Someone else's number is not the contact's; a company mobile is; a trailing number keeps any field's spelling.
       ["Spouse Mobile", undefined], ["Parent Cell Phone", undefined], ["Mother's Cell", undefined], ["Company Mobile", "msisdn"],
@@ -69,7 +75,7 @@ describe("header matching", () => {
     ]
     expect(expected.map(([name]) => [name, Columns.fieldOf(name)])).toEqual(expected)
     // The mobile one of several is the number's: WhatsApp and Celular say mobile.
-    for (const header of [["Telefone", "Celular"], ["Tel. domicile", "WhatsApp"], ["TEL;TYPE=HOME", "TEL;TYPE=CELL"]]) {
+    for (const header of [["Telefone", "Celular"], ["Tel. domicile", "WhatsApp"], ["TEL;TYPE=HOME", "TEL;TYPE=CELL"], ["Home Phone", "iPhone"]]) {
       expect(Result.getOrThrow(Columns.match(header)).index.msisdn).toBe(1)
     }
     // A column a spelling names comes before one matched by its words (Shopify's export; an IP's country).
