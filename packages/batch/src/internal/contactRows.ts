@@ -20,10 +20,11 @@ export const rowReasons = [
 export type Reason = Exclude<Errors.MsisdnProblem, "empty"> | (typeof rowReasons)[number]
 
 /**
- * What an accepted row went through: the number's notes, a number taken from a fallback phone column, and control
- * characters (NUL, escapes, …) in its names or tags replaced by spaces.
+ * What an accepted row went through: the number's notes, a number taken from a fallback phone column or from a cell
+ * holding several (the first that reads), and control characters (NUL, escapes, …) in its names or tags replaced by
+ * spaces.
  */
-export const notes = [...Msisdn.notes, "phone-from-fallback-column", "control-characters-replaced"] as const
+export const notes = [...Msisdn.notes, "phone-from-fallback-column", "first-of-several", "control-characters-replaced"] as const
 export type Note = (typeof notes)[number]
 
 export type Read =
@@ -114,12 +115,15 @@ const firstCell = (fields: ReadonlyArray<string>, columns: ReadonlyArray<number>
 /** Google Contacts' own groups in its `Group Membership` column: no group a person made. */
 const googleGroups: ReadonlySet<string> = new Set(["* mycontacts", "* starred"])
 
-/** Tags of a cell: split on `,` `;` `|` and Google Contacts' ` ::: `, trimmed, blanks and Google's own groups dropped. */
+/**
+ * Tags of a cell: split on `,` `;` `|` and Google Contacts' ` ::: `, trimmed, quotes around a tag taken off (Mailchimp
+ * writes `"VIP","Customer"`), blanks and Google's own groups dropped.
+ */
 export const splitTags = (text: string): ReadonlyArray<string> => {
   if (text === "") return []
   const out: Array<string> = []
   for (const part of text.split(/[,;|]| ::: /)) {
-    const tag = part.trim()
+    const tag = part.trim().replace(/^"(.*)"$/, "$1").trim()
     if (tag !== "" && !googleGroups.has(tag.toLowerCase())) out.push(tag)
   }
   return out
@@ -209,6 +213,37 @@ const asMsisdn = (number: string, country: string): string | undefined => {
 }
 
 /**
+ * What may separate several numbers in one cell: Google Contacts' ` ::: `, `;`, `,`, `|`, `/`, ` or `, a space before a
+ * `+` (a line break is a space by then: `cell` replaces control characters).
+ */
+const numberList = /\s*(?::::|[;,|/]|\s(?:or|oder|ou|o|of)\s|\s(?=[+＋]))\s*/i
+
+/**
+ * The numbers of a cell that holds several (`+44 7400 333333 ::: +44 7400 444444`, `07400 123483 / 07900 654321`):
+ * its parts where there are two or more and each has six digits or more; else `undefined`, one number whose `/` or
+ * `,` belongs to it (`030/1234567`, `020 7946 0018, ext. 123`, `4,47E+11`). Read as one, two numbers made a third:
+ * `030 1234 / 030 5678` + DE was stored as +49 30 1234 0305678.
+ */
+export const severalNumbers = (text: string): ReadonlyArray<string> | undefined => {
+  if (!numberList.test(text)) return undefined
+  const parts = text.split(numberList).filter((part) => part !== "")
+  return parts.length > 1 && parts.every((part) => part.replace(/\P{Nd}/gu, "").length >= 6) ? parts : undefined
+}
+
+/** A cell's number: the first of several that reads (`several`), else the first one's problem. */
+const readCell = (text: string, options: Msisdn.Options): { readonly reading: Msisdn.Normalized | Errors.MsisdnProblem; readonly several: boolean } => {
+  const parts = severalNumbers(text)
+  if (parts === undefined) return { reading: Msisdn.reading(text, options), several: false }
+  let problem: Errors.MsisdnProblem | undefined
+  for (const part of parts) {
+    const reading = Msisdn.reading(part, options)
+    if (typeof reading !== "string") return { reading, several: true }
+    problem ??= reading
+  }
+  return { reading: problem ?? "empty", several: false }
+}
+
+/**
  * The row's number read with its country (the row's country cell, else the default): from the number's column, else
  * from the first fallback phone column that holds a valid number (`fromFallback`); the primary column's problem when
  * none does. Country cells are free text (names and alpha-3 codes too, read by `Country.lookup` like
@@ -226,16 +261,16 @@ const readNumber = (fields: ReadonlyArray<string>, context: Context, number: str
   // `msisdn`), the policy reads them as every other file's.
   const msisdn = number === primary && isInterfaceShape(context.columns) ? asMsisdn(number, country) : undefined
   const international = msisdn === undefined ? undefined : Msisdn.reading(msisdn, options)
-  if (international !== undefined && typeof international !== "string") return { normalized: international, fromFallback: false }
-  const normalized = Msisdn.reading(number, options)
-  if (typeof normalized !== "string") return { normalized, fromFallback: number !== primary }
+  if (international !== undefined && typeof international !== "string") return { normalized: international, fromFallback: false, several: false }
+  const { reading: normalized, several } = readCell(number, options)
+  if (typeof normalized !== "string") return { normalized, fromFallback: number !== primary, several }
   for (const at of fallbacks) {
     const other = cell(fields, at)
     if (other === "" || other === number) continue
-    const read = Msisdn.reading(other, options)
-    if (typeof read !== "string") return { normalized: read, fromFallback: true }
+    const read = readCell(other, options)
+    if (typeof read.reading !== "string") return { normalized: read.reading, fromFallback: true, several: read.several }
   }
-  return { normalized, fromFallback: number !== primary }
+  return { normalized, fromFallback: number !== primary, several: false }
 }
 
 /**
@@ -274,7 +309,7 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
       optsOut ? readNumber(fields, context, number, primary).normalized : undefined
     )
   }
-  const { fromFallback, normalized } = readNumber(fields, context, number, primary)
+  const { fromFallback, normalized, several } = readNumber(fields, context, number, primary)
   if (typeof normalized === "string") {
     const problem = normalized
     if (problem === "empty") return reject("missing-msisdn", "no phone number in this row")
@@ -316,10 +351,11 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   const cleaned = [index.first_name, index.last_name, index.name, index.tags].some((at) =>
     at !== undefined && CleanText.countControls(fields[at] ?? "") > 0
   )
-  const rowNotes: ReadonlyArray<Note> = fromFallback || cleaned
+  const rowNotes: ReadonlyArray<Note> = fromFallback || several || cleaned
     ? [
       ...normalized.notes,
       ...(fromFallback ? ["phone-from-fallback-column" as const] : []),
+      ...(several ? ["first-of-several" as const] : []),
       ...(cleaned ? ["control-characters-replaced" as const] : [])
     ]
     : normalized.notes

@@ -269,6 +269,7 @@ export const run = Effect.fn("Import.run")(
       "letters-converted": 0,
       "label-dropped": 0,
       "phone-from-fallback-column": 0,
+      "first-of-several": 0,
       "control-characters-replaced": 0
     }
     const reasons: { [R in ContactRows.Reason]?: number } = {}

@@ -55,3 +55,34 @@ describe("a file of the interface's shape", () => {
     expect(interfaceShaped("3921234567", "39")).toBe("393921234567")
   })
 })
+
+describe("a cell holding several numbers", () => {
+  const numbers = validNumbers()
+  const separators = [" ::: ", " / ", "; ", ", ", " | ", "\n", " or ", " "]
+
+  it("law: of several valid numbers in one cell, the first is the row's, noted; never one made of their digits", () => {
+    fc.assert(fc.property(fc.constantFrom(...numbers), fc.constantFrom(...numbers), fc.constantFrom(...separators), (first, second, separator) => {
+      const read = ContactRows.read([`+${first}${separator}+${second}`, ""], { columns: Result.getOrThrow(Columns.match(["Phone", "Country"])), defaultCountry: undefined, tags: [] })
+      expect(read).toMatchObject({ _tag: "Candidate", candidate: { msisdn: first } })
+      expect(read._tag === "Candidate" && read.notes.includes("first-of-several")).toBe(true)
+    }), { numRuns: 500 })
+  })
+
+  it("examples: the first that reads; a `/` or `,` of one number is not a list", () => {
+    expect(ContactRows.severalNumbers("030 1234 / 030 5678")).toEqual(["030 1234", "030 5678"])
+    expect(ContactRows.severalNumbers("not a number / 07400 123456")).toBeUndefined()
+    for (const one of ["030/1234567", "0171/1234567", "020 7946 0018, ext. 123", "4,47E+11", "+49 (0)30 / 1234567", "07400 123456"]) {
+      expect([one, ContactRows.severalNumbers(one)]).toEqual([one, undefined])
+    }
+    const read = reader(["Phone", "Country"])
+    expect(read("07400 12345 / 07400 123456", "GB")).toBe("447400123456")
+    expect(read("07400 12345 / 07400 1234", "GB")).toBe("invalid")
+  })
+})
+
+describe("tags of a cell", () => {
+  it("quotes around a tag come off (Mailchimp's `\"VIP\",\"Customer\"`); Google's own groups are dropped", () => {
+    expect(ContactRows.splitTags('"VIP","Customer"')).toEqual(["VIP", "Customer"])
+    expect(ContactRows.splitTags('* myContacts ::: "Friends" ::: * starred')).toEqual(["Friends"])
+  })
+})
