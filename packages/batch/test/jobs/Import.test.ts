@@ -619,6 +619,10 @@ describe("Import semantics", () => {
     const error = await run(Effect.flip(importText(`${header}07400 100001,Ann,,\n\n07400 100002,"Bea"x,,\n`)))
     expect(error).toBeInstanceOf(InvalidParameter)
     expect(error.message).toContain("line 4:")
+    // A quote opened by mistake closes lines later: the line it opened on is named, and where it closed.
+    const opened = await run(Effect.flip(importText(`${header}07400 100001,Ann,,\n07400 100002,"Bob,,\n07400 100003,Cy,,\n07400 100004,"Di,,\n`)))
+    expect(opened.message).toContain("line 3:")
+    expect(opened.message).toContain("runs to line 5")
   })
 
   it("over --max-rejects the import is rolled back and says so; at the limit it is committed", async () => {

@@ -125,11 +125,18 @@ export const open = async (source: AsyncIterable<Uint8Array>, options: Options):
   // Where reading stopped: csv-parse's own line (less its over-count so far) for an error within a record, the
   // line after the last good record for a quote never closed or a record too long (csv-parse reports the end of the
   // file, or where the limit was hit, thousands of lines on).
+  // A quote closed on a later line than its record starts on (`Bob,"07400 100002,b` … `Di,07400 100004,"d`) is most
+  // often one opened there by mistake: the record's first line is named, and the line where the quote closed.
   const fromLastRecord = new Set(["CSV_QUOTE_NOT_CLOSED", "CSV_MAX_RECORD_SIZE"])
+  const textAfterQuote = new Set(["CSV_INVALID_CLOSING_QUOTE", "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE"])
   const malformed = (error: CsvError) => {
     const reported = typeof error["lines"] === "number" ? error["lines"] - overcount + opened.lineOffset : 0
+    const reason = reasons[error.code] ?? error.message
+    if (textAfterQuote.has(error.code) && reported > lastLine + 1) {
+      return new Malformed({ code: error.code, line: lastLine + 1, reason: `${reason}; the record starting on this line runs to line ${reported}, where a quote closes: is one opened on this line by mistake?` })
+    }
     const line = fromLastRecord.has(error.code) ? lastLine + 1 : Math.max(lastLine + 1, reported)
-    return new Malformed({ code: error.code, line, reason: reasons[error.code] ?? error.message })
+    return new Malformed({ code: error.code, line, reason })
   }
   const finished = pipeline(input, parser).then(
     () => undefined,
