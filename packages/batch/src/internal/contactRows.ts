@@ -129,6 +129,9 @@ export const splitTags = (text: string): ReadonlyArray<string> => {
   return out
 }
 
+const isHeaderAgain = (fields: ReadonlyArray<string>, header: ReadonlyArray<string>): boolean =>
+  header.every((name, at) => (fields[at] ?? "").trim() === name.trim())
+
 const isBlankRow = (fields: ReadonlyArray<string>): boolean => {
   for (const field of fields) if (field.trim() !== "") return false
   return true
@@ -274,7 +277,8 @@ const readNumber = (fields: ReadonlyArray<string>, context: Context, number: str
 }
 
 /**
- * Reads one record. A row whose every cell is blank is `Blank` (a spacer line, not a contact). Otherwise it is a
+ * Reads one record. A row whose every cell is blank is `Blank` (a spacer line, not a contact), as is the header
+ * repeated (files joined one after the other). Otherwise it is a
  * `Candidate` or a `Reject` with a stable reason: `too-many-fields` (non-blank cells past the header's columns),
  * `bad-encoding` (a byte sequence that is not text in the file's encoding), `tag-too-long`, `too-many-tags`,
  * `name-too-long` (the bounds of `Contact`, but in an export), `invalid-monitoring` (a monitoring cell that is no yes
@@ -300,6 +304,8 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
   if (number === "") {
     return isBlankRow(fields) ? blank : reject("missing-msisdn", "no phone number in this row")
   }
+  // The header again (exports joined one after the other) is no contact: skipped as a blank line is.
+  if (number === header[index.msisdn ?? -1]?.trim() && isHeaderAgain(fields, header)) return blank
   const statusCell = index.status === undefined ? "" : cell(fields, index.status)
   const optsOut = statusCell !== "" && isOptOut(statusCell)
   if (hasReplacementCharacter(context.numbersOnly === true ? numberCells(fields, context.columns) : fields)) {

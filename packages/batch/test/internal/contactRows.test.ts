@@ -86,3 +86,12 @@ describe("tags of a cell", () => {
     expect(ContactRows.splitTags('* myContacts ::: "Friends" ::: * starred')).toEqual(["Friends"])
   })
 })
+
+describe("rows that are no contact", () => {
+  it("the header repeated (exports joined one after the other) is skipped as a blank line is; a row like it is not", () => {
+    const context: ContactRows.Context = { columns: Result.getOrThrow(Columns.match(["Name", "Mobile"])), defaultCountry: "GB", tags: [] }
+    expect(ContactRows.read(["Name", "Mobile"], context)).toEqual({ _tag: "Blank" })
+    expect(ContactRows.read([" Name ", "Mobile"], context)).toEqual({ _tag: "Blank" })
+    expect(ContactRows.read(["Ann", "Mobile"], context)).toMatchObject({ _tag: "Reject", reason: "not-a-number" })
+  })
+})
