@@ -124,7 +124,32 @@ export const aliases: ReadonlyArray<readonly [string, CountryCode]> = [
   ["Sudan, South", "SS"],
   ["Guinea, Equatorial", "GQ"],
   ["Korea, Rep.", "KR"],
-  ["Korea, Dem. People's Rep.", "KP"]
+  ["Korea, Dem. People's Rep.", "KP"],
+  ["Korea, Democratic People's Republic of", "KP"],
+  ["Korea (South)", "KR"],
+  ["Korea (North)", "KP"],
+  ["Czech Rep.", "CZ"],
+  ["Slovak Republic", "SK"],
+  ["Dominican Rep.", "DO"],
+  ["Lao PDR", "LA"],
+  ["Holy See", "VA"],
+  ["Vatican", "VA"],
+  ["St. Kitts and Nevis", "KN"],
+  ["St. Vincent and the Grenadines", "VC"],
+  ["St. Vincent", "VC"],
+  ["Trinidad", "TT"],
+  ["Antigua", "AG"],
+  ["Emirates", "AE"],
+  ["Saudi", "SA"],
+  // Other languages' everyday names of the UK and the US, which the tables give in their long forms only.
+  ["Großbritannien", "GB"],
+  ["Grande-Bretagne", "GB"],
+  ["Groot-Brittannië", "GB"],
+  ["Gran Bretaña", "GB"],
+  ["Engeland", "GB"],
+  ["Vereinigte Staaten von Amerika", "US"],
+  ["Estados Unidos de América", "US"],
+  ["États-Unis d'Amérique", "US"]
 ]
 
 const styles = ["long", "short", "narrow"] as const

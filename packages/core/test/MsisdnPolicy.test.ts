@@ -119,6 +119,10 @@ describe("Msisdn reading policy: the issue's examples", () => {
     expect(read(text, country, "GB")).toEqual({ msisdn, rule: "national", notes: ["trunk-prefix-added"] })
   })
 
+  it("Russia's international prefix written with its tilde (8~10: wait for the tone) reads as 8 10", () => {
+    expect(read("8~10 44 7400 123463", "RU")).toMatchObject({ msisdn: "447400123463" })
+  })
+
   it.each([
     ["1 1 201 555 0123", "US", "12015550123"],
     ["7 8 912 345 67 89", "RU", "79123456789"],

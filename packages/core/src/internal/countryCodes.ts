@@ -6,11 +6,11 @@ import { type CountryCode, isSupportedCountry } from "libphonenumber-js/max"
 import metadata from "libphonenumber-js/max/metadata"
 
 /**
- * A cell reduced to what tells countries apart: accents removed, lower case, letters and digits only, so
- * `"Côte d'Ivoire"`, `"COTE D IVOIRE"` and `"cote-divoire"` are one key, and `"+44"` is `"44"`.
+ * A cell reduced to what tells countries apart: accents removed, lower case (`ß` as `ss`, as in capitals), letters and
+ * digits only, so `"Côte d'Ivoire"`, `"COTE D IVOIRE"` and `"cote-divoire"` are one key, and `"+44"` is `"44"`.
  */
 export const key = (text: string): string =>
-  text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
+  text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/ß/g, "ss").replace(/[^\p{L}\p{N}]/gu, "")
 
 /** The main country of a calling code (`"44"` → GB, `"1"` → US, `"7"` → RU); non-geographic codes have none. */
 export const ofCallingCode = (code: string): CountryCode | undefined => {

@@ -65,12 +65,12 @@ const labelAfter = 8
 /** Letters on a phone keypad (ITU E.161), as Google's libphonenumber converts them. */
 const keypad = "22233344455566677778889999"
 
-// Spaces, dashes, dots, slashes and brackets of every width, and the invisible marks a number copied from a phone or
+// Spaces, dashes, dots, slashes and brackets of every width, the tilde of Russia's `8~10` (wait for the tone), and the invisible marks a number copied from a phone or
 // a right-to-left text carries (zero-width characters, U+200E/U+200F direction marks, U+202A–U+202E and
 // U+2066–U+2069 embeddings and isolates).
 // One character class rather than a chain of comparisons: this path reads only the unusual forms, and the class is
 // a third of the chain's size in a browser bundle (`@smsbook/core/Msisdn`'s budget, docs/benchmarks.md).
-const separator = /[\t .\-()/[\]\u00a0\u00ad\u2000-\u2015\u202a-\u202f\u205f-\u2069\u2212\u3000\u30fc\ufeff\uff08\uff09\uff0d-\uff0f\uff3b\uff3d]/
+const separator = /[\t .\-()/[\]~\u00a0\u00ad\u2000-\u2015\u202a-\u202f\u205f-\u2069\u2212\u3000\u30fc\ufeff\uff08\uff09\uff0d-\uff0f\uff3b\uff3d]/
 
 const isDecimalDigit = /^\p{Nd}$/u
 
