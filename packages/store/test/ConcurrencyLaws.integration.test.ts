@@ -8,6 +8,7 @@ if (Books.postgresUrl === undefined) {
 } else {
   Laws.OptOutRace.run(Books.postgres(Books.postgresUrl), 30)
   Laws.EditRace.run(Books.postgres(Books.postgresUrl), 20)
+  Laws.TagRace.run(Books.postgres(Books.postgresUrl), 15)
   Laws.SuppressionRace.run(Books.postgres(Books.postgresUrl), 20)
   Laws.InboundRace.run(Books.postgres(Books.postgresUrl), 15)
   Laws.ImportOverlap.run(Books.postgres(Books.postgresUrl), 15)

@@ -7,6 +7,7 @@ import * as Books from "./laws/Books.ts"
 
 Laws.OptOutRace.run(Books.sqlite(), 25)
 Laws.EditRace.run(Books.sqlite(), 15)
+Laws.TagRace.run(Books.sqlite(), 10)
 Laws.SuppressionRace.run(Books.sqlite(), 15)
 Laws.InboundRace.run(Books.sqlite(), 15)
 Laws.ImportOverlap.run(Books.sqlite(), 15)

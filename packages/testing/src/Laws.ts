@@ -1,6 +1,6 @@
 /**
  * Laws: the reliability laws every store kind must keep over several connections to one book (opt-out
- * races, edit races, inbound races, overlapping imports) and the suppression-list law; an adapter's test runs each on its `Kind`.
+ * races, edit races, tag races, inbound races, overlapping imports) and the suppression-list law; an adapter's test runs each on its `Kind`.
  */
 export { account, type Env, type Kind, memory, on } from "./laws/Books.ts"
 export * as EditRace from "./laws/EditRace.ts"
@@ -9,3 +9,4 @@ export * as ImportOverlap from "./laws/ImportOverlap.ts"
 export * as InboundRace from "./laws/InboundRace.ts"
 export * as OptOutRace from "./laws/OptOutRace.ts"
 export * as Suppression from "./laws/Suppression.ts"
+export * as TagRace from "./laws/TagRace.ts"

@@ -137,7 +137,7 @@ const edit = Command.make(
     GlobalFlags.withStore(
       input,
       Effect.gen(function*() {
-        const contact = yield* namingFlags(Contacts.edit(
+        const contact = yield* namingFlags(ContactBook.changeContact(
           yield* number(input),
           present([["first_name", input.firstName], ["last_name", input.lastName], ["monitoring", input.monitoring]]),
           {
