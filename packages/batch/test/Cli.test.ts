@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 
 // Every step is a process: on a loaded machine a test of several steps needs minutes, not seconds.
@@ -284,8 +285,13 @@ describe("outputs and hostile input (issue 16)", () => {
     expect(full.stderr).toMatch(/no space left/)
   })
 
-  it("shows escape sequences in names as visible escapes, never raw", () => {
-    expect(smsbook("contacts", "add", "447400555002", "--first-name", "Ann\u001b]0;pwned\u0007").code).toBe(0)
+  it("refuses control characters in a name, and shows those a book holds from before as visible escapes, never raw", () => {
+    const refused = smsbook("contacts", "add", "447400555002", "--first-name", "Ann\u001b]0;pwned\u0007")
+    expect([refused.code, refused.stderr.includes("control character")]).toEqual([2, true])
+    expect(smsbook("contacts", "add", "447400555002", "--first-name", "Ann").code).toBe(0)
+    const book = new DatabaseSync(store.slice("sqlite:".length))
+    book.prepare("UPDATE contacts SET first_name = ? WHERE msisdn = ?").run("Ann\u001b]0;pwned\u0007", "447400555002")
+    book.close()
     const shown = smsbook("contacts", "get", "447400555002")
     expect(shown.stdout).not.toContain("\u001b")
     expect(shown.stdout).toContain("\\x1b]0;pwned\\x07")

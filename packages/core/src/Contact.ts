@@ -86,16 +86,26 @@ export const maxTags = 50
 export const maxNameLength = 255
 
 /**
- * Refuses a tag longer than {@link maxTagLength} among `tags`, naming it (`tags.N`), unless `kept` already holds it
- * (in any case): a book from before the limit keeps its longer tags, and an edit that leaves them is no new tag. Refuses
- * more than {@link maxTags} distinct tags, unless `kept` holds as many already.
+ * What separates tags in a file's cell and a flag (`,` `;` `|`), and control characters (a tab, a line break), which an
+ * import replaces by spaces: a tag or name holding one would not come back the same from `contacts export` and `import`.
+ */
+const unmovable = /[,;|\u0000-\u001f\u007f]/
+
+/**
+ * Refuses a tag longer than {@link maxTagLength} among `tags`, or one holding a separator of tags or a control character,
+ * naming it (`tags.N`), unless `kept` already holds it (in any case): a book from before the limit keeps its tags, and
+ * an edit that leaves them is no new tag. Refuses more than {@link maxTags} distinct tags, unless `kept` holds as many
+ * already.
  */
 export const checkTags = (tags: ReadonlyArray<string>, kept: ReadonlyArray<string> = []): Result.Result<void, InvalidField> => {
   const keys = new Set(kept.map((tag) => tag.trim().toLowerCase()))
-  const at = tags.findIndex((tag) => isTooLong(tag) && !keys.has(tag.trim().toLowerCase()))
+  const at = tags.findIndex((tag) => (isTooLong(tag) || unmovable.test(tag.trim())) && !keys.has(tag.trim().toLowerCase()))
   const tag = tags[at]
   if (tag !== undefined) {
-    return Result.fail(new InvalidField({ field: `tags.${at}`, value: tag, reason: `is ${tag.trim().length} characters long: a tag holds at most ${maxTagLength}` }))
+    const reason = isTooLong(tag)
+      ? `is ${tag.trim().length} characters long: a tag holds at most ${maxTagLength}`
+      : "holds a separator of tags (, ; |) or a control character: a file or a flag would read it as other tags"
+    return Result.fail(new InvalidField({ field: `tags.${at}`, value: tag, reason }))
   }
   const count = tags.length > maxTags ? normalizeTags(tags).length : 0
   return count > Math.max(maxTags, keys.size)
@@ -104,8 +114,9 @@ export const checkTags = (tags: ReadonlyArray<string>, kept: ReadonlyArray<strin
 }
 
 /**
- * Refuses a first or last name longer than {@link maxNameLength} once trimmed, naming it, unless it is the one `kept`
- * already holds (a book from before the limit: an edit may send its name back as it is).
+ * Refuses a first or last name longer than {@link maxNameLength} once trimmed, or holding a control character (an
+ * import replaces them by spaces, so the name would not come back the same from an export), naming it, unless it is
+ * the one `kept` already holds (a book from before the limit: an edit may send its name back as it is).
  */
 export const checkNames = (
   names: { readonly first_name?: string | undefined; readonly last_name?: string | undefined },
@@ -113,7 +124,11 @@ export const checkNames = (
 ): Result.Result<void, InvalidField> => {
   for (const field of ["first_name", "last_name"] as const) {
     const name = names[field]
-    if (name === undefined || name.length <= maxNameLength || name === kept?.[field]) continue
+    if (name === undefined || name === kept?.[field]) continue
+    if (/[\u0000-\u001f\u007f]/.test(name)) {
+      return Result.fail(new InvalidField({ field, value: name, reason: "holds a control character (a tab, a line break): write the name on one line" }))
+    }
+    if (name.length <= maxNameLength) continue
     const length = name.trim().length
     if (length > maxNameLength) {
       return Result.fail(new InvalidField({ field, value: name, reason: `is ${length} characters long: a name holds at most ${maxNameLength}` }))

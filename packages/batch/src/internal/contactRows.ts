@@ -117,14 +117,15 @@ const googleGroups: ReadonlySet<string> = new Set(["* mycontacts", "* starred"])
 
 /**
  * Tags of a cell: split on `,` `;` `|` and Google Contacts' ` ::: `, trimmed, quotes around a tag taken off (Mailchimp
- * writes `"VIP","Customer"`), blanks and Google's own groups dropped.
+ * writes `"VIP","Customer"`), blanks dropped, and Google's own groups but in `contacts export`'s own file (`exported`),
+ * where a tag `* starred` is one a book holds.
  */
-export const splitTags = (text: string): ReadonlyArray<string> => {
+export const splitTags = (text: string, exported = false): ReadonlyArray<string> => {
   if (text === "") return []
   const out: Array<string> = []
   for (const part of text.split(/[,;|]| ::: /)) {
     const tag = part.trim().replace(/^"(.*)"$/, "$1").trim()
-    if (tag !== "" && !googleGroups.has(tag.toLowerCase())) out.push(tag)
+    if (tag !== "" && (exported || !googleGroups.has(tag.toLowerCase()))) out.push(tag)
   }
   return out
 }
@@ -325,7 +326,7 @@ export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
     return reject(problem, `${JSON.stringify(number)}: ${message}`)
   }
   const { country_code, msisdn, phone_number, rule } = normalized
-  const own = splitTags(cell(fields, index.tags))
+  const own = splitTags(cell(fields, index.tags), isExported(context.columns))
   // Every store indexes tags, and bounds what it can: a row with a longer one is refused, not the whole file.
   const longTag = own.find(Contact.isTooLong)
   if (longTag !== undefined) {

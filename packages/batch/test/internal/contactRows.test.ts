@@ -84,6 +84,8 @@ describe("tags of a cell", () => {
   it("quotes around a tag come off (Mailchimp's `\"VIP\",\"Customer\"`); Google's own groups are dropped", () => {
     expect(ContactRows.splitTags('"VIP","Customer"')).toEqual(["VIP", "Customer"])
     expect(ContactRows.splitTags('* myContacts ::: "Friends" ::: * starred')).toEqual(["Friends"])
+    // In `contacts export`'s own file, `* starred` is a tag a book holds: it moves with the book.
+    expect(ContactRows.splitTags("x,* starred", true)).toEqual(["x", "* starred"])
   })
 })
 
