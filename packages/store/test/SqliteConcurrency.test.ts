@@ -91,6 +91,35 @@ describe("transactions", () => {
   })
 })
 
+describe("reads while a write waits for another connection's lock", () => {
+  it.each([["one transaction at a time", false], ["group commit", true]] as const)(
+    "answer at once (%s): the waiting write does not hold the connection",
+    async (_, groupCommit) => {
+      const path = freshPath()
+      await withStore(path, ({ contacts }) => contacts.insert(Fixtures.contact(1)))
+      const holder = new DatabaseSync(path)
+      holder.exec("BEGIN IMMEDIATE")
+      try {
+        await withStore(path, ({ contacts }) =>
+          Effect.gen(function*() {
+            const write = yield* Effect.forkChild(contacts.insert(Fixtures.contact(2)))
+            yield* Effect.sleep("50 millis")
+            // The other connection still holds its lock (released below only): the reads must not queue behind the write.
+            const reads = yield* Effect.forkChild(Effect.all([contacts.count, contacts.get(Fixtures.contact(1).msisdn)]))
+            const answered = yield* Fiber.join(reads).pipe(Effect.timeoutOption("5 seconds"))
+            holder.exec("COMMIT")
+            expect(Option.map(answered, ([count, found]) => [count, Option.isSome(found)])).toEqual(Option.some([1, true]))
+            yield* Fiber.join(write)
+            expect(yield* contacts.count).toBe(2)
+          }), { busyTimeout: 60_000, groupCommit })
+      } finally {
+        if (holder.isTransaction) holder.exec("ROLLBACK")
+        holder.close()
+      }
+    }
+  )
+})
+
 describe("anti-spam across connections", () => {
   it("lets exactly one of two connections racing with the same id insert", async () => {
     const path = freshPath()

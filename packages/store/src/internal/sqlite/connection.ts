@@ -267,16 +267,22 @@ export const make = Effect.fnUntraced(function*(
     Effect.flatMap(Effect.service(ActiveTransactions), (active) => active.has(connection) ? effect : lock.withPermits(1)(effect))
 
   /**
-   * `BEGIN IMMEDIATE`, waiting asynchronously (backing off up to 50 ms) while another connection
-   * writes, so other fibers keep running. Real time, not `Clock`: it waits for another process,
-   * which a test clock does not move.
+   * `step` under the lock, again and again until it has begun a transaction (`BEGIN IMMEDIATE`, or a group already
+   * open), waiting asynchronously between tries (backing off up to 50 ms) while another connection writes. The lock is
+   * released for each wait: a read of this connection (`/health`, a contact) must not queue for as long as another
+   * process (a nightly import) keeps its write lock. Real time, not `Clock`: it waits for another process, which a
+   * test clock does not move. `step` answers `undefined` when the write lock was busy (having done nothing).
    */
-  const begin = (restore: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>) =>
+  const underWriteLock = <A, E, R>(
+    step: (restore: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => Effect.Effect<X, Y, Z>) => Effect.Effect<{ readonly value: A } | undefined, E, R>
+  ): Effect.Effect<A, E | StoreFailure, R> =>
     Effect.gen(function*() {
       const started = performance.now()
       let pause = 1
       let nextNotice = firstNoticeMs
-      while (!(yield* attempt("transaction", connection.tryBegin))) {
+      for (;;) {
+        const done = yield* lock.withPermits(1)(Effect.uninterruptibleMask(step))
+        if (done !== undefined) return done.value
         const waitedMs = performance.now() - started
         if (onLockWait !== undefined && waitedMs >= nextNotice) {
           nextNotice += noticeEveryMs
@@ -289,10 +295,13 @@ export const make = Effect.fnUntraced(function*(
           })
         }
         const wait = pause
-        yield* restore(Effect.promise(() => new Promise<void>((resume) => setTimeout(resume, wait))))
+        yield* Effect.promise(() => new Promise<void>((resume) => setTimeout(resume, wait)))
         pause = Math.min(pause * 2, 50)
       }
     })
+
+  /** Tries `BEGIN IMMEDIATE` once, without waiting: `false` when another connection holds the write lock. */
+  const tryBegin = attempt("transaction", connection.tryBegin)
 
   const savepoint = connection.statement("SAVEPOINT smsbook_member")
   const releaseSavepoint = connection.statement("RELEASE smsbook_member")
@@ -324,12 +333,12 @@ export const make = Effect.fnUntraced(function*(
    */
   const grouped = <A, E, R>(effect: Effect.Effect<A, E, R>, active: ReadonlySet<object>) =>
     Effect.flatMap(
-      lock.withPermits(1)(Effect.uninterruptibleMask((restore) =>
+      underWriteLock((restore) =>
         Effect.gen(function*() {
           // A statement outside any member (a read) can make SQLite roll the open transaction back.
           if (group !== undefined && !connection.db.isTransaction) failGroup(new Error("SQLite rolled the transaction back"))
           if (group === undefined) {
-            yield* begin(restore)
+            if (!(yield* tryBegin)) return undefined
             group = { members: 0, committed: Deferred.makeUnsafe() }
             yield* Effect.forkDetach(commitLater(group))
           }
@@ -343,8 +352,8 @@ export const make = Effect.fnUntraced(function*(
           running = false
           endMember(joined, Exit.isSuccess(exit))
           if (group === joined && joined.members >= groupLimit) commitGroup()
-          return [joined, exit] as const
-        }))),
+          return { value: [joined, exit] as const }
+        })),
       ([joined, exit]) => Effect.andThen(Effect.uninterruptible(Deferred.await(joined.committed)), exit)
     )
 
@@ -355,23 +364,21 @@ export const make = Effect.fnUntraced(function*(
    */
   const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreFailure, R> =>
     Effect.flatMap(Effect.service(ActiveTransactions), (active) =>
-      active.has(connection) ? effect : groupCommit ? grouped(effect, active) : lock.withPermits(1)(
-        Effect.uninterruptibleMask((restore) =>
-          Effect.gen(function*() {
-            yield* begin(restore)
-            const exit = yield* Effect.exit(
-              restore(Effect.provideService(effect, ActiveTransactions, new Set([...active, connection])))
-            )
-            if (Exit.isFailure(exit)) {
-              connection.rollback()
-              return yield* exit
-            }
-            yield* attempt("transaction", connection.commit).pipe(
-              Effect.tapError(() => Effect.sync(connection.rollback))
-            )
-            return exit.value
-          })
-        )
+      active.has(connection) ? effect : groupCommit ? grouped(effect, active) : underWriteLock((restore) =>
+        Effect.gen(function*() {
+          if (!(yield* tryBegin)) return undefined
+          const exit = yield* Effect.exit(
+            restore(Effect.provideService(effect, ActiveTransactions, new Set([...active, connection])))
+          )
+          if (Exit.isFailure(exit)) {
+            connection.rollback()
+            return yield* Effect.failCause(exit.cause)
+          }
+          yield* attempt("transaction", connection.commit).pipe(
+            Effect.tapError(() => Effect.sync(connection.rollback))
+          )
+          return { value: exit.value }
+        })
       ))
 
   return {
