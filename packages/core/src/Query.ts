@@ -25,41 +25,72 @@ export interface ContactsQuery {
   readonly short: boolean
 }
 
-/**
- * Whether two values given for one parameter (repeated, or under two spellings of its name) agree: equal as text, or
- * read as the same value: for a number (`misdn`, `msisdn`) the same number however each is written, for a word read in
- * any case (`Status`, `direction`, `shortResults`) the same word (`CANCELLED` and `cancelled`, `SUSCRIBED` and
- * `SUBSCRIBED`, `1` and `true`).
- */
-export const agree = (name: string, a: string, b: string): boolean => {
-  if (a === b) return true
-  const key = name.toLowerCase()
-  if (key === "misdn" || key === "msisdn") return Message.sameNumber(a, b)
-  const word = wordsOf.get(key)
-  if (word === undefined) return false
-  const [x, y] = [word(a), word(b)]
+/** The two query strings `Query` reads: `GET /contacts` and `GET /messages`. */
+export type Endpoint = "contacts" | "messages"
+
+/** Whether two values read as the same value of `read` (each read alone; an unreadable value agrees with none). */
+const sameReading = (read: (value: string) => Result.Result<unknown, unknown>) => (a: string, b: string): boolean => {
+  const [x, y] = [read(a), read(b)]
   return Result.isSuccess(x) && Result.isSuccess(y) && x.success === y.success
 }
 
-/** How the parameters read in any case read a value (a failure: not one of their words). */
-const wordsOf = new Map<string, (value: string) => Result.Result<unknown, unknown>>([
-  ["status", (value) => contactStatus(value)],
-  ["direction", (value) => directionOf(value)],
-  ["shortresults", (value) => flag("shortResults", value)]
-])
+/** Texts compared as the stores match them: trimmed, in any case (`Query`, `group_short_name`). */
+const sameText = sameReading((value) => Result.succeed(value.trim().toLowerCase()))
 
-/** Lower-cased names; two spellings of one name with values that do not {@link agree} are refused as ambiguous. */
-const byLowerName = (params: Params): Result.Result<ReadonlyMap<string, string>, InvalidParameter> => {
+const count = sameReading((value) => wholeNumber("Limit", value, 0, 0, Number.MAX_SAFE_INTEGER))
+
+/** How each endpoint's parameters (lower-cased names) compare two values given for one of them. */
+const comparisons: { readonly [E in Endpoint]: ReadonlyMap<string, (a: string, b: string) => boolean> } = {
+  contacts: new Map([
+    ["limit", count],
+    ["start", count],
+    ["query", sameText],
+    ["status", sameReading((value) => contactStatus(value))],
+    ["shortresults", sameReading((value) => flag("shortResults", value))]
+  ]),
+  messages: new Map([
+    ["limit", count],
+    ["start", count],
+    ["start_date", sameReading((value) => date("start_date", value))],
+    ["end_date", sameReading((value) => date("end_date", value))],
+    ["misdn", Message.sameNumber],
+    ["msisdn", Message.sameNumber],
+    ["group_short_name", sameText],
+    ["direction", sameReading((value) => directionOf(value))]
+  ])
+}
+
+/** Whether `value` reads as no value: a blank parameter is one not given. */
+export const isBlank = (value: string): boolean => value.trim() === ""
+
+/**
+ * Whether two values given for one parameter of `endpoint` (repeated, or under two spellings of its name) agree: equal
+ * as text, or read as the same value: `5` and `05` for `Limit`, `CANCELLED` and `cancelled`, `SUSCRIBED` and
+ * `SUBSCRIBED`, `1` and `true`, one instant in two HTTP-date forms, one number however written (`misdn`), one tag in
+ * any case. A parameter the endpoint does not know is ignored, so any two of its values agree. Blank values are no
+ * values: drop them before asking.
+ */
+export const agree = (endpoint: Endpoint, name: string, a: string, b: string): boolean => {
+  if (a === b) return true
+  const compare = comparisons[endpoint].get(name.toLowerCase())
+  return compare === undefined || compare(a, b)
+}
+
+/**
+ * Lower-cased names, blank values left out; two spellings of one name with values that do not {@link agree} are
+ * refused as ambiguous.
+ */
+const byLowerName = (endpoint: Endpoint, params: Params): Result.Result<ReadonlyMap<string, string>, InvalidParameter> => {
   const out = new Map<string, string>()
   for (const [name, value] of Object.entries(params)) {
-    if (value === undefined) continue
+    if (value === undefined || isBlank(value)) continue
     if (value.includes("\u0000")) {
       return Result.fail(new InvalidParameter({ parameter: name, value: value.replaceAll("\u0000", "\\u0000"), reason: "holds U+0000 (NUL), which no parameter may" }))
     }
     const key = name.toLowerCase()
     const seen = out.get(key)
     if (seen !== undefined) {
-      if (agree(key, seen, value)) continue
+      if (agree(endpoint, key, seen, value)) continue
       return Result.fail(new InvalidParameter({ parameter: name, value, reason: `given twice with different values (${seen})` }))
     }
     out.set(key, value)
@@ -115,7 +146,7 @@ export const contactStatus = (value: string | undefined): Result.Result<Contact.
 /** `GET /contacts`: Limit (default 50, ≤ 1000), Start (≥ 0, default 0), Query, Status, shortResults. */
 export const contacts = (params: Params): Result.Result<ContactsQuery, InvalidParameter> =>
   Result.gen(function*() {
-    const named = yield* byLowerName(params)
+    const named = yield* byLowerName("contacts", params)
     const limit = yield* wholeNumber("Limit", named.get("limit"), defaultContactsLimit, 1, maxLimit)
     const start = yield* wholeNumber("Start", named.get("start"), 0, 0, Number.MAX_SAFE_INTEGER)
     const short = yield* flag("shortResults", named.get("shortresults"))
@@ -161,7 +192,7 @@ const directionOf = (value: string | undefined): Result.Result<Message.Direction
  */
 export const messages = (params: Params): Result.Result<MessageStore.Page, InvalidParameter | InvalidHttpDate> =>
   Result.gen(function*() {
-    const named = yield* byLowerName(params)
+    const named = yield* byLowerName("messages", params)
     const limit = yield* wholeNumber("Limit", named.get("limit"), defaultMessagesLimit, 1, maxLimit)
     const start = yield* wholeNumber("start", named.get("start"), 0, 0, Number.MAX_SAFE_INTEGER)
     const from = yield* date("start_date", named.get("start_date"))

@@ -57,8 +57,9 @@ describe("Query.contacts", () => {
       (name, i, j) => {
         const list = words[name]
         const [a, b] = [list[i % list.length] ?? "", list[j % list.length] ?? ""]
-        expect([name, a, b, Query.agree(name, a, b)]).toEqual([name, a, b, same(name, a, b)])
-        expect(Query.agree(name.toLowerCase(), a.toLowerCase(), b.toUpperCase())).toBe(same(name, a, b))
+        const endpoint = name === "direction" ? "messages" : "contacts"
+        expect([name, a, b, Query.agree(endpoint, name, a, b)]).toEqual([name, a, b, same(name, a, b)])
+        expect(Query.agree(endpoint, name.toLowerCase(), a.toLowerCase(), b.toUpperCase())).toBe(same(name, a, b))
       }
     ))
     fc.assert(fc.property(spelling("cancelled"), spelling("cancelled"), (a, b) => {
@@ -66,7 +67,30 @@ describe("Query.contacts", () => {
     }))
     expect(ok(Query.messages({ direction: "mt", Direction: "MT" })).direction).toBe("MT")
     // A word that is none of the parameter's agrees only as the same text, and is then refused by its reading.
-    expect(Query.agree("Status", "nope", "NOPE")).toBe(false)
+    expect(Query.agree("contacts", "Status", "nope", "NOPE")).toBe(false)
+  })
+
+  it("a blank value is a parameter not given: it contradicts no other spelling of its name", () => {
+    expect(ok(Query.messages({ Limit: "5", limit: "" })).limit).toBe(5)
+    expect(ok(Query.messages({ Limit: " ", limit: "5" })).limit).toBe(5)
+    expect(ok(Query.contacts({ Status: "CANCELLED", status: "" })).status).toBe("CANCELLED")
+  })
+
+  it("values read as one agree, for every known parameter; unknown parameters are ignored, repeated or not", () => {
+    expect(ok(Query.messages({ Limit: "1", limit: "01" })).limit).toBe(1)
+    expect(ok(Query.messages({ Start: "0", start: "00" })).start).toBe(0)
+    expect(ok(Query.contacts({ Start: "0", start: "00", Query: "Ann", query: "ann " })).query).toBe("Ann")
+    expect(ok(Query.messages({ start_date: "Sat, 21 Nov 2026 10:15:00 GMT", Start_Date: "Sat, 21 Nov 2026 10:15:00 UTC" })).from)
+      .toBe(Date.UTC(2026, 10, 21, 10, 15))
+    expect(ok(Query.messages({ group_short_name: "news", Group_Short_Name: "NEWS" })).group).toBe("news")
+    expect(ok(Query.messages({ misdn: "447400123456", MISDN: "+44 7400 123456" })).msisdn).toBe("447400123456")
+    expect(ok(Query.contacts({ tag: "a", Tag: "b", direction: "MT", Direction: "nope" })).limit).toBe(Query.defaultContactsLimit)
+    // Still refused: values that read differently, and an unreadable one beside a readable one.
+    expect(failure(Query.messages({ Limit: "1", limit: "2" }))).toMatchObject({ _tag: "InvalidParameter" })
+    expect(failure(Query.messages({ group_short_name: "news", Group_short_name: "vip" }))).toMatchObject({ _tag: "InvalidParameter" })
+    expect(failure(Query.messages({ start_date: "Sat, 21 Nov 2026 10:15:00 GMT", Start_date: "Sat, 21 Nov 2026 10:15:01 GMT" })))
+      .toMatchObject({ _tag: "InvalidParameter" })
+    expect(failure(Query.messages({ Limit: "1", limit: "x" }))).toMatchObject({ _tag: "InvalidParameter" })
   })
 
   it("a NUL in any parameter's value is refused, naming it (no store could search for it)", () => {
@@ -162,8 +186,8 @@ describe("Query.messages", () => {
     expect(ok(Query.messages({ misdn: "+447400123456", msisdn: "447400123456" })).msisdn).toBe("447400123456")
     expect(failure(Query.messages({ misdn: "447400123456", msisdn: "447400123457" }))).toMatchObject({ parameter: "misdn" })
     expect(ok(Query.messages({ misdn: "+44 7400 123456", MISDN: "447400123456" })).msisdn).toBe("447400123456")
-    // Other parameters agree only as the same text.
-    expect(failure(Query.messages({ Limit: "5", limit: "05" }))).toMatchObject({ parameter: "limit" })
+    // Other parameters agree as read too: 5 and 05 are one Limit.
+    expect(ok(Query.messages({ Limit: "5", limit: "05" })).limit).toBe(5)
     expect(ok(Query.messages({ group_short_name: " News " })).group).toBe("News")
   })
 })

@@ -4,7 +4,7 @@
  * else in smsbook (`misdn`, numeric ids, names in any case); answers are core's wire shapes (the two
  * hot ones, a contact read and an individual send, written as JSON without a second Schema pass).
  */
-import { ContactBook, ContactStore, Messaging } from "@smsbook/core"
+import { ContactBook, ContactStore, Messaging, type Query } from "@smsbook/core"
 import { Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -14,12 +14,13 @@ import * as JsonBody from "./internal/jsonBody.ts"
 import * as QueryParams from "./internal/queryParams.ts"
 import * as WireResponse from "./internal/wireResponse.ts"
 
-const query = (request: HttpServerRequest.HttpServerRequest) => Effect.fromResult(QueryParams.fromUrl(request.url))
+const query = (endpoint: Query.Endpoint) => (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.fromResult(QueryParams.fromUrl(request.url, endpoint))
 
 export const messages = HttpApiBuilder.group(Api, "messages", (handlers) =>
   handlers
     .handle("list", ({ request }) =>
-      Effect.flatMap(query(request), Messaging.listMessages).pipe(ErrorBody.mapTo([400])))
+      Effect.flatMap(query("messages")(request), Messaging.listMessages).pipe(ErrorBody.mapTo([400])))
     .handleRaw("sendToContact", ({ request }) =>
       Effect.flatMap(JsonBody.read(request), (body) =>
         Messaging.sendToContact(body).pipe(
@@ -35,7 +36,7 @@ export const messages = HttpApiBuilder.group(Api, "messages", (handlers) =>
 
 export const contacts = HttpApiBuilder.group(Api, "contacts", (handlers) =>
   handlers
-    .handle("list", ({ request }) => Effect.flatMap(query(request), ContactBook.listContacts).pipe(ErrorBody.mapTo([400])))
+    .handle("list", ({ request }) => Effect.flatMap(query("contacts")(request), ContactBook.listContacts).pipe(ErrorBody.mapTo([400])))
     .handle("get", ({ params }) =>
       ContactBook.getContact(params.msisdn).pipe(Effect.map((contact) => WireResponse.contact(contact)), ErrorBody.mapTo([400, 404])))
     .handleRaw("create", ({ params, request }) =>
