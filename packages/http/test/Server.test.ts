@@ -258,7 +258,10 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     for (const msisdn of ["4".repeat(200), "x".repeat(300)]) expectError(await call("GET", `/contacts/${msisdn}`), "INVALID_MSISDN")
     // So does one the router cannot decode (not valid percent-encoding), on every method of the path.
     for (const [method, msisdn] of [["GET", "%FF"], ["PUT", "44740012345%C0%AF"], ["DELETE", "44740012345%ZZ"], ["POST", "%E0%A4%A"]] as const) {
-      expectError(await call(method, `/contacts/${msisdn}`, method === "PUT" || method === "POST" ? {} : undefined), "INVALID_MSISDN")
+      const body = method === "PUT" || method === "POST" ? {} : undefined
+      expectError(await call(method, `/contacts/${msisdn}`, body), "INVALID_MSISDN")
+      // Without a live key, 401 first, as on every endpoint.
+      for (const credential of [null, revokedKey]) expectError(await call(method, `/contacts/${msisdn}`, body, { key: credential }), "UNAUTHORIZED")
     }
     expectError(await call("PATCH", "/contacts/%FF", {}), "ROUTE_NOT_FOUND")
   })

@@ -3,7 +3,7 @@
  * escaped the API (an unknown route, a defect, a store failure during authentication) becomes an error body, then one
  * JSON access-log line is written, for a request cut off too; a 401 gets its `WWW-Authenticate` header.
  */
-import { Errors, InvalidMsisdn, type SmsbookError } from "@smsbook/core"
+import { Errors, type SmsbookError } from "@smsbook/core"
 import { Cause, Effect, Exit, Option, Predicate } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
@@ -46,17 +46,19 @@ const clientClosed = (cause: Cause.Cause<unknown>): boolean =>
   cause.reasons.some((reason) => reason._tag === "Interrupt" && reason.annotations.has(HttpServerError.ClientAbort.key))
 
 /**
- * The error body of a `/contacts/:msisdn` path whose number is not valid percent-encoding (`%FF`, `%ZZ`): the router
- * cannot decode it, so it matched no route, where every other `:msisdn` reaches its endpoint and is refused there.
+ * The request with a `/contacts/:msisdn` number that is not valid percent-encoding (`%FF`, `%ZZ`) escaped, so that
+ * the router, which cannot decode it and matched no route, reaches the endpoint: its key check answers first (401
+ * without a live key, as every endpoint), then the endpoint refuses the number as sent (`INVALID_MSISDN`).
  */
-const unreadableMsisdn = (method: string, url: string): ErrorBody.BodyOf<ErrorBody.Status> | undefined => {
-  const segment = /^\/contacts\/([^/]+)$/.exec(pathOf(url))?.[1]
-  if (segment === undefined || !["GET", "POST", "PUT", "DELETE"].includes(method)) return undefined
+const routable = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
+  const path = pathOf(request.url)
+  const segment = /^\/contacts\/([^/]+)$/.exec(path)?.[1]
+  if (segment === undefined) return request
   try {
     decodeURIComponent(segment)
-    return undefined
+    return request
   } catch {
-    return ErrorBody.fromError(new InvalidMsisdn({ value: segment, problem: "not-a-number" }))
+    return request.modify({ url: `/contacts/${encodeURIComponent(segment)}${request.url.slice(path.length)}` })
   }
 }
 
@@ -81,7 +83,9 @@ export const layer = (write: (line: string) => void) =>
       const tooLarge = JsonBody.declaredTooLarge(request)
       const answered = tooLarge !== undefined
         ? Effect.succeed(respond(tooLarge))
-        : Effect.provideService(httpEffect, ErrorBody.FailureNote, (noted) => void (failure ??= noted))
+        : Effect.provideService(httpEffect, ErrorBody.FailureNote, (noted) => void (failure ??= noted)).pipe(
+          Effect.provideService(HttpServerRequest.HttpServerRequest, routable(request))
+        )
       const log = (status: number, interrupted: boolean) => {
         const ended = performance.now()
         write(JSON.stringify({
@@ -98,8 +102,7 @@ export const layer = (write: (line: string) => void) =>
       return Effect.map(
         Effect.catchCause(answered, (cause) => {
           if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-          const found = bodyOf(cause)
-          const body = found.error.code === "ROUTE_NOT_FOUND" ? unreadableMsisdn(request.method, request.url) ?? found : found
+          const body = bodyOf(cause)
           if (body.error.status >= 500) failure = Cause.pretty(cause)
           return Effect.succeed(respond(body))
         }),
