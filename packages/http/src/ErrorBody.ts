@@ -86,7 +86,8 @@ export const httpCatalog = {
   InternalError: { code: "INTERNAL_ERROR", number: 3006, status: 500 },
   NotReady: { code: "NOT_READY", number: 3007, status: 503 },
   HeadersTooLarge: { code: "HEADERS_TOO_LARGE", number: 3008, status: 431 },
-  MalformedRequest: { code: "MALFORMED_REQUEST", number: 3009, status: 400 }
+  MalformedRequest: { code: "MALFORMED_REQUEST", number: 3009, status: 400 },
+  Stopping: { code: "SERVER_STOPPING", number: 3010, status: 503 }
 } as const satisfies { readonly [name: string]: { readonly code: string; readonly number: number; readonly status: Status } }
 
 export type HttpFailure = keyof typeof httpCatalog

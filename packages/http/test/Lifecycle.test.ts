@@ -224,11 +224,16 @@ describe("the server process", () => {
         .then((response) => response.status, () => 0)
     const left = send("left", AbortSignal.timeout(300))
     expect(await left).toBe(0)
-    // A send still waiting when the stop's drain (10 s) ends is cut off.
-    const cut = send("cut")
+    // A send still waiting when the stop's drain (10 s) ends is cut off, answered 503 with the JSON body the document declares.
+    const cut = fetch(`${server.url}/messages/send_to_contact`, { method: "POST", body: JSON.stringify({ msisdn: "447400123456", message: "hi", id: "cut" }) })
+      .then(async (response) => ({ status: response.status, type: response.headers.get("content-type"), body: await response.text() }))
     await new Promise((resolve) => setTimeout(resolve, 300))
     server.process.kill("SIGTERM")
-    expect(await cut).toBe(503)
+    const answer = await cut
+    expect(answer).toMatchObject({ status: 503, type: expect.stringContaining("application/json") })
+    expect(JSON.parse(answer.body)).toEqual({
+      error: { code: "SERVER_STOPPING", number: 3010, status: 503, message: expect.any(String), details: {} }
+    })
     await server.exited
     holder.exec("ROLLBACK")
     holder.close()

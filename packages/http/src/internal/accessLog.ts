@@ -41,6 +41,9 @@ const respond = (body: ErrorBody.BodyOf<ErrorBody.Status>) =>
     ...(body.error.status === 413 ? { headers: { connection: "close" } } : {})
   })
 
+/** The answer to a request the server's stop cut off after the drain: nothing of it was kept, so a retry is safe. */
+const stopping = ErrorBody.http("Stopping", "the server stopped before this request finished; nothing of it was kept: retry")
+
 /** Whether an interruption is the client's: it closed the connection before the answer (effect/http's annotation). */
 const clientClosed = (cause: Cause.Cause<unknown>): boolean =>
   cause.reasons.some((reason) => reason._tag === "Interrupt" && reason.annotations.has(HttpServerError.ClientAbort.key))
@@ -101,7 +104,13 @@ export const layer = (write: (line: string) => void) =>
       }
       return Effect.map(
         Effect.catchCause(answered, (cause) => {
-          if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+          if (Cause.hasInterruptsOnly(cause)) {
+            if (clientClosed(cause)) return Effect.failCause(cause)
+            // Cut off by the stop after the drain: Effect's server answers the response a defect of the cause carries
+            // (else an empty 503), so the client gets the JSON body /openapi.json declares for 503.
+            log(503, true)
+            return Effect.failCause(Cause.combine(cause, Cause.die(respond(stopping))))
+          }
           const body = bodyOf(cause)
           if (body.error.status >= 500) failure = Cause.pretty(cause)
           return Effect.succeed(respond(body))
@@ -112,8 +121,8 @@ export const layer = (write: (line: string) => void) =>
           return response.status === 401 ? HttpServerResponse.setHeader(response, "www-authenticate", "Bearer") : response
         }
       ).pipe(
-        // A request cut off (its client gone, or the server stopping after the drain) is logged too, with the status
-        // the server answers such a request: 499 for a client that closed the connection, else 503.
+        // A request its client cut off is logged too, with the status effect/http gives it: 499 (one the stop cut is
+        // logged above, answered 503); any other interruption as 503.
         Effect.onExit((exit) =>
           Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause)
             ? Effect.sync(() => log(clientClosed(exit.cause) ? 499 : 503, true))
