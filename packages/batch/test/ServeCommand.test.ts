@@ -216,6 +216,30 @@ describe("smsbook keys and smsbook serve", () => {
     expect(unnamed.stderr).toContain("short_name")
   })
 
+  it("names the flag as typed in every refusal of serve and keys (exit 2)", () => {
+    const refused = (args: ReadonlyArray<string>) => {
+      const run = smsbook(...args, "--json")
+      return { code: run.code, error: JSON.parse(run.stdout).error }
+    }
+    expect(refused(["serve", "--port", "99999"])).toMatchObject({ code: 2, error: { field: "--port" } })
+    expect(refused(["serve", "--port", "0", "--no-auth", "--host", "0.0.0.0"])).toMatchObject({ code: 2, error: { field: "--no-auth" } })
+    expect(refused(["keys", "create", "--name", ""])).toMatchObject({ code: 2, error: { field: "--name" } })
+  })
+
+  it("refuses to serve a memory: book with keys, which no other process could create (exit 2); with --no-auth it serves", async () => {
+    const keyed = smsbook("serve", "--store", "memory:", "--port", "0", "--json")
+    expect(keyed.code).toBe(2)
+    expect(JSON.parse(keyed.stdout)).toMatchObject({ error: { field: "--store", message: expect.stringContaining("--no-auth") } })
+    const server = spawn(process.execPath, [bin, "serve", "--store", "memory:", "--port", "0", "--no-auth", "--json"], { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] })
+    try {
+      const url = await servingAt(server)
+      expect((await fetch(`${url}/contacts`)).status).toBe(200)
+    } finally {
+      server.kill("SIGTERM")
+      await once(server, "exit")
+    }
+  }, 60_000)
+
   it("names the flag at fault when it cannot listen: a port already in use (exit 2)", async () => {
     const holder = net.createServer()
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve))

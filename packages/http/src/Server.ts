@@ -74,15 +74,26 @@ const storeKind = (url: string): string => {
   return "kind" in location ? location.kind : "unknown"
 }
 
-/** The checks made before anything opens: `--no-auth` only on a loopback host, a valid port. */
+/**
+ * The checks made before anything opens, each naming the flag at fault as typed: `--no-auth` only on a loopback host,
+ * a valid port, and a `memory:` store only with `--no-auth` (its keys live in this process's memory, which no
+ * `smsbook keys create` of another process can reach: every request would answer 401).
+ */
 export const check = (options: Options): Effect.Effect<void, InvalidField> => {
   const host = options.host ?? defaults.host
   const port = options.port ?? defaults.port
   if (options.noAuth === true && !isLoopback(host)) {
-    return Effect.fail(new InvalidField({ field: "no-auth", value: host, reason: "is allowed only on a loopback host (127.0.0.1, ::1, localhost)" }))
+    return Effect.fail(new InvalidField({ field: "--no-auth", value: host, reason: "is allowed only on a loopback host (127.0.0.1, ::1, localhost)" }))
   }
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    return Effect.fail(new InvalidField({ field: "port", value: String(port), reason: "must be a whole number from 0 to 65535" }))
+    return Effect.fail(new InvalidField({ field: "--port", value: String(port), reason: "must be a whole number from 0 to 65535" }))
+  }
+  if (options.noAuth !== true && storeKind(options.store) === "memory") {
+    return Effect.fail(new InvalidField({
+      field: "--store",
+      value: options.store,
+      reason: "is a book in this process's memory, whose API keys no other process can create: serve it with --no-auth (loopback only), or serve a file or PostgreSQL book"
+    }))
   }
   return Effect.void
 }

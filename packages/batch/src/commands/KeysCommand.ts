@@ -2,7 +2,7 @@
  * `smsbook keys create --name NAME | list | revoke ID`: the API keys of `smsbook serve`, kept in
  * the store as hashes; a key's secret is printed once, when it is created.
  */
-import { InvalidParameter } from "@smsbook/core"
+import { InvalidField, InvalidParameter } from "@smsbook/core"
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
 import { Effect, Option, Redacted } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
@@ -25,12 +25,16 @@ const withKeys = <A, E>(
 const describe = (key: ApiKeyStore.ApiKey) =>
   `${key.id}  ${key.name}  created ${key.created_at}${key.revoked_at === undefined ? "" : `  revoked ${key.revoked_at}`}`
 
+/** The store's refusal of a key's name, naming the flag as typed (`--name`), as every flag error does. */
+const asFlag = (error: InvalidField): InvalidField =>
+  error.field === "name" ? new InvalidField({ field: "--name", value: error.value, reason: error.reason }) : error
+
 const create = Command.make(
   "create",
   { ...storeFlags, name: Flag.String("name").pipe(Flag.withDescription("What the key is for (shown by keys list)")) },
   (input) =>
     withKeys(input, (keys) =>
-      Effect.flatMap(keys.create(input.name), ({ key, secret }) =>
+      Effect.flatMap(keys.create(input.name).pipe(Effect.catchTag("InvalidField", (error) => Effect.fail(asFlag(error)))), ({ key, secret }) =>
         Output.print(input.json, { ...key, key: Redacted.value(secret) }, (created) => [
           `key ${created.id} (${created.name}) created; it is shown only now:`,
           created.key
