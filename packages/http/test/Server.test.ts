@@ -370,11 +370,17 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     const before = server.log.length
     await call("GET", "/health", undefined, { key: null })
     await call("GET", "/contacts/1", undefined, { key: null })
+    await call("GET", `/contacts/${Samples.msisdn}`)
+    await call("GET", `/Contacts/${Samples.msisdn}?misdn=${Samples.msisdn}`)
     const lines = server.log.slice(before).map((line) => JSON.parse(line))
     expect(lines).toEqual([
       expect.objectContaining({ method: "GET", path: "/health", status: 200, ms: expect.any(Number), remote: "127.0.0.1" }),
-      expect.objectContaining({ method: "GET", path: "/contacts/1", status: 401 })
+      expect.objectContaining({ method: "GET", path: "/contacts/:msisdn", status: 401 }),
+      expect.objectContaining({ method: "GET", path: "/contacts/:msisdn", status: 200 }),
+      expect.objectContaining({ method: "GET", path: "/Contacts/:number", status: 404 })
     ])
+    // No phone number in the log: not in paths, not in query strings.
+    expect(server.log.some((line) => line.includes(Samples.msisdn))).toBe(false)
     expect(Option.isNone(Option.fromNullishOr(lines[0].failure))).toBe(true)
   })
 })

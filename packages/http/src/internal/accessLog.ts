@@ -1,7 +1,8 @@
 /**
  * The server's outermost middleware: a body declared over 1 MiB is refused before any route runs, every failure that
  * escaped the API (an unknown route, a defect, a store failure during authentication) becomes an error body, then one
- * JSON access-log line is written, for a request cut off too; a 401 gets its `WWW-Authenticate` header.
+ * JSON access-log line is written (no phone number in it), for a request cut off too; a 401 gets its `WWW-Authenticate`
+ * header.
  */
 import { Errors, type SmsbookError } from "@smsbook/core"
 import { Cause, Effect, Exit, Option, Predicate } from "effect"
@@ -65,6 +66,16 @@ const routable = (request: HttpServerRequest.HttpServerRequest): HttpServerReque
   }
 }
 
+/**
+ * The path a log line shows: a contact's number is the route's pattern (`/contacts/:msisdn`), and a run of six digits
+ * or more elsewhere (a path that is no endpoint: `/Contacts/447400123456`) is `:number`. The log keeps no phone
+ * numbers, as it keeps no query strings; the route, the status and the time are what an operator reads it for.
+ */
+const loggedPath = (url: string): string => {
+  const path = pathOf(url)
+  return /^\/contacts\/[^/]+$/.test(path) ? "/contacts/:msisdn" : path.replace(/\d{6,}/g, ":number")
+}
+
 /** The path of a request URL, without its query string. */
 const pathOf = (url: string): string => {
   const query = url.indexOf("?")
@@ -94,7 +105,7 @@ export const layer = (write: (line: string) => void) =>
         write(JSON.stringify({
           time: new Date().toISOString(),
           method: request.method,
-          path: pathOf(request.url),
+          path: loggedPath(request.url),
           status,
           ms: Math.round((ended - started) * 1000) / 1000,
           remote,
