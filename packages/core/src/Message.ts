@@ -68,6 +68,18 @@ export const SendToContactBody = Schema.toStandardSchemaV1(Schema.Struct({
 }))
 export type SendToContactBody = typeof SendToContactBody.Type
 
+/**
+ * The body of `POST /messages/send_to_contact` as `/openapi.json` declares it: the number under either spelling, the
+ * sample's `msisdn` or the parameter table's `misdn`, each optional as `Contact.CreateBody` declares them (one is
+ * required: {@link decodeSendToContactBody} names it). A request in the interface's own words passes the document.
+ */
+export const SendToContactRequest = Schema.toStandardSchemaV1(Schema.Struct({
+  msisdn: Schema.optionalKey(Wire.PhoneText),
+  misdn: Schema.optionalKey(Wire.PhoneText),
+  message: Schema.String,
+  id: Schema.optionalKey(Wire.Text)
+}))
+
 /** Body of `POST /messages/send`. */
 export const SendToGroupsBody = Schema.toStandardSchemaV1(Schema.Struct({
   tags: Schema.optionalKey(Schema.Array(Schema.String)),

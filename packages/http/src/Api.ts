@@ -77,9 +77,9 @@ export class MessagesGroup extends HttpApiGroup.make("messages")
       error: bodilessErrors
     }).annotateMerge(OpenApi.annotations({ summary: "List messages" })),
     HttpApiEndpoint.post("sendToContact", "/messages/send_to_contact", {
-      payload: Message.SendToContactBody.annotate({
+      payload: Message.SendToContactRequest.annotate({
         identifier: "SendToContactBody",
-        description: "`misdn` is read as `msisdn`; a numeric `id` reads as its decimal text."
+        description: "The number as `msisdn` or `misdn` (one of them; both must name the same number); a numeric `id` reads as its decimal text."
       }),
       success: WireMessage.pipe(HttpApiSchema.status(201)),
       error: [...bodyErrors, ErrorBody.Forbidden, ErrorBody.Conflict]

@@ -53,6 +53,16 @@ describe("the served OpenAPI document", () => {
     }
   })
 
+  it("declares misdn in the send-to-contact body as in the create body: the interface's own request passes the document", () => {
+    const spec = structuredClone(document) as {
+      components: { schemas: Record<string, { properties: Record<string, unknown>; required?: ReadonlyArray<string> }> }
+    }
+    const [send, create] = [spec.components.schemas["SendToContactBody"], spec.components.schemas["CreateContactBody"]]
+    expect(send?.properties["misdn"]).toEqual(create?.properties["misdn"])
+    expect(send?.properties["msisdn"]).toEqual(create?.properties["msisdn"])
+    expect(send?.required).toEqual(["message"])
+  })
+
   it("promises whole, non-negative message counts: no \"Infinity\" or \"NaN\" text", () => {
     const spec = structuredClone(document) as {
       components: { schemas: Record<string, { properties: Record<string, unknown> }> }
@@ -96,6 +106,9 @@ describe("the served OpenAPI document", () => {
     expect(sent.response.status).toBe(201)
     expect(sent.data).toMatchObject({ id: "12345", status: "READY", type: 1 })
 
+    const misdn = await client.POST("/messages/send_to_contact", { body: Samples.sendToContactMisdn })
+    expect(misdn.data).toMatchObject({ msisdn: "447400123457", status: "READY" })
+
     const duplicate = await client.POST("/messages/send_to_contact", { body: Samples.sendToContact })
     expect(duplicate.error?.error).toMatchObject({ code: "DUPLICATE_SEND", number: 1009, status: 409 })
 
@@ -104,7 +117,7 @@ describe("the served OpenAPI document", () => {
     expect(group.data).toMatchObject({ status: "PENDING", type: 2 })
 
     const messages = await client.GET("/messages", { params: { query: { direction: "MT", Limit: "50" } } })
-    expect(messages.data?.map((message) => message.status)).toEqual(["READY", "PENDING"])
+    expect(messages.data?.map((message) => message.status)).toEqual(["READY", "READY", "PENDING"])
 
     const bad = await client.GET("/messages", { params: { query: { Limit: "0" } } })
     expect(bad.error?.error).toMatchObject({ code: "INVALID_PARAMETER", status: 400 })
