@@ -2,7 +2,7 @@
  * The broadcast job: one text to every contact of some tags, either straight from the flags or
  * from a reviewed plan file, summarised as `--json` prints it.
  */
-import { Account, InvalidField, type Message, Messaging } from "@smsbook/core"
+import { Account, InvalidField, type Message, MessageStore, Messaging } from "@smsbook/core"
 import { Effect, Option } from "effect"
 import * as Interruption from "../internal/interruption.ts"
 import * as MessageText from "../internal/messageText.ts"
@@ -84,23 +84,40 @@ const resumable = <A, E, R>(broadcast: Effect.Effect<A, E, R>) =>
   )
 
 /**
- * Sends the request now, under its `--id` or else its {@link digestId}. A digest id already used by a finished
- * broadcast within the spam period is the same broadcast sent again: refused as a duplicate (`DUPLICATE_SEND`, as
- * the interface's anti-spam rule says), with a hint of the way to send it on purpose.
+ * The id a broadcast is sent under: its `--id`, else its {@link digestId}. A plan is the broadcast it was made from,
+ * so it gets the same id: a broadcast sent once directly and once from a plan is refused the second time, and one
+ * interrupted either way is resumed either way.
+ */
+export const idOf = (
+  request: { readonly tags: ReadonlyArray<string>; readonly message: string; readonly id?: string | undefined },
+  shortName: string
+): string => request.id ?? digestId(request.tags, request.message, shortName)
+
+/**
+ * Sends the request now, under its {@link idOf}. A digest id already used by a finished broadcast within the spam
+ * period is the same broadcast sent again: refused as a duplicate (`DUPLICATE_SEND`, as the interface's anti-spam
+ * rule says), with a hint of the way to send it on purpose.
  */
 export const send = Effect.fnUntraced(function*(request: BroadcastPlan.Request, options: { readonly allowEmpty: boolean }) {
-  if (request.id !== undefined) return sentSummary(yield* resumable(Messaging.broadcast(request, options)))
   const account = yield* Account.Account
-  const id = digestId(request.tags, request.message, account.short_name)
+  const id = idOf(request, account.short_name)
   return sentSummary(yield* resumable(Messaging.broadcast({ ...request, id }, options)))
 })
 
 /**
- * Sends exactly the plan at `path`, once it is verified. A plan without an id sends under one derived
- * from its seal: sending it twice is refused by the anti-spam check, and an interrupted send of it resumes.
+ * Until 2026-11-27 a plan without an id was sent under `plan-` and 35 hex digits of its seal. A send of such a plan
+ * left unfinished keeps that id, so running the plan again resumes it rather than sending the first ones a second copy.
  */
+const unfinishedLegacyId = Effect.fnUntraced(function*(plan: BroadcastPlan.Summary) {
+  if (plan.id !== undefined) return undefined
+  const legacy = `plan-${plan.plan_sha256.slice(0, 35)}`
+  const found = yield* (yield* MessageStore.MessageStore).findById(legacy)
+  return Option.isSome(found) && found.value.status !== "SENT" ? legacy : undefined
+})
+
+/** Sends exactly the plan at `path`, once it is verified, under the id the same broadcast sent directly has. */
 export const sendPlan = Effect.fnUntraced(function*(path: string, options: { readonly allowEmpty: boolean }) {
   const plan = yield* BroadcastPlan.verify(path, options)
-  const id = plan.id ?? `plan-${plan.plan_sha256.slice(0, 35)}`
+  const id = (yield* unfinishedLegacyId(plan)) ?? idOf(plan, plan.short_name)
   return sentSummary(yield* resumable(Messaging.broadcast({ tags: plan.tags, message: plan.message, id }, options)))
 })

@@ -1,0 +1,138 @@
+/**
+ * A broadcast is one send whichever way it goes out: straight from the flags or from a reviewed plan, it has one
+ * anti-spam id, so it is resumed or refused alike; and its dry run says what the real run would do. On SQLite files.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Account, Contact, ContactBook, MemoryStore, MessageStore, Messaging } from "@smsbook/core"
+import { SqliteStore } from "@smsbook/store"
+import { Effect, Layer, Option } from "effect"
+import * as fc from "fast-check"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll } from "vitest"
+import { isSmsbookError } from "../../src/Output.ts"
+import * as Broadcast from "../../src/jobs/Broadcast.ts"
+import * as Plan from "../../src/jobs/BroadcastPlan.ts"
+
+const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-broadcast-test-"))
+afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }))
+let files = 0
+const tempFile = (name: string) => path.join(temporary, `${++files}-${name}`)
+
+const acme: Account.Settings = { ...Account.defaults, short_name: "ACME" }
+/** A fresh SQLite book for each test. */
+const sqlite = () => Layer.mergeAll(SqliteStore.layer(tempFile("book.db")), Account.layer(acme))
+
+const msisdnOf = (index: number) => `4474002${String(index).padStart(5, "0")}`
+
+/** `count` contacts carrying `tags`. */
+const seed = (count: number, tags: ReadonlyArray<string>) =>
+  Effect.forEach(Array.from({ length: count }, (_, i) => msisdnOf(i)), (msisdn) =>
+    Effect.andThen(ContactBook.createContact(msisdn, { first_name: "P" }), ContactBook.editContact(msisdn, { tags: [...tags] })), {
+    discard: true
+  })
+
+/** The code of the failure of `effect`, which must be an smsbook error. */
+const refusal = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.flip(effect), (error) =>
+    isSmsbookError(error) ? Effect.succeed(error._tag) : Effect.die(new Error(`not an smsbook error: ${String(error)}`)))
+
+const noEmpty = { allowEmpty: false }
+
+/**
+ * What a broadcast killed after `handed` members leaves: its message PROCESSING under the digest id, those members
+ * recorded as handed it.
+ */
+const interrupted = (tags: ReadonlyArray<string>, message: string, handed: number) =>
+  Effect.gen(function*() {
+    const id = Broadcast.digestId(tags, message, acme.short_name)
+    const accepted = yield* Messaging.sendToGroups({ tags, message, id })
+    const store = yield* MessageStore.MessageStore
+    const pending = Option.getOrThrow(yield* store.get(accepted.message_id))
+    yield* store.update({ ...pending, status: "PROCESSING" })
+    yield* store.recordDeliveries(accepted.message_id, Array.from({ length: handed }, (_, i) => msisdnOf(i)))
+    return accepted.message_id
+  })
+
+describe("a plan without --id is the same broadcast as the command it was made from", () => {
+  it.effect("sent directly (tags NeWs), then reviewed and sent from a plan (tags news): the plan is refused as a duplicate", () =>
+    Effect.gen(function*() {
+      yield* seed(3, ["news"])
+      yield* Broadcast.send({ tags: ["NeWs"], message: "Shop opens at 9" }, noEmpty)
+      const plan = tempFile("plan.json")
+      yield* Plan.write({ tags: ["news"], message: "Shop opens at 9" }, plan)
+      expect(yield* refusal(Broadcast.sendPlan(plan, noEmpty))).toBe("DuplicateSend")
+      expect((yield* Messaging.listMessages({})).filter((m) => m.direction === "MT")).toHaveLength(1)
+    }).pipe(Effect.provide(sqlite())))
+
+  it.effect("planned, sent from the plan, then sent directly: the direct run is refused as a duplicate", () =>
+    Effect.gen(function*() {
+      yield* seed(3, ["news"])
+      const plan = tempFile("plan.json")
+      yield* Plan.write({ tags: ["news"], message: "Shop opens at 9" }, plan)
+      const sent = yield* Broadcast.sendPlan(plan, noEmpty)
+      expect(sent.message_id).toBeDefined()
+      expect(sent.handed_over).toBe(3)
+      expect(yield* refusal(Broadcast.send({ tags: ["NeWs"], message: "Shop opens at 9" }, noEmpty))).toBe("DuplicateSend")
+      const messages = yield* Messaging.listMessages({})
+      expect(messages.filter((m) => m.direction === "MT")).toHaveLength(1)
+    }).pipe(Effect.provide(sqlite())))
+
+  it.effect("sent directly, then a plan made before it is sent: refused as a duplicate, nobody gets it twice", () =>
+    Effect.gen(function*() {
+      yield* seed(3, ["news"])
+      const plan = tempFile("plan.json")
+      yield* Plan.write({ tags: ["news"], message: "Shop opens at 9" }, plan)
+      yield* Broadcast.send({ tags: ["NeWs"], message: "Shop opens at 9" }, noEmpty)
+      expect(yield* refusal(Broadcast.sendPlan(plan, noEmpty))).toBe("DuplicateSend")
+      expect((yield* Messaging.listMessages({})).filter((m) => m.direction === "MT")).toHaveLength(1)
+    }).pipe(Effect.provide(sqlite())))
+
+  it.effect("two plans of the same broadcast, tags news and NEWS: the second is refused", () =>
+    Effect.gen(function*() {
+      yield* seed(2, ["news"])
+      const lower = tempFile("lower.json")
+      const upper = tempFile("upper.json")
+      yield* Plan.write({ tags: ["news"], message: "Hi" }, lower)
+      yield* Plan.write({ tags: ["NEWS"], message: "Hi" }, upper)
+      yield* Broadcast.sendPlan(lower, noEmpty)
+      expect(yield* refusal(Broadcast.sendPlan(upper, noEmpty))).toBe("DuplicateSend")
+    }).pipe(Effect.provide(sqlite())))
+
+  it.effect("a direct broadcast interrupted after some were handed it, then the review flow: the plan resumes it", () =>
+    Effect.gen(function*() {
+      yield* seed(5, ["big"])
+      const messageId = yield* interrupted(["big"], "big 0.9", 2)
+      const plan = tempFile("plan.json")
+      yield* Plan.write({ tags: ["big"], message: "big 0.9" }, plan)
+      const sent = yield* Broadcast.sendPlan(plan, noEmpty)
+      expect(sent).toMatchObject({ message_id: messageId, resumed: true, handed_over: 3, recipients: 5, status: "SENT" })
+    }).pipe(Effect.provide(sqlite())))
+
+  it.effect("a plan with --id is sent under that id, as the command with --id is", () =>
+    Effect.gen(function*() {
+      yield* seed(2, ["news"])
+      const plan = tempFile("plan.json")
+      yield* Plan.write({ tags: ["news"], message: "Hi", id: "promo-1" }, plan)
+      yield* Broadcast.sendPlan(plan, noEmpty)
+      expect(yield* refusal(Broadcast.send({ tags: ["news"], message: "Hi", id: "promo-1" }, noEmpty))).toBe("DuplicateSend")
+    }).pipe(Effect.provide(sqlite())))
+
+  it("law: the id a plan is sent under is the direct command's, whatever the order, case and blanks of its tags", async () => {
+    const tag = fc.constantFrom("news", "sport", "vip", "Über", "club")
+    const variant = (tags: ReadonlyArray<string>) =>
+      fc.tuple(fc.shuffledSubarray([...tags], { minLength: tags.length, maxLength: tags.length }), fc.array(fc.boolean(), { minLength: tags.length, maxLength: tags.length }), fc.array(fc.constantFrom("", " ", "  "), { minLength: tags.length, maxLength: tags.length }))
+        .map(([order, upper, pad]) => order.map((t, i) => `${pad[i] ?? ""}${upper[i] === true ? t.toUpperCase() : t}${pad[i] ?? ""}`))
+    const arbitrary = fc.uniqueArray(tag, { minLength: 1, maxLength: 4 }).chain((tags) =>
+      fc.tuple(fc.constant(tags), variant(tags), fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim() !== ""))
+    )
+    await fc.assert(fc.asyncProperty(arbitrary, async ([tags, planned, message]) => {
+      const summary = await Effect.runPromise(
+        Plan.resolve({ tags: planned, message, allowEmpty: true }).pipe(Effect.provide(Layer.mergeAll(MemoryStore.layer, Account.layer(acme))))
+      )
+      expect(Broadcast.idOf(summary, summary.short_name)).toBe(Broadcast.digestId(tags, message, acme.short_name))
+      expect(Contact.normalizeTags(planned).map((t) => t.toLowerCase()).sort()).toEqual([...tags].map((t) => t.toLowerCase()).sort())
+    }), { numRuns: 200 })
+  })
+})
