@@ -193,7 +193,10 @@ export const broadcastSent = (sent: Broadcast.Sent): ReadonlyArray<string> => [
 ]
 
 export const broadcastPlan = (plan: BroadcastPlan.Summary): ReadonlyArray<string> => [
-  `would send ${JSON.stringify(plan.prefixed)}`,
+  plan.resume === undefined
+    ? `would send ${JSON.stringify(plan.prefixed)}`
+    : `would resume message ${plan.resume.message_id}, ${JSON.stringify(plan.prefixed)}: ${plan.resume.handed_over_before} ` +
+      `member(s) were handed it before, ${plan.resume.remaining} remain`,
   `  ${plan.encoding}, ${plan.segments} segment(s) per recipient`,
   `  ${plan.recipients} recipients + ${plan.monitors} monitors = ${plan.sent_count} SMS`,
   ...plan.ucs2_characters.map(({ char, suggestion }) =>

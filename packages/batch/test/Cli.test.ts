@@ -189,6 +189,26 @@ describe("smsbook broadcast", () => {
     expect(smsbook("broadcast", "--plan", plan, "--short-name", "ACME").stderr).toContain("DUPLICATE_SEND")
   }, 120_000) // a dozen CLI processes, each paying start-up
 
+  it("one broadcast, sent directly and from a plan in either order, goes out once; its dry run says so", () => {
+    json("contacts", "add", "447400200101", "--tags", "shop")
+    json("contacts", "add", "447400200102", "--tags", "SHOP")
+    const early = path.join(dir, "early.json")
+    json("broadcast", "--tags", "shop", "--message", "Shop opens at 9", "--short-name", "ACME", "--dry-run", "--plan", early)
+    expect(json("broadcast", "--tags", "ShOp", "--message", "Shop opens at 9", "--short-name", "ACME")).toMatchObject({ handed_over: 2 })
+    const fromPlan = smsbook("broadcast", "--plan", early, "--short-name", "ACME")
+    expect(fromPlan.code).toBe(1)
+    expect(fromPlan.stderr).toContain("DUPLICATE_SEND")
+    const dryRun = smsbook("broadcast", "--tags", "SHOP", "--message", "Shop opens at 9", "--short-name", "ACME", "--dry-run")
+    expect(dryRun.code).toBe(1)
+    expect(dryRun.stderr).toContain("DUPLICATE_SEND")
+    for (const [id, code] of [["x".repeat(41), "EXTERNAL_ID_TOO_LONG"], ["", "INVALID_FIELD"]] as const) {
+      const refused = smsbook("broadcast", "--tags", "shop", "--message", "Other", "--short-name", "ACME", "--dry-run", `--id=${id}`, "--plan", "id.json")
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toContain(code)
+      expect(fs.existsSync(path.join(dir, "id.json"))).toBe(false)
+    }
+  }, 120_000)
+
   it("a dry run refuses what the send would refuse, and --plan takes nothing else", () => {
     expect(smsbook("broadcast", "--message", "Hi", "--short-name", "ACME", "--dry-run").stderr).toContain("MISSING_TAGS")
     const nobody = smsbook("broadcast", "--tags", "nobody", "--message", "Hi", "--short-name", "ACME", "--dry-run")

@@ -11,7 +11,7 @@ import * as ContactBook from "./ContactBook.ts"
 import { ContactStore } from "./ContactStore.ts"
 import * as Country from "./Country.ts"
 import * as CreatedOn from "./CreatedOn.ts"
-import { IllegalTransition, InvalidField, MessageNotFound, MissingTags, NoRecipients, RecipientOptedOut } from "./Errors.ts"
+import { IllegalTransition, MessageNotFound, MissingTags, NoRecipients, RecipientOptedOut } from "./Errors.ts"
 import * as ExternalId from "./ExternalId.ts"
 import * as ids from "./internal/ids.ts"
 import { useCaseSpan } from "./internal/useCaseSpan.ts"
@@ -19,6 +19,7 @@ import * as Message from "./Message.ts"
 import { MessageStore } from "./MessageStore.ts"
 import * as Msisdn from "./Msisdn.ts"
 import * as Query from "./Query.ts"
+import * as Resumption from "./Resumption.ts"
 import * as Sms from "./Sms.ts"
 
 /** The wire shape of a stored message, `created_on` in the account's time zone. */
@@ -400,21 +401,9 @@ export const broadcast = Effect.fn("Messaging.broadcast")(function*(
 ) {
   const request = yield* Effect.fromResult(Message.decodeSendToGroupsBody(body))
   const tags = Contact.normalizeTags(request.tags ?? [])
-  const store = yield* MessageStore
-  const previous = request.id === undefined ? Option.none() : yield* store.findById(request.id)
-  if (Option.isSome(previous) && previous.value.type === Message.GROUP && previous.value.status !== "SENT") {
-    const unfinished = previous.value
-    // Tags name groups, matched without regard to case or order: `news,vip` resumes `VIP,news`.
-    const groups = (list: ReadonlyArray<string>) => list.map((tag) => tag.toLowerCase()).sort().join("\n")
-    const sameTags = groups(unfinished.tags) === groups(tags)
-    if (unfinished.message !== request.message || !sameTags) {
-      return yield* new InvalidField({
-        field: "id",
-        value: request.id ?? "",
-        reason: `belongs to unfinished message ${unfinished.message_id} with another text or tags; resume it with the same ones`
-      })
-    }
-    const processed = yield* processGroupMessage(unfinished.message_id)
+  const unfinished = yield* Resumption.unfinished(request.id, request.message, tags)
+  if (Option.isSome(unfinished)) {
+    const processed = yield* processGroupMessage(unfinished.value.message_id)
     return { ...processed, resumed: true } satisfies Broadcast
   }
   // A new broadcast only: one under a longer tag from before the limit, interrupted, still resumes above.

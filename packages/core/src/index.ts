@@ -20,6 +20,7 @@ export * as Msisdn from "./Msisdn.ts"
 export * as PartQueue from "./PartQueue.ts"
 export * as Ports from "./Ports.ts"
 export * as Query from "./Query.ts"
+export * as Resumption from "./Resumption.ts"
 export * as Sms from "./Sms.ts"
 export * as Wire from "./Wire.ts"
 export {

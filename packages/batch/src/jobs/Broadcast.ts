@@ -6,7 +6,7 @@ import { Account, InvalidField, type Message, MessageStore, Messaging } from "@s
 import { Effect, Option } from "effect"
 import * as Interruption from "../internal/interruption.ts"
 import * as MessageText from "../internal/messageText.ts"
-import * as SendDigest from "../internal/sendDigest.ts"
+import { idOf } from "../internal/broadcastId.ts"
 import * as BroadcastPlan from "./BroadcastPlan.ts"
 
 /**
@@ -59,15 +59,7 @@ export const messageText = (input: {
   return Effect.fail(new InvalidField({ field: "--message", value: "", reason: "is required (or --message-file)" }))
 }
 
-/**
- * The id of a broadcast sent without `--id` (issue 11): `bc-` and 37 hex digits of the SHA-256 of its
- * case-folded, sorted tags, its text and the short name. The same broadcast run again has the same id, so a run
- * that was killed resumes (nobody gets it twice, nobody is left out) and a finished one is not sent twice.
- */
-export const digestId = (tags: ReadonlyArray<string>, message: string, shortName: string): string => {
-  const folded = [...new Set(tags.map((tag) => tag.trim().toLowerCase()).filter((tag) => tag !== ""))].sort()
-  return SendDigest.of("bc", [folded, message, shortName])
-}
+export { digestId, idOf } from "../internal/broadcastId.ts"
 
 /**
  * Runs a broadcast noting, batch by batch, what an interruption would leave: the members already handed the message
@@ -84,17 +76,7 @@ const resumable = <A, E, R>(broadcast: Effect.Effect<A, E, R>) =>
   )
 
 /**
- * The id a broadcast is sent under: its `--id`, else its {@link digestId}. A plan is the broadcast it was made from,
- * so it gets the same id: a broadcast sent once directly and once from a plan is refused the second time, and one
- * interrupted either way is resumed either way.
- */
-export const idOf = (
-  request: { readonly tags: ReadonlyArray<string>; readonly message: string; readonly id?: string | undefined },
-  shortName: string
-): string => request.id ?? digestId(request.tags, request.message, shortName)
-
-/**
- * Sends the request now, under its {@link idOf}. A digest id already used by a finished broadcast within the spam
+ * Sends the request now, under its `idOf`. A digest id already used by a finished broadcast within the spam
  * period is the same broadcast sent again: refused as a duplicate (`DUPLICATE_SEND`, as the interface's anti-spam
  * rule says), with a hint of the way to send it on purpose.
  */

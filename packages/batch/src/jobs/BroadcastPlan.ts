@@ -3,11 +3,12 @@
  * UCS-2, `sent_count`, and every recipient — written for review and sealed by content hashes, so
  * `broadcast --plan FILE` sends exactly what was reviewed or refuses.
  */
-import { Account, Contact, InvalidParameter, Messaging, MissingTags, NoRecipients, Sms } from "@smsbook/core"
-import { Effect, Schema, Stream } from "effect"
+import { Account, Contact, ExternalId, InvalidParameter, MessageStore, Messaging, MissingTags, NoRecipients, Resumption, Sms } from "@smsbook/core"
+import { Effect, Option, Schema, Stream } from "effect"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import { PlanMismatch } from "../CliErrors.ts"
+import * as BroadcastId from "../internal/broadcastId.ts"
 import * as files from "../internal/files.ts"
 import * as OutputPath from "../internal/outputPath.ts"
 
@@ -25,7 +26,12 @@ export const Header = Schema.Struct({
   ucs2_characters: Schema.Array(Schema.Struct({ char: Schema.String, index: Schema.Number, suggestion: Schema.optionalKey(Schema.String) })),
   recipients: Schema.Number,
   monitors: Schema.Number,
-  sent_count: Schema.Number
+  sent_count: Schema.Number,
+  /**
+   * Present when the real run would resume an interrupted broadcast: its message, the members it had been handed to,
+   * and how many of the audience it would hand it to now.
+   */
+  resume: Schema.optionalKey(Schema.Struct({ message_id: Schema.String, handed_over_before: Schema.Number, remaining: Schema.Number }))
 })
 export type Header = typeof Header.Type
 
@@ -77,6 +83,10 @@ export const resolve = Effect.fnUntraced(function*<E = never>(
   const tags = Contact.normalizeTags(request.tags)
   if (tags.length === 0) return yield* new MissingTags()
   yield* Effect.fromResult(Sms.checkBudget(account.short_name, request.message))
+  if (request.id !== undefined) yield* Effect.fromResult(ExternalId.parse(request.id))
+  // What the real run finds under its id: an interrupted run of it to resume, or a finished one (a duplicate).
+  const id = BroadcastId.idOf(request, account.short_name)
+  const unfinished = yield* Resumption.unfinished(id, request.message, tags)
   const analysis = Sms.analyzePrefixed(account.short_name, request.message)
   const hasher = audienceHasher()
   let recipients = 0
@@ -92,7 +102,15 @@ export const resolve = Effect.fnUntraced(function*<E = never>(
       return onBatch(batch.map((member) => [member.msisdn, member.role] as const))
     })
   )
-  if (recipients === 0 && request.allowEmpty !== true) return yield* new NoRecipients({ tags })
+  let resume: Header["resume"]
+  if (Option.isSome(unfinished)) {
+    // The deliveries ledger holds whom it reached; the audience less those is what the resumed run hands over.
+    const before = yield* (yield* MessageStore.MessageStore).countDeliveries(unfinished.value.message_id)
+    resume = { message_id: unfinished.value.message_id, handed_over_before: before, remaining: Math.max(0, recipients + monitors - before) }
+  } else {
+    if (recipients === 0 && request.allowEmpty !== true) return yield* new NoRecipients({ tags })
+    yield* Resumption.checkNotDuplicate(id)
+  }
   const header: Header = {
     smsbook_plan: 1,
     short_name: account.short_name,
@@ -106,7 +124,8 @@ export const resolve = Effect.fnUntraced(function*<E = never>(
     ucs2_characters: Sms.ucs2Characters(Sms.prefix(account.short_name, request.message)),
     recipients,
     monitors,
-    sent_count: Sms.sentCount(analysis.segments, recipients, monitors)
+    sent_count: Sms.sentCount(analysis.segments, recipients, monitors),
+    ...(resume === undefined ? {} : { resume })
   }
   const audience_sha256 = hasher.digest()
   return { ...header, audience_sha256, plan_sha256: sealOf(header, audience_sha256) } satisfies Summary

@@ -56,13 +56,11 @@ const interrupted = (tags: ReadonlyArray<string>, message: string, handed: numbe
   })
 
 describe("a plan without --id is the same broadcast as the command it was made from", () => {
-  it.effect("sent directly (tags NeWs), then reviewed and sent from a plan (tags news): the plan is refused as a duplicate", () =>
+  it.effect("sent directly (tags NeWs), then reviewed and sent from a plan (tags news): the dry run and the send are refused", () =>
     Effect.gen(function*() {
       yield* seed(3, ["news"])
       yield* Broadcast.send({ tags: ["NeWs"], message: "Shop opens at 9" }, noEmpty)
-      const plan = tempFile("plan.json")
-      yield* Plan.write({ tags: ["news"], message: "Shop opens at 9" }, plan)
-      expect(yield* refusal(Broadcast.sendPlan(plan, noEmpty))).toBe("DuplicateSend")
+      expect(yield* refusal(Plan.write({ tags: ["news"], message: "Shop opens at 9" }, tempFile("plan.json")))).toBe("DuplicateSend")
       expect((yield* Messaging.listMessages({})).filter((m) => m.direction === "MT")).toHaveLength(1)
     }).pipe(Effect.provide(sqlite())))
 
@@ -136,3 +134,56 @@ describe("a plan without --id is the same broadcast as the command it was made f
     }), { numRuns: 200 })
   })
 })
+
+describe("a dry run says what the real run would do", () => {
+  it.effect("an id over 40 characters or blank is refused as the send refuses it", () =>
+    Effect.gen(function*() {
+      yield* seed(2, ["news"])
+      for (const id of ["x".repeat(41), "", "   "]) {
+        const real = yield* refusal(Broadcast.send({ tags: ["news"], message: "Hi", id }, noEmpty))
+        expect(yield* refusal(Plan.resolve({ tags: ["news"], message: "Hi", id }))).toBe(real)
+        expect(yield* refusal(Plan.write({ tags: ["news"], message: "Hi", id }, tempFile("plan.json")))).toBe(real)
+      }
+      expect(["ExternalIdTooLong", "InvalidField"]).toContain(yield* refusal(Plan.resolve({ tags: ["news"], message: "Hi", id: "x".repeat(41) })))
+    }).pipe(Effect.provide(sqlite())))
+
+  it.effect("an already sent broadcast (within the spam period) is refused as a duplicate, as the real run is", () =>
+    Effect.gen(function*() {
+      yield* seed(2, ["news"])
+      yield* Broadcast.send({ tags: ["news"], message: "Hi" }, noEmpty)
+      expect(yield* refusal(Plan.resolve({ tags: ["NEWS"], message: "Hi" }))).toBe("DuplicateSend")
+      yield* Broadcast.send({ tags: ["news"], message: "Hi", id: "promo-2" }, noEmpty)
+      expect(yield* refusal(Plan.resolve({ tags: ["news"], message: "Hi", id: "promo-2" }))).toBe("DuplicateSend")
+      // Another text is another broadcast.
+      expect((yield* Plan.resolve({ tags: ["news"], message: "Hi again" })).recipients).toBe(2)
+    }).pipe(Effect.provide(sqlite())))
+
+  it.effect("an interrupted broadcast: the dry run says it resumes and how many remain", () =>
+    Effect.gen(function*() {
+      yield* seed(5, ["big"])
+      const messageId = yield* interrupted(["big"], "big 0.9", 2)
+      const summary = yield* Plan.resolve({ tags: ["BIG"], message: "big 0.9" })
+      expect(summary.recipients).toBe(5)
+      expect(summary.resume).toEqual({ message_id: messageId, handed_over_before: 2, remaining: 3 })
+      // The real run does what the dry run said.
+      const sent = yield* Broadcast.send({ tags: ["big"], message: "big 0.9" }, noEmpty)
+      expect(sent).toMatchObject({ resumed: true, handed_over: 3 })
+    }).pipe(Effect.provide(sqlite())))
+
+  it.effect("an id of an unfinished message with another text is refused, as the real run refuses it", () =>
+    Effect.gen(function*() {
+      yield* seed(2, ["news"])
+      const accepted = yield* Messaging.sendToGroups({ tags: ["news"], message: "first", id: "promo-3" })
+      expect(accepted.response.status).toBe("PENDING")
+      const real = yield* refusal(Broadcast.send({ tags: ["news"], message: "second", id: "promo-3" }, noEmpty))
+      expect(yield* refusal(Plan.resolve({ tags: ["news"], message: "second", id: "promo-3" }))).toBe(real)
+    }).pipe(Effect.provide(sqlite())))
+
+  it.effect("a new broadcast has no resume", () =>
+    Effect.gen(function*() {
+      yield* seed(2, ["news"])
+      const summary = yield* Plan.resolve({ tags: ["news"], message: "Hi" })
+      expect(summary.resume).toBeUndefined()
+    }).pipe(Effect.provide(sqlite())))
+})
+
