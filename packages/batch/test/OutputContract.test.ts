@@ -420,7 +420,7 @@ describe("interruption", () => {
     expect(fs.existsSync(store)).toBe(false)
   })
 
-  it("SIGTERM during a broadcast says how many were handed the message; the same command resumes it", async () => {
+  it("SIGTERM during a broadcast says how many were handed the message and that the next dispatch sends it to the rest, as it does", async () => {
     const numbers = Array.from({ length: 30_000 }, (_, i) => `4474008${String(i).padStart(5, "0")}`)
     const crowd = path.join(dir, "crowd.db")
     expect(document(["import", "-", "--tags", "crowd", "--store", crowd], "msisdn\n" + numbers.join("\n") + "\n").code).toBe(0)
@@ -455,9 +455,16 @@ describe("interruption", () => {
     const code = await new Promise((resolve) => child.once("exit", resolve))
     db.exec("ROLLBACK")
     expect(code).toBe(143)
-    expect(stderr).toContain(`: ${handed} member(s) had been handed the message, and keep it; the others had not`)
-    expect(run(args).code).toBe(0)
+    expect(stderr).toContain(`: ${handed} member(s) had been handed the message in this run, and keep it; the others had not yet`)
+    // The note says what the book now holds: an unfinished message, which the next dispatch completes (not a pause).
+    expect(stderr).toContain("the next `smsbook dispatch` hands it to the rest")
+    const status = () => String(db.prepare("SELECT status FROM messages ORDER BY seq DESC LIMIT 1").get()?.["status"])
+    expect(status()).toBe("PROCESSING")
+    expect(run(["dispatch", "--once", "--short-name", "ACME", "--store", crowd]).code).toBe(0)
+    expect(status()).toBe("SENT")
     expect(outbox() - before).toBe(numbers.length)
+    // The same command run again finds it finished: a duplicate, nobody gets it twice.
+    expect(run(args).code).toBe(1)
     db.close()
   }, 300_000)
 })

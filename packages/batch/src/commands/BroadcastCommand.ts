@@ -84,13 +84,13 @@ export const command = Command.make(
             : Effect.void
       }
     ).pipe(
+      // What a stop leaves, as it is: an unfinished message is not cancelled, and a dispatcher completes it (the
+      // dispatchers hand every unfinished group message over; see docs/decisions.md, "Broadcasts").
       Effect.onInterrupt(() =>
-        Output.notes([
-          "interrupted: the broadcast stopped. Recipients already handed to the carrier keep their SMS; the rest were not sent.",
-          Option.isSome(input.id) || Option.isSome(input.plan)
-            ? "Run the same command again to send to the rest (the same id resumes it; nobody gets it twice)."
-            // Without --id, the id is a digest of the tags, the text and the short name: the same command resumes too.
-            : "Run the same command again to send to the rest (the same tags and text resume it; nobody gets it twice)."
+        Output.notes(input.dryRun ? ["interrupted: a dry run sends nothing; nothing was sent."] : [
+          "interrupted: the broadcast stopped. Members already handed to the carrier keep their SMS; the others were not sent yet.",
+          "Its message, if it was recorded, stays unfinished and is not cancelled: the next `smsbook dispatch` hands it to the rest, " +
+          "as the same command run again does (nobody gets it twice)."
         ]))
     )
 ).pipe(

@@ -66,12 +66,11 @@ export { digestId, idOf } from "../internal/broadcastId.ts"
  * stay handed it, and the same command run again resumes the message without sending anyone a second copy.
  */
 const resumable = <A, E, R>(broadcast: Effect.Effect<A, E, R>) =>
-  Effect.sync(() => Interruption.keep("nobody had been handed the message yet; run the same command again to send it")).pipe(
+  Effect.sync(() => Interruption.keep("nobody had been handed the message yet")).pipe(
     Effect.andThen(broadcast),
     Effect.provideService(Messaging.HandOverProgress, (messageId, handedOver) =>
       Interruption.keep(
-        `broadcast ${messageId}: ${handedOver} member(s) had been handed the message, and keep it; the others had not: ` +
-          "run the same command again to resume (nobody gets it twice)"
+        `broadcast ${messageId}: ${handedOver} member(s) had been handed the message in this run, and keep it; the others had not yet`
       ))
   )
 
