@@ -167,9 +167,9 @@ const problemMessages: { readonly [P in Exclude<Errors.MsisdnProblem, "empty">]:
 const unknownCallingCode = "no country has the calling code this number starts with: check the digits after + or 00"
 
 /** A fact of a file's columns, found once per file: every row of a file is read with the same `Columns`. */
-const perFile = (fact: (columns: Columns.Columns) => boolean) => {
-  const known = new WeakMap<Columns.Columns, boolean>()
-  return (columns: Columns.Columns): boolean => {
+const perFile = <A>(fact: (columns: Columns.Columns) => A) => {
+  const known = new WeakMap<Columns.Columns, A>()
+  return (columns: Columns.Columns): A => {
     let answer = known.get(columns)
     if (answer === undefined) {
       answer = fact(columns)
@@ -202,6 +202,49 @@ const isInterfaceShape = perFile(({ header, index }) =>
  */
 const exportBounds = { maxTags: 5 * Contact.maxTags, maxName: 4 * Contact.maxNameLength } as const
 const writeBounds = { maxTags: Contact.maxTags, maxName: Contact.maxNameLength } as const
+
+/**
+ * The file's phone columns with a label column beside them (Google Contacts' `Phone 2 - Label` or `- Type` beside
+ * `Phone 2 - Value`), and the file's columns with each of them as the number's, the others its fallbacks in order.
+ */
+const phoneLabels = perFile((columns) => {
+  const labels = new Map<number, number>()
+  for (const at of [columns.index.msisdn ?? -1, ...columns.fallbacks]) {
+    const name = Columns.key(columns.header[at] ?? "")
+    if (!name.endsWith("value")) continue
+    const base = name.slice(0, -"value".length)
+    const label = columns.header.findIndex((other) => Columns.key(other) === `${base}label` || Columns.key(other) === `${base}type`)
+    if (label >= 0) labels.set(at, label)
+  }
+  const asNumber = new Map<number, Columns.Columns>()
+  const numberAt = (at: number): Columns.Columns => {
+    let reordered = asNumber.get(at)
+    if (reordered === undefined) {
+      const others = [columns.index.msisdn ?? -1, ...columns.fallbacks].filter((other) => other !== at && other >= 0)
+      reordered = { ...columns, index: { ...columns.index, msisdn: at }, fallbacks: others }
+      asNumber.set(at, reordered)
+    }
+    return reordered
+  }
+  return { labels, numberAt }
+})
+
+/**
+ * The row's context with the phone column its label cell says is a mobile as the number's (`Phone 2 - Label` =
+ * `Mobile`), where the number's column is not labelled so: an SMS reaches only a mobile, and Google Contacts writes a
+ * person's numbers in the order they were added (an independent review's `Home` landline was kept over the `Mobile`).
+ */
+const labelledMobile = (fields: ReadonlyArray<string>, context: Context): Context => {
+  const { labels, numberAt } = phoneLabels(context.columns)
+  if (labels.size === 0) return context
+  const says = (at: number | undefined) => {
+    const label = at === undefined ? undefined : labels.get(at)
+    return label !== undefined && cell(fields, at) !== "" && Columns.isMobile(cell(fields, label))
+  }
+  if (says(context.columns.index.msisdn)) return context
+  const mobile = context.columns.fallbacks.find(says)
+  return mobile === undefined ? context : { ...context, columns: numberAt(mobile) }
+}
 
 /** Whether the file is a `contacts export` (`Columns.isExport`). */
 const isExported = perFile(({ header }) => Columns.isExport(header))
@@ -288,7 +331,8 @@ const readNumber = (fields: ReadonlyArray<string>, context: Context, number: str
  * cell (code, name or calling code) overrides the default country. Where the number's column is empty or invalid,
  * the fallback phone columns are read in order; the primary column's problem is reported when none is valid.
  */
-export const read = (fields: ReadonlyArray<string>, context: Context): Read => {
+export const read = (fields: ReadonlyArray<string>, given: Context): Read => {
+  const context = labelledMobile(fields, given)
   const { header, index } = context.columns
   if (fields.length > header.length) {
     for (let i = header.length; i < fields.length; i++) {

@@ -97,3 +97,21 @@ describe("rows that are no contact", () => {
     expect(ContactRows.read(["Ann", "Mobile"], context)).toMatchObject({ _tag: "Reject", reason: "not-a-number" })
   })
 })
+
+describe("a phone column's label", () => {
+  it("the phone its label says is a mobile is the row's number (Google Contacts' Phone N - Label), whatever its place", () => {
+    const header = ["Name", "Phone 1 - Label", "Phone 1 - Value", "Phone 2 - Type", "Phone 2 - Value"]
+    const context: ContactRows.Context = { columns: Result.getOrThrow(Columns.match(header)), defaultCountry: "GB", tags: [] }
+    const number = (fields: ReadonlyArray<string>) => {
+      const read = ContactRows.read(fields, context)
+      return read._tag === "Candidate" ? [read.candidate.msisdn, read.notes] : read._tag
+    }
+    expect(number(["Bob", "Home", "020 7946 0018", "Mobile", "07400 222222"])).toEqual(["447400222222", []])
+    expect(number(["Ann", "Mobile", "07400 111111", "Home", "020 7946 0018"])).toEqual(["447400111111", []])
+    // No label says mobile, or the mobile's cell is empty: the columns' own order.
+    expect(number(["Cy", "Home", "020 7946 0018", "Work", "07400 333333"])).toEqual(["442079460018", []])
+    expect(number(["Di", "Home", "020 7946 0018", "Mobile", ""])).toEqual(["442079460018", []])
+    // A mobile that does not read leaves the others as fallbacks.
+    expect(number(["Ed", "Home", "020 7946 0018", "Mobile", "nope"])).toEqual(["442079460018", ["phone-from-fallback-column"]])
+  })
+})
