@@ -21,10 +21,13 @@ export type Reason = Exclude<Errors.MsisdnProblem, "empty"> | (typeof rowReasons
 
 /**
  * What an accepted row went through: the number's notes, a number taken from a fallback phone column or from a cell
- * holding several (the first that reads), and control characters (NUL, escapes, …) in its names or tags replaced by
- * spaces.
+ * holding several (the first that reads), control characters (NUL, escapes, …) in its names or tags replaced by
+ * spaces, and a consent column that does not say the person agreed to be texted (`Accepts SMS Marketing` = `no`): the
+ * contact is created INVITED, never in a group send until confirmed (one the book holds keeps its status).
  */
-export const notes = [...Msisdn.notes, "phone-from-fallback-column", "first-of-several", "control-characters-replaced"] as const
+export const notes = [
+  ...Msisdn.notes, "phone-from-fallback-column", "first-of-several", "control-characters-replaced", "no-sms-consent"
+] as const
 export type Note = (typeof notes)[number]
 
 export type Read =
@@ -71,6 +74,9 @@ const startingStatuses: ReadonlyMap<string, ContactBook.StartingStatus> = new Ma
   ["invited", "INVITED"],
   ["confirmed", "CONFIRMED"]
 ])
+
+/** Consent cells that say the person agreed to be texted (as `Columns.key` reduces them); any other but a blank does not. */
+const consented: ReadonlySet<string> = new Set(["yes", "y", "true", "1", "subscribed", "optedin", "optin", "accepted", "granted", "confirmed"])
 
 /** Monitoring cells, in any case: `true`/`false` as `contacts export` writes them, and their common kin. */
 const flags: ReadonlyMap<string, boolean> = new Map([
@@ -398,16 +404,20 @@ export const read = (fields: ReadonlyArray<string>, given: Context): Read => {
       optsOut ? normalized : undefined
     )
   }
-  const status = statusCell === "" || optsOut ? undefined : startingStatuses.get(Columns.key(statusCell))
+  const consentCell = index.sms_consent === undefined ? "" : cell(fields, index.sms_consent)
+  const noConsent = consentCell !== "" && !consented.has(Columns.key(consentCell))
+  const stated = statusCell === "" || optsOut ? undefined : startingStatuses.get(Columns.key(statusCell))
+  const status = stated === undefined && noConsent && !optsOut ? "INVITED" : stated
   const cleaned = [index.first_name, index.last_name, index.name, index.tags].some((at) =>
     at !== undefined && CleanText.countControls(fields[at] ?? "") > 0
   )
-  const rowNotes: ReadonlyArray<Note> = fromFallback || several || cleaned
+  const rowNotes: ReadonlyArray<Note> = fromFallback || several || cleaned || noConsent
     ? [
       ...normalized.notes,
       ...(fromFallback ? ["phone-from-fallback-column" as const] : []),
       ...(several ? ["first-of-several" as const] : []),
-      ...(cleaned ? ["control-characters-replaced" as const] : [])
+      ...(cleaned ? ["control-characters-replaced" as const] : []),
+      ...(noConsent ? ["no-sms-consent" as const] : [])
     ]
     : normalized.notes
   return {

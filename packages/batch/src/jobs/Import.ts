@@ -270,7 +270,8 @@ export const run = Effect.fn("Import.run")(
       "label-dropped": 0,
       "phone-from-fallback-column": 0,
       "first-of-several": 0,
-      "control-characters-replaced": 0
+      "control-characters-replaced": 0,
+      "no-sms-consent": 0
     }
     const reasons: { [R in ContactRows.Reason]?: number } = {}
     // The numbers of the file so far; with a set-based import, only those since its last merge.

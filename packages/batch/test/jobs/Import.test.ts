@@ -912,6 +912,19 @@ describe("header matching", () => {
     expect(msisdns).toEqual(["12015550123", "447400123456", "447400123457", "447400123458"])
   })
 
+  it("a consent column that does not say yes (Shopify's Accepts SMS Marketing) creates the contact INVITED; a held one keeps its status", async () => {
+    const [summary, contacts] = await run(Effect.gen(function*() {
+      yield* importText("Phone\n07400 100009\n")
+      const summary = yield* importText(
+        "First Name,Phone,Accepts SMS Marketing\nAnn,07400 100001,yes\nBob,07400 100002,no\nCy,07400 100003,\nDi,07400 100004,pending\nEd,07400 100009,no\n",
+        { defaultCountry: "GB" }
+      )
+      return [summary, (yield* allContacts).map((c) => [c.first_name || c.msisdn, c.status])] as const
+    }))
+    expect(summary).toMatchObject({ created: 4, updated: 1, rejected: 0, columns: { sms_consent: "Accepts SMS Marketing" }, notes: { "no-sms-consent": 3 } })
+    expect(Object.fromEntries(contacts)).toEqual({ Ann: "SUBSCRIBED", Bob: "INVITED", Cy: "SUBSCRIBED", Di: "INVITED", Ed: "SUBSCRIBED" })
+  })
+
   it("Google Contacts' groups are tags, its own (* myContacts, * starred) are not", async () => {
     const [summary, tags] = await run(Effect.gen(function*() {
       const summary = yield* importText("Name,Phone 1 - Value,Group Membership\nAnn,07400 123456,* myContacts ::: Friends ::: * starred ::: VIP\n")

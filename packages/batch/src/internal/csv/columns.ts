@@ -11,9 +11,10 @@ import * as Result from "effect/Result"
  * `monitoring` are a contact's state (`contactRows.ts`): a status that says a number opted out opts it out, and both are
  * the starting state of a contact the import creates. Other programs' `Status` columns mean other things (a booking's,
  * an order's, a message's `Cancelled`), so the two are read on their own only in an smsbook export (the file has its
- * `msisdn`, `status` and `monitoring` columns); elsewhere only when `--map` names them.
+ * `msisdn`, `status` and `monitoring` columns); elsewhere only when `--map` names them. `sms_consent` is whether the
+ * person agreed to be texted (`Accepts SMS Marketing`): a contact whose cell says no is created INVITED.
  */
-export const fields = ["msisdn", "first_name", "last_name", "name", "country", "tags", "status", "monitoring"] as const
+export const fields = ["msisdn", "first_name", "last_name", "name", "country", "tags", "status", "monitoring", "sms_consent"] as const
 export type Field = (typeof fields)[number]
 
 /** Header names (as {@link key} makes them) that mean each field. */
@@ -53,7 +54,12 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
     "categorias", "categorieen", "categorie"
   ],
   status: ["status"],
-  monitoring: ["monitoring"]
+  monitoring: ["monitoring"],
+  // A shop's or a mailing tool's record of whether the person agreed to be texted (Shopify's `Accepts SMS Marketing`).
+  sms_consent: [
+    "acceptssmsmarketing", "smsmarketing", "smsconsent", "smsmarketingconsent", "smsoptin", "smsoptedin", "mobileoptin",
+    "textoptin", "acceptstextmessages", "smssubscribed", "smssubscription"
+  ]
 }
 
 const byKey: ReadonlyMap<string, Field> = new Map(
