@@ -9,7 +9,8 @@ import * as Country from "@smsbook/core/Country"
 import * as Msisdn from "@smsbook/core/Msisdn"
 import * as Columns from "./csv/columns.ts"
 import * as CleanText from "./cleanText.ts"
-import * as spreadsheet from "./csv/spreadsheet.ts"
+import * as PhoneCells from "./phoneCells.ts"
+import { cell, countryCell, firstCell, perFile } from "./rowCells.ts"
 
 /** Why a row is refused besides its number's problems. */
 export const rowReasons = [
@@ -93,31 +94,6 @@ const reject = (reason: Reason, message: string, optingOut?: Msisdn.Normalized |
     ? { _tag: "Reject", reason, message }
     : { _tag: "Reject", reason, message: `${message}; its opt-out is kept all the same (the number is suppressed)`, optOut: optingOut.msisdn }
 
-/**
- * The cell as the file meant it: a spreadsheet-safety quote taken off, then trimmed (candidates carry trimmed
- * names). The quote comes off before trimming, so a cell reads the same as its neutralised form in a rejects file.
- */
-export const cell = (fields: ReadonlyArray<string>, index: number | undefined): string => {
-  if (index === undefined) return ""
-  const text = fields[index] ?? ""
-  return CleanText.replaceControls(spreadsheet.restore(text)).trim()
-}
-
-/** A country cell: blank where it says there is no value (`N/A`, `#N/A`), so the next country column or the default reads. */
-const countryCell = (fields: ReadonlyArray<string>, at: number | undefined): string => {
-  const text = cell(fields, at)
-  return Country.isNotAvailable(text) ? "" : text
-}
-
-/** The first of the cells at `columns` that is not blank, or "" (a field's fallback columns, in order), read by `read`. */
-const firstCell = (fields: ReadonlyArray<string>, columns: ReadonlyArray<number>, read = cell): string => {
-  for (const at of columns) {
-    const text = read(fields, at)
-    if (text !== "") return text
-  }
-  return ""
-}
-
 /** Google Contacts' own groups in its `Group Membership` column: no group a person made. */
 const googleGroups: ReadonlySet<string> = new Set(["* mycontacts", "* starred"])
 
@@ -172,19 +148,6 @@ const problemMessages: { readonly [P in Exclude<Errors.MsisdnProblem, "empty">]:
 /** `unknown-country` of a number written with `+` or `00`: its country code is the problem, not a missing one. */
 const unknownCallingCode = "no country has the calling code this number starts with: check the digits after + or 00"
 
-/** A fact of a file's columns, found once per file: every row of a file is read with the same `Columns`. */
-const perFile = <A>(fact: (columns: Columns.Columns) => A) => {
-  const known = new WeakMap<Columns.Columns, A>()
-  return (columns: Columns.Columns): A => {
-    let answer = known.get(columns)
-    if (answer === undefined) {
-      answer = fact(columns)
-      known.set(columns, answer)
-    }
-    return answer
-  }
-}
-
 /** Header names (as `Columns.key` reduces them) of a number column of the interface's own shape, and of its calling code. */
 const msisdnHeaders: ReadonlySet<string> = new Set(["msisdn", "misdn", Columns.key(Columns.suppressedColumn)])
 const callingCodeHeader = "countrycode"
@@ -209,49 +172,6 @@ const isInterfaceShape = perFile(({ header, index }) =>
 const exportBounds = { maxTags: 5 * Contact.maxTags, maxName: 4 * Contact.maxNameLength } as const
 const writeBounds = { maxTags: Contact.maxTags, maxName: Contact.maxNameLength } as const
 
-/**
- * The file's phone columns with a label column beside them (Google Contacts' `Phone 2 - Label` or `- Type` beside
- * `Phone 2 - Value`), and the file's columns with each of them as the number's, the others its fallbacks in order.
- */
-const phoneLabels = perFile((columns) => {
-  const labels = new Map<number, number>()
-  for (const at of [columns.index.msisdn ?? -1, ...columns.fallbacks]) {
-    const name = Columns.key(columns.header[at] ?? "")
-    if (!name.endsWith("value")) continue
-    const base = name.slice(0, -"value".length)
-    const label = columns.header.findIndex((other) => Columns.key(other) === `${base}label` || Columns.key(other) === `${base}type`)
-    if (label >= 0) labels.set(at, label)
-  }
-  const asNumber = new Map<number, Columns.Columns>()
-  const numberAt = (at: number): Columns.Columns => {
-    let reordered = asNumber.get(at)
-    if (reordered === undefined) {
-      const others = [columns.index.msisdn ?? -1, ...columns.fallbacks].filter((other) => other !== at && other >= 0)
-      reordered = { ...columns, index: { ...columns.index, msisdn: at }, fallbacks: others }
-      asNumber.set(at, reordered)
-    }
-    return reordered
-  }
-  return { labels, numberAt }
-})
-
-/**
- * The row's context with the phone column its label cell says is a mobile as the number's (`Phone 2 - Label` =
- * `Mobile`), where the number's column is not labelled so: an SMS reaches only a mobile, and Google Contacts writes a
- * person's numbers in the order they were added (an independent review's `Home` landline was kept over the `Mobile`).
- */
-const labelledMobile = (fields: ReadonlyArray<string>, context: Context): Context => {
-  const { labels, numberAt } = phoneLabels(context.columns)
-  if (labels.size === 0) return context
-  const says = (at: number | undefined) => {
-    const label = at === undefined ? undefined : labels.get(at)
-    return label !== undefined && cell(fields, at) !== "" && Columns.isMobile(cell(fields, label))
-  }
-  if (says(context.columns.index.msisdn)) return context
-  const mobile = context.columns.fallbacks.find(says)
-  return mobile === undefined ? context : { ...context, columns: numberAt(mobile) }
-}
-
 /** Whether the file is a `contacts export` (`Columns.isExport`). */
 const isExported = perFile(({ header }) => Columns.isExport(header))
 
@@ -263,37 +183,6 @@ const asMsisdn = (number: string, country: string): string | undefined => {
   const code = /^\+?([1-9][0-9]{0,2})$/.exec(country)?.[1]
   const digits = number.replace(/^(?:'+|="(.*)"$)/, "$1").replace(/[\s\-().\/]/g, "")
   return code !== undefined && /^[0-9]+$/.test(digits) && digits.startsWith(code) ? `+${digits}` : undefined
-}
-
-/**
- * What may separate several numbers in one cell: Google Contacts' ` ::: `, `;`, `,`, `|`, `/`, ` or `, a space before a
- * `+` (a line break is a space by then: `cell` replaces control characters).
- */
-const numberList = /\s*(?::::|[;,|/]|\s(?:or|oder|ou|o|of)\s|\s(?=[+＋]))\s*/i
-
-/**
- * The numbers of a cell that holds several (`+44 7400 333333 ::: +44 7400 444444`, `07400 123483 / 07900 654321`):
- * its parts where there are two or more and each has six digits or more; else `undefined`, one number whose `/` or
- * `,` belongs to it (`030/1234567`, `020 7946 0018, ext. 123`, `4,47E+11`). Read as one, two numbers made a third:
- * `030 1234 / 030 5678` + DE was stored as +49 30 1234 0305678.
- */
-export const severalNumbers = (text: string): ReadonlyArray<string> | undefined => {
-  if (!numberList.test(text)) return undefined
-  const parts = text.split(numberList).filter((part) => part !== "")
-  return parts.length > 1 && parts.every((part) => part.replace(/\P{Nd}/gu, "").length >= 6) ? parts : undefined
-}
-
-/** A cell's number: the first of several that reads (`several`), else the first one's problem. */
-const readCell = (text: string, options: Msisdn.Options): { readonly reading: Msisdn.Normalized | Errors.MsisdnProblem; readonly several: boolean } => {
-  const parts = severalNumbers(text)
-  if (parts === undefined) return { reading: Msisdn.reading(text, options), several: false }
-  let problem: Errors.MsisdnProblem | undefined
-  for (const part of parts) {
-    const reading = Msisdn.reading(part, options)
-    if (typeof reading !== "string") return { reading, several: true }
-    problem ??= reading
-  }
-  return { reading: problem ?? "empty", several: false }
 }
 
 /**
@@ -315,12 +204,12 @@ const readNumber = (fields: ReadonlyArray<string>, context: Context, number: str
   const msisdn = number === primary && isInterfaceShape(context.columns) ? asMsisdn(number, country) : undefined
   const international = msisdn === undefined ? undefined : Msisdn.reading(msisdn, options)
   if (international !== undefined && typeof international !== "string") return { normalized: international, fromFallback: false, several: false }
-  const { reading: normalized, several } = readCell(number, options)
+  const { reading: normalized, several } = PhoneCells.readCell(number, options)
   if (typeof normalized !== "string") return { normalized, fromFallback: number !== primary, several }
   for (const at of fallbacks) {
     const other = cell(fields, at)
     if (other === "" || other === number) continue
-    const read = readCell(other, options)
+    const read = PhoneCells.readCell(other, options)
     if (typeof read.reading !== "string") return { normalized: read.reading, fromFallback: true, several: read.several }
   }
   return { normalized, fromFallback: number !== primary, several: false }
@@ -338,7 +227,8 @@ const readNumber = (fields: ReadonlyArray<string>, context: Context, number: str
  * the fallback phone columns are read in order; the primary column's problem is reported when none is valid.
  */
 export const read = (fields: ReadonlyArray<string>, given: Context): Read => {
-  const context = labelledMobile(fields, given)
+  const labelled = PhoneCells.labelledMobile(fields, given.columns)
+  const context = labelled === given.columns ? given : { ...given, columns: labelled }
   const { header, index } = context.columns
   if (fields.length > header.length) {
     for (let i = header.length; i < fields.length; i++) {

@@ -8,6 +8,7 @@ import { Result } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as ContactRows from "../../src/internal/contactRows.ts"
+import * as PhoneCells from "../../src/internal/phoneCells.ts"
 import * as Columns from "../../src/internal/csv/columns.ts"
 import { validNumbers } from "../validNumbers.ts"
 
@@ -69,10 +70,10 @@ describe("a cell holding several numbers", () => {
   })
 
   it("examples: the first that reads; a `/` or `,` of one number is not a list", () => {
-    expect(ContactRows.severalNumbers("030 1234 / 030 5678")).toEqual(["030 1234", "030 5678"])
-    expect(ContactRows.severalNumbers("not a number / 07400 123456")).toBeUndefined()
+    expect(PhoneCells.severalNumbers("030 1234 / 030 5678")).toEqual(["030 1234", "030 5678"])
+    expect(PhoneCells.severalNumbers("not a number / 07400 123456")).toBeUndefined()
     for (const one of ["030/1234567", "0171/1234567", "020 7946 0018, ext. 123", "4,47E+11", "+49 (0)30 / 1234567", "07400 123456"]) {
-      expect([one, ContactRows.severalNumbers(one)]).toEqual([one, undefined])
+      expect([one, PhoneCells.severalNumbers(one)]).toEqual([one, undefined])
     }
     const read = reader(["Phone", "Country"])
     expect(read("07400 12345 / 07400 123456", "GB")).toBe("447400123456")

@@ -52,8 +52,8 @@ describe("header matching", () => {
       ["Phone 1 - Type", undefined], ["Phone Extension", undefined], ["Mobile Phone Label", undefined], ["Telegram", undefined],
       ["Email", undefined], ["Cancellation Date", undefined], ["Cancelled", undefined], ["Data cancellazione", undefined],
       ["Phonetic First Name", undefined], ["Cell ID", undefined], ["Mobile Operator", undefined], ["Mobile Network", undefined],
-      ["Phone Verified", undefined], ["Telephone Type", undefined], ["Cell Phone Carrier", undefined], ["Mobile Opt-in", undefined],
-      ["Accepts SMS Marketing", undefined],
+      ["Phone Verified", undefined], ["Telephone Type", undefined], ["Cell Phone Carrier", undefined], ["Mobile Opt-in", "sms_consent"],
+      ["Accepts SMS Marketing", "sms_consent"],
       // A country word beside another than an address's, a code's or a name's word, or a phone word, is no country
       // column: a destination, an origin, an IP address's country are not the phone's.
       ["Country Manager", undefined], ["Mobile Country Code", undefined], ["Countryside", undefined], ["Destination Country", undefined],
