@@ -362,7 +362,12 @@ export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Sco
     })
   })))
 
-/** Writes to standard output, waiting for each text to be handed over, a broken pipe included as a failure. */
+/**
+ * Writes to standard output, waiting for each text to be handed over, a broken pipe included as a failure. Each write
+ * ends on a turn of the event loop (`setImmediate`): standard output that is a file or a terminal is written
+ * synchronously, and with the book's synchronous reads a whole export ran without one, so SIGINT and SIGTERM were
+ * seen only once it had succeeded (exit 0, every row written).
+ */
 const standardOutput: Sink = {
   write: (text) =>
     Effect.tryPromise({
@@ -372,7 +377,7 @@ const standardOutput: Sink = {
           process.stdout.once("error", onError)
           process.stdout.write(text, (error) => {
             process.stdout.removeListener("error", onError)
-            if (error === null || error === undefined) resolve()
+            if (error === null || error === undefined) setImmediate(resolve)
             else reject(error)
           })
         }),
