@@ -8,6 +8,7 @@ import { Cause, Console, Effect, Exit, Option } from "effect"
 import { CliError, CliOutput, Command } from "effect/cli"
 import * as CliErrors from "./CliErrors.ts"
 import * as EarlySignals from "./internal/earlySignals.ts"
+import { exitWhenWritten } from "./internal/exitWhenWritten.ts"
 import * as FailureHint from "./internal/failureHint.ts"
 import * as Files from "./internal/files.ts"
 import * as Interruption from "./internal/interruption.ts"
@@ -255,8 +256,9 @@ const writeDocument = (value: unknown) => process.stdout.write(`${JSON.stringify
 const stdoutFailed = (error: Error & { readonly code?: string }): void => {
   // A stopped run ends with its stop's code: a closed terminal fails the writes (EIO) as its SIGHUP stops the run.
   if (stoppedBy !== undefined) return
-  // The code the run has already earned stands (an import over --max-rejects copying its rejects: 3).
-  if (error.code === "EPIPE") return process.exit(Output.earnedCode() ?? Output.ExitCode.done)
+  // The code the run has already earned stands (an import over --max-rejects copying its rejects: 3), as does the one
+  // it exits with (a failure whose document the reader did not take whole).
+  if (error.code === "EPIPE") return process.exit(exiting ?? Output.earnedCode() ?? Output.ExitCode.done)
   process.stderr.write(
     `error: standard output could not be written (${Files.reasonOf(error)}): what the command did stands, its output is lost\n`
   )
@@ -272,6 +274,18 @@ const stderrFailed = (): void => undefined
 
 /** The signal that stopped the run, if one did: SIGINT exits 130, SIGTERM 143, SIGHUP 129. */
 let stoppedBy: EarlySignals.Signal | undefined
+
+/** The code the run exits with once its output is written, when it has come that far. */
+let exiting: number | undefined
+
+/**
+ * Exits with `code` once stdout and stderr hold all that was written (a document a slow pipe has not taken yet
+ * is not cut).
+ */
+const exit = (code: number): void => {
+  exiting = code
+  exitWhenWritten(code)
+}
 
 /**
  * Runs the command line as the process: Ctrl-C (SIGINT), SIGTERM and SIGHUP interrupt it, so finalizers run
@@ -297,13 +311,15 @@ export const main = (args: ReadonlyArray<string>): void => {
   if (early !== undefined) {
     // Stopped while loading: nothing was done, and the run says so as any stopped run does.
     stoppedBy = early
-    return interrupted(asJson, collected, (code) => process.exit(code))
+    return interrupted(asJson, collected, exit)
   }
   NodeRuntime.runMain(program(args, collected), {
     disableErrorReporting: true,
-    teardown: (exit, onExit) => {
-      if (Exit.isSuccess(exit) && typeof exit.value === "number") return onExit(exit.value)
-      interrupted(asJson, collected, onExit)
+    // The runtime's own exit (`process.exit` at once for a code other than 0) would cut what a pipe has not taken yet.
+    teardown: (result, onExit) => {
+      const end = (code: number) => code === 0 && stoppedBy === undefined ? onExit(code) : exit(code)
+      if (Exit.isSuccess(result) && typeof result.value === "number") return end(result.value)
+      interrupted(asJson, collected, end)
     }
   })
 }
