@@ -27,6 +27,14 @@ export const optionalText = (name: string, description: string) =>
 export const notBlank = (hint: string) =>
   Flag.filter((text: string) => text.trim() !== "", () => `must not be blank: ${hint}`)
 
+/** An optional filter flag: a blank value is refused ({@link notBlank}, `hint` saying how to ask for no filter). */
+export const filterText = (name: string, description: string, hint: string) =>
+  Flag.String(name).pipe(notBlank(hint), Flag.withDescription(description), Flag.optional)
+
+/** Refuses a list flag that names nothing (`--tags ""`, `--tags ,`): as {@link notBlank}, it would widen the command. */
+export const notEmptyList = (hint: string) =>
+  Flag.filter((text: string) => splitList(text).length > 0, () => `must name at least one: ${hint}`)
+
 /** A comma-separated list (`--tags a,b`): trimmed, blanks dropped. */
 export const splitList = (text: string): ReadonlyArray<string> =>
   text.split(",").map((item) => item.trim()).filter((item) => item !== "")

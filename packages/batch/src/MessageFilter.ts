@@ -1,6 +1,6 @@
 /**
  * The message filter flags `messages list` and `report` share (`--since/--until`, `--direction`,
- * `--msisdn`, `--group`), read into the store filter of `GET /messages`.
+ * `--msisdn`, `--group`), read into the store filter of `GET /messages`. None may be blank.
  */
 import { Account, HttpDate, InvalidParameter, Query } from "@smsbook/core"
 import { DateTime, Effect, Option, Result } from "effect"
@@ -39,6 +39,7 @@ export const readDate = (
 export const flags = {
   since: Flag.String("since").pipe(
     Flag.withAlias("from"),
+    GlobalFlags.notBlank("leave --since out for messages of any age"),
     Flag.withDescription(
       "Messages created at or after: 2026-11-01, 2026-11-01T09:00 (account time zone unless an offset is given) or an HTTP-date"
     ),
@@ -46,6 +47,7 @@ export const flags = {
   ),
   until: Flag.String("until").pipe(
     Flag.withAlias("to"),
+    GlobalFlags.notBlank("leave --until out for messages up to now"),
     Flag.withDescription("Messages created at or before (a date alone: up to its last second)"),
     Flag.optional
   ),
@@ -55,9 +57,13 @@ export const flags = {
     Flag.withDescription("Direction: ALL, MT or MO (any case)"),
     Flag.withDefault("ALL")
   ),
-  msisdn: GlobalFlags.optionalText("msisdn", "Only messages to or from this number (national with --default-country)"),
+  msisdn: GlobalFlags.filterText(
+    "msisdn",
+    "Only messages to or from this number (national with --default-country)",
+    "leave --msisdn out for every number"
+  ),
   defaultCountry: GlobalFlags.defaultCountry,
-  group: GlobalFlags.optionalText("group", "Only group messages sent to this tag")
+  group: GlobalFlags.filterText("group", "Only group messages sent to this tag", "leave --group out for every message")
 }
 
 export interface Input {

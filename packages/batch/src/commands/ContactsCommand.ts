@@ -22,7 +22,7 @@ const statusFlag = Flag.String("status").pipe(
   Flag.withDescription(`Only contacts in this status (${Contact.statuses.join(", ")}; any case)`),
   Flag.optional
 )
-const queryFlag = GlobalFlags.optionalText("query", "Only contacts whose msisdn or names contain this text")
+const queryFlag = GlobalFlags.filterText("query", "Only contacts whose msisdn or names contain this text", "leave --query out for every contact")
 
 /** The interface's parameter names, as the flags the user typed. */
 const flagNames = { Limit: "--limit", Start: "--start", Query: "--query", Status: "--status", tags: "--tags", msisdn: "MSISDN" }
@@ -54,8 +54,8 @@ const listCommand = Command.make(
     ...GlobalFlags.flags,
     query: queryFlag,
     status: statusFlag,
-    limit: GlobalFlags.optionalText("limit", "Records to return (default 50, at most 1000; all of them: contacts export)"),
-    start: GlobalFlags.optionalText("start", "Offset of the first record (default 0)"),
+    limit: GlobalFlags.filterText("limit", "Records to return (default 50, at most 1000; all of them: contacts export)", "leave --limit out for 50"),
+    start: GlobalFlags.filterText("start", "Offset of the first record (default 0)", "leave --start out to start at the first"),
     short: Flag.Boolean("short").pipe(Flag.withDescription("Reduced form: msisdn, names, status"), Flag.withDefault(false))
   },
   (input) =>
@@ -205,7 +205,11 @@ const exportCommand = Command.make(
   "export",
   {
     ...GlobalFlags.flags,
-    tags: tagsFlag("Only contacts carrying one of these comma-separated tags (any case)"),
+    tags: Flag.String("tags").pipe(
+      GlobalFlags.notEmptyList("leave --tags out for contacts with any tags or none"),
+      Flag.withDescription("Only contacts carrying one of these comma-separated tags (any case)"),
+      Flag.optional
+    ),
     status: statusFlag,
     query: queryFlag,
     format: Flag.Literals("format", ["csv", "json", "jsonl"]).pipe(

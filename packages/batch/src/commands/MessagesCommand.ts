@@ -15,8 +15,8 @@ const list = Command.make(
   {
     ...GlobalFlags.flags,
     ...MessageFilter.flags,
-    limit: GlobalFlags.optionalText("limit", "Records to return (default 200, at most 1000)"),
-    start: GlobalFlags.optionalText("start", "Offset of the first record (default 0)")
+    limit: GlobalFlags.filterText("limit", "Records to return (default 200, at most 1000)", "leave --limit out for 200"),
+    start: GlobalFlags.filterText("start", "Offset of the first record (default 0)", "leave --start out to start at the first")
   },
   (input) =>
     GlobalFlags.withStore(
