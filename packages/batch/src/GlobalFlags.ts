@@ -90,10 +90,11 @@ export const readNumber = (flag: string, text: string, country: Option.Option<st
 
 /**
  * Renames the interface's parameter and field names in refusals to the flags the user typed
- * (`Limit` → `--limit`), so an error message names what is on the command line.
+ * (`Limit` → `--limit`, an item of a list `tags.3` → `--tags`), so an error message names what is on the command line.
  */
 export const namingFlags = (names: Readonly<Record<string, string>>) => {
-  const lower = new Map(Object.entries(names).map(([api, flag]) => [api.toLowerCase(), flag]))
+  const known = new Map(Object.entries(names).map(([api, flag]) => [api.toLowerCase(), flag]))
+  const lower = { get: (name: string) => known.get(name) ?? known.get(name.replace(/\.\d+$/, "")) }
   return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | InvalidParameter | InvalidField, R> =>
     Effect.mapError(effect, (error): E | InvalidParameter | InvalidField => {
       if (error instanceof InvalidParameter) {

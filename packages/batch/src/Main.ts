@@ -115,18 +115,20 @@ const presenter = (asJson: boolean): CliOutput.Presenter => ({
   }
 })
 
-/** The flag or argument a usage error is about, as the user would type it. */
+/**
+ * The flag or argument a usage error is about, as the user would type it: a flag with its dashes, an argument in
+ * capitals as the synopsis writes it (`TEXT`, `MSISDN`, `FILE`), as every other refusal of it names it.
+ */
 const usageField = (error: CliError.CliError): string | undefined => {
   switch (error._tag) {
     case "UnrecognizedOption":
     case "MissingOption":
     case "DuplicateOption":
     case "InvalidValue":
-      return error.option.startsWith("-") || error._tag === "InvalidValue" && error.kind === "argument"
-        ? error.option
-        : `--${error.option}`
+      if (error._tag === "InvalidValue" && error.kind === "argument") return error.option.toUpperCase()
+      return error.option.startsWith("-") ? error.option : `--${error.option}`
     case "MissingArgument":
-      return error.argument
+      return error.argument.toUpperCase()
     case "UnknownSubcommand":
       return error.subcommand
     default:

@@ -78,6 +78,17 @@ export interface Input {
 /** The interface's names of the filter parameters, as the flags that set them. */
 export const flagNames = { start_date: "--since", end_date: "--until", misdn: "--msisdn", msisdn: "--msisdn", direction: "--direction" }
 
+/**
+ * A refusal of `--since` or `--until` quoting the text as typed (`2026-11-28`), not the HTTP-date it was read as
+ * (`Sat, 28 Nov 2026 05:00:00 GMT`, an instant of the account's zone the user never wrote).
+ */
+export const quotingTyped = (input: Input) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | InvalidParameter, R> =>
+  Effect.mapError(effect, (error) => {
+    if (!(error instanceof InvalidParameter)) return error
+    const typed = error.parameter === "--since" ? input.since : error.parameter === "--until" ? input.until : Option.none()
+    return Option.isSome(typed) ? new InvalidParameter({ parameter: error.parameter, value: typed.value, reason: error.reason }) : error
+  })
+
 /** The query parameters of `GET /messages` the filter flags say, dates read in `timeZone`. */
 export const parameters = Effect.fnUntraced(function*(input: Input, timeZone: string) {
   const date = (flag: "--since" | "--until", name: string, value: Option.Option<string>) =>
@@ -97,6 +108,6 @@ export const parameters = Effect.fnUntraced(function*(input: Input, timeZone: st
 export const filter = Effect.fnUntraced(function*(input: Input) {
   const account = yield* Account.Account
   const params = yield* parameters(input, account.time_zone)
-  const { limit: _, start: __, ...filter } = yield* GlobalFlags.namingFlags(flagNames)(Effect.fromResult(Query.messages(params)))
+  const { limit: _, start: __, ...filter } = yield* quotingTyped(input)(GlobalFlags.namingFlags(flagNames)(Effect.fromResult(Query.messages(params))))
   return filter
 })

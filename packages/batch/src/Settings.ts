@@ -43,6 +43,33 @@ const environmentNames: { readonly [K in keyof Given]-?: string } = {
   lock_wait: "SMSBOOK_LOCK_WAIT"
 }
 
+/** The flag of each setting (`--wait` is the lock wait's). */
+const flagNames: { readonly [K in keyof Given]-?: string } = {
+  store: "--store",
+  short_name: "--short-name",
+  short_code: "--short-code",
+  user: "--user",
+  time_zone: "--time-zone",
+  spam_period_seconds: "--spam-period",
+  carrier: "--carrier",
+  lock_wait: "--wait"
+}
+
+const isSaid = (value: string | undefined): boolean => value !== undefined && value !== ""
+
+/**
+ * Where the value of `key` was said, as a refusal of it names it: its flag, its environment variable or
+ * `smsbook.json: key`, the first that says it (as {@link load} reads them); its flag when none does (it is missing).
+ */
+export const origin = (key: keyof Given, flags: Given, file: Given, env: NodeJS.ProcessEnv = process.env): string =>
+  isSaid(flags[key])
+    ? flagNames[key]
+    : isSaid(env[environmentNames[key]])
+    ? environmentNames[key]
+    : isSaid(file[key])
+    ? `${configFile}: ${key}`
+    : flagNames[key]
+
 const isKey = (name: string | number | undefined): name is keyof Given =>
   typeof name === "string" && Object.hasOwn(environmentNames, name)
 
@@ -168,10 +195,10 @@ export const resolve = Effect.fnUntraced(function*(
 export const configFile = "smsbook.json"
 
 /**
- * The layer of `./smsbook.json`: nothing when there is none, a refusal when it is there but cannot be read or is not
+ * The settings of `./smsbook.json`: none when there is none, a refusal when it is there but cannot be read or is not
  * settings (ignored, an unreadable file sent a command to another book: `./smsbook.db`, created by an import).
  */
-const fileLayer = Effect.gen(function*() {
+export const fileSettings = Effect.gen(function*() {
   const fs = yield* FileSystem.FileSystem
   const text = yield* fs.readFileString(configFile).pipe(
     Effect.map(Option.some),
@@ -184,10 +211,18 @@ const fileLayer = Effect.gen(function*() {
             : Effect.fail(new InvalidSettings({ setting: configFile, value: target.value, reason: "is a link to a file that does not exist" })))
         : Effect.fail(new InvalidSettings({ setting: configFile, value: configFile, reason: `cannot be read: ${Files.reasonOf(error.reason.cause ?? error)}` })))
   )
-  return fromGiven(Option.isSome(text) ? yield* Effect.fromResult(fromFile(text.value, configFile)) : {})
+  return Option.isSome(text) ? yield* Effect.fromResult(fromFile(text.value, configFile)) : {}
 })
 
-/** Flags, then environment, then `./smsbook.json` (if present), then defaults. */
+/**
+ * Flags, then environment, then `./smsbook.json` (if present), then defaults. A refused setting is named where it was
+ * said ({@link origin}): `--spam-period`, `SMSBOOK_SPAM_PERIOD` or `smsbook.json: spam_period_seconds`.
+ */
 export const load = Effect.fnUntraced(function*(flags: Given, options: { readonly needsShortName: boolean }) {
-  return yield* resolve(layered([fromGiven(flags), fromEnvironment(), yield* fileLayer]), options)
+  const file = yield* fileSettings
+  return yield* resolve(layered([fromGiven(flags), fromEnvironment(), fromGiven(file)]), options).pipe(
+    Effect.mapError((error) =>
+      isKey(error.setting) ? new InvalidSettings({ setting: origin(error.setting, flags, file), value: error.value, reason: error.reason }) : error
+    )
+  )
 })

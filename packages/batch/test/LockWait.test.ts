@@ -60,7 +60,7 @@ describe("a writer behind another process's write", () => {
     expect(run.stderr).toMatch(/locked/)
     const refused = smsbook(["contacts", "add", "447400123457", "--wait", "soon"])
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toMatch(/lock_wait: must be a number of seconds.*"soon"/)
+    expect(refused.stderr).toMatch(/setting --wait: must be a number of seconds.*"soon"/)
   })
 
   it("goes on once the other process commits", async () => {

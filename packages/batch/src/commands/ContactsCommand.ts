@@ -25,7 +25,16 @@ const statusFlag = Flag.String("status").pipe(
 const queryFlag = GlobalFlags.filterText("query", "Only contacts whose msisdn or names contain this text", "leave --query out for every contact")
 
 /** The interface's parameter names, as the flags the user typed. */
-const flagNames = { Limit: "--limit", Start: "--start", Query: "--query", Status: "--status", tags: "--tags", msisdn: "MSISDN" }
+const flagNames = {
+  Limit: "--limit",
+  Start: "--start",
+  Query: "--query",
+  Status: "--status",
+  tags: "--tags",
+  msisdn: "MSISDN",
+  first_name: "--first-name",
+  last_name: "--last-name"
+}
 const namingFlags = GlobalFlags.namingFlags(flagNames)
 
 /** Only the flags that were given, so absent ones leave stored values alone. */
@@ -137,7 +146,9 @@ const edit = Command.make(
     GlobalFlags.withStore(
       input,
       Effect.gen(function*() {
-        const contact = yield* namingFlags(ContactBook.changeContact(
+        // A tag too long came from --add-tags unless --tags replaced the list.
+        const naming = GlobalFlags.namingFlags({ ...flagNames, tags: Option.isSome(input.tags) ? "--tags" : "--add-tags" })
+        const contact = yield* naming(ContactBook.changeContact(
           yield* number(input),
           present([["first_name", input.firstName], ["last_name", input.lastName], ["monitoring", input.monitoring]]),
           {

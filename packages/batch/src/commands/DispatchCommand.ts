@@ -2,7 +2,7 @@
  * `smsbook dispatch [--tps N] [--once] [--carrier URL]`: hands READY and PENDING messages over and
  * drains the outbox to the configured carrier, keeping the bind for receipts and inbound SMS.
  */
-import { Account, InvalidParameter } from "@smsbook/core"
+import { Account, InvalidField, InvalidParameter } from "@smsbook/core"
 import { CarrierConfig, Dispatcher } from "@smsbook/carrier"
 import * as PartStore from "@smsbook/store/PartStore"
 import { Console, Effect, Layer, Option } from "effect"
@@ -47,7 +47,7 @@ export const command = Command.make(
       yield* nonNegative("--tps", Option.getOrUndefined(input.tps))
       yield* nonNegative("--receipt-wait", input.receiptWait)
       yield* nonNegative("--doubt-wait", input.doubtWait)
-      const resolved = yield* Settings.load({
+      const given: Settings.Given = {
         store: Option.getOrUndefined(input.store),
         short_name: Option.getOrUndefined(input.shortName),
         short_code: Option.getOrUndefined(input.shortCode),
@@ -56,7 +56,8 @@ export const command = Command.make(
         spam_period_seconds: Option.getOrUndefined(input.spamPeriod),
         carrier: Option.getOrUndefined(input.carrier),
         lock_wait: Option.getOrUndefined(input.wait)
-      }, { needsShortName: true })
+      }
+      const resolved = yield* Settings.load(given, { needsShortName: true })
       // Dispatch drains an existing book: a mistyped --store is refused, never created.
       yield* GlobalFlags.checkStore(resolved.store, { create: false })
       const defaultCountry = yield* GlobalFlags.checkedCountry(input.defaultCountry)
@@ -68,7 +69,12 @@ export const command = Command.make(
         ])
       }
       const tps = Option.getOrUndefined(input.tps)
-      const config = yield* Effect.fromResult(CarrierConfig.parse(resolved.carrier, tps === undefined ? {} : { tps }))
+      // A refused URL is named where it was said: `--carrier`, `SMSBOOK_CARRIER` or `smsbook.json: carrier`.
+      const config = yield* Effect.fromResult(CarrierConfig.parse(resolved.carrier, tps === undefined ? {} : { tps })).pipe(
+        Effect.catchIf((error) => error instanceof InvalidField && error.field === "carrier", (error) =>
+          Effect.flatMap(Settings.fileSettings, (file) =>
+            Effect.fail(new InvalidField({ field: Settings.origin("carrier", given, file), value: error.value, reason: error.reason }))))
+      )
       if (!input.json) yield* Console.error(`dispatching to ${CarrierConfig.mask(resolved.carrier)}${input.once ? " until drained" : " (Ctrl-C stops)"}`)
       // Parts go out one by one and each is recorded: a stop keeps what was sent (not the rolled-back line of a job).
       Interruption.keep("parts already submitted to the carrier stay sent and recorded; the others wait, and the next dispatch sends them, each once")

@@ -23,12 +23,14 @@ const list = Command.make(
       input,
       Effect.gen(function*() {
         const account = yield* Account.Account
-        const messages = yield* GlobalFlags.namingFlags({ ...MessageFilter.flagNames, limit: "--limit", start: "--start" })(
-          Messaging.listMessages({
-            ...(yield* MessageFilter.parameters(input, account.time_zone)),
-            ...(Option.isSome(input.limit) ? { Limit: input.limit.value } : {}),
-            ...(Option.isSome(input.start) ? { start: input.start.value } : {})
-          })
+        const messages = yield* MessageFilter.quotingTyped(input)(
+          GlobalFlags.namingFlags({ ...MessageFilter.flagNames, limit: "--limit", start: "--start" })(
+            Messaging.listMessages({
+              ...(yield* MessageFilter.parameters(input, account.time_zone)),
+              ...(Option.isSome(input.limit) ? { Limit: input.limit.value } : {}),
+              ...(Option.isSome(input.start) ? { start: input.start.value } : {})
+            })
+          )
         )
         yield* Output.print(input.json, messages, Format.messages)
       })

@@ -30,7 +30,7 @@ export const command = Command.make(
         const msisdn = yield* GlobalFlags.readNumber("--to", input.to, input.defaultCountry)
         const message = yield* Effect.fromResult(MessageText.check(input.message, "--message"))
         const id = Option.isSome(input.id) ? input.id.value : SendDigest.of("sd", [msisdn, message, (yield* Account.Account).short_name])
-        const sent = yield* Messaging.sendNow({ msisdn, message, id })
+        const sent = yield* GlobalFlags.namingFlags({ id: "--id", message: "--message" })(Messaging.sendNow({ msisdn, message, id }))
         yield* Output.print(input.json, sent, (m) => [Format.message(m), `  message_id ${m.message_id ?? "-"}`])
       }),
       { needsShortName: true }
