@@ -99,7 +99,8 @@ export const inspection = (report: Inspection.Inspection): ReadonlyArray<string>
       (suggestion === undefined ? " (no GSM look-alike)" : ` → use ${JSON.stringify(suggestion)}`)
     ),
     ...(report.gsm_safe === undefined ? [] : [
-      `with look-alikes: ${report.gsm_safe.encoding}, ${report.gsm_safe.segments} segment(s)`
+      `with look-alikes: ${report.gsm_safe.encoding}, ${report.gsm_safe.segments} segment(s)` +
+      (report.gsm_safe.fits ? "" : `, TOO LONG (${report.gsm_safe.length} of ${report.budget} characters)`)
     ])
   ])
 ]

@@ -55,7 +55,17 @@ describe("smsbook inspect", () => {
       { char: "’", index: 9, suggestion: "'" },
       { char: "…", index: 19, suggestion: "..." }
     ])
-    expect(report.gsm_safe).toEqual({ text: "Don't miss it...", encoding: "GSM-7", segments: 1 })
+    expect(report.gsm_safe).toEqual({ text: "Don't miss it...", encoding: "GSM-7", segments: 1, length: 16, fits: true })
+    // A look-alike may be longer than its character: the advice says when it no longer fits.
+    const long = json("inspect", `${"x".repeat(153)}…`, "--short-name", "ACME")
+    expect([long.fits, long.gsm_safe]).toMatchObject([true, { length: 156, fits: false }])
+  })
+
+  it("refuses what a send refuses: an empty or blank text, exit 2 naming TEXT", () => {
+    for (const text of ["", "   "]) {
+      const run = smsbook("inspect", text, "--short-name", "ACME", "--json")
+      expect([run.code, JSON.parse(run.stdout).error]).toMatchObject([2, { code: "INVALID_FIELD", field: "TEXT" }])
+    }
   })
 
   it("refuses a text over the budget with exit code 2, after showing it", () => {

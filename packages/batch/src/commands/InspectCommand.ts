@@ -2,7 +2,7 @@
  * `smsbook inspect "TEXT" --short-name NAME`: what a text costs before it is sent — the prefixed
  * text, the budget, the encoding, the SMS parts, and the characters that force UCS-2.
  */
-import { Sms } from "@smsbook/core"
+import { Message, Sms } from "@smsbook/core"
 import { Effect, Result } from "effect"
 import { Argument, Command } from "effect/cli"
 import * as Format from "../Format.ts"
@@ -19,6 +19,8 @@ export const command = Command.make(
   },
   Effect.fnUntraced(function*(input) {
     const settings = yield* GlobalFlags.settings({ ...GlobalFlags.noAccountFlags, shortName: input.shortName }, { needsShortName: true })
+    // A text a send refuses (empty, blank, not valid Unicode) is refused here too: inspect says what a send would do.
+    yield* Effect.fromResult(Message.checkText(input.text, "TEXT"))
     const report = Inspection.inspect(settings.account.short_name, input.text)
     if (report.fits) return yield* Output.print(input.json, report, Format.inspection)
     // Over budget: the analysis is shown all the same (in the error's document with --json), then the refusal.

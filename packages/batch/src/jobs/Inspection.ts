@@ -16,8 +16,14 @@ export interface Inspection {
   readonly segments: number
   readonly parts: ReadonlyArray<string>
   readonly ucs2_characters: ReadonlyArray<Sms.Ucs2Character>
-  /** The text with every look-alike applied, and what it would cost. */
-  readonly gsm_safe?: { readonly text: string; readonly encoding: Sms.Encoding; readonly segments: number }
+  /** The text with every look-alike applied, what it would cost, and whether it fits the budget (a look-alike may be longer). */
+  readonly gsm_safe?: {
+    readonly text: string
+    readonly encoding: Sms.Encoding
+    readonly segments: number
+    readonly length: number
+    readonly fits: boolean
+  }
 }
 
 /** Everything `inspect` reports about `text` sent under `shortName`. */
@@ -38,6 +44,14 @@ export const inspect = (shortName: string, text: string): Inspection => {
     segments: analysis.segments,
     parts: analysis.parts,
     ucs2_characters: ucs2,
-    ...(ucs2.length === 0 ? {} : { gsm_safe: { text: safeText, encoding: safe.encoding, segments: safe.segments } })
+    ...(ucs2.length === 0 ? {} : {
+      gsm_safe: {
+        text: safeText,
+        encoding: safe.encoding,
+        segments: safe.segments,
+        length: Sms.characterCount(safeText),
+        fits: Sms.characterCount(safeText) <= Sms.budget(shortName)
+      }
+    })
   }
 }
