@@ -103,7 +103,7 @@ export const checkTags = (tags: ReadonlyArray<string>, kept: ReadonlyArray<strin
   const tag = tags[at]
   if (tag !== undefined) {
     const reason = isTooLong(tag)
-      ? `is ${tag.trim().length} characters long: a tag holds at most ${maxTagLength}`
+      ? `is ${tag.trim().length} UTF-16 units long (an emoji counts 2): a tag holds at most ${maxTagLength}`
       : "holds a separator of tags (, ; |) or a control character: a file or a flag would read it as other tags"
     return Result.fail(new InvalidField({ field: `tags.${at}`, value: tag, reason }))
   }
@@ -131,7 +131,7 @@ export const checkNames = (
     if (name.length <= maxNameLength) continue
     const length = name.trim().length
     if (length > maxNameLength) {
-      return Result.fail(new InvalidField({ field, value: name, reason: `is ${length} characters long: a name holds at most ${maxNameLength}` }))
+      return Result.fail(new InvalidField({ field, value: name, reason: `is ${length} UTF-16 units long (an emoji counts 2): a name holds at most ${maxNameLength}` }))
     }
   }
   return Result.void

@@ -270,7 +270,7 @@ export const read = (fields: ReadonlyArray<string>, given: Context): Read => {
   // Every store indexes tags, and bounds what it can: a row with a longer one is refused, not the whole file.
   const longTag = own.find(Contact.isTooLong)
   if (longTag !== undefined) {
-    return reject("tag-too-long", `a tag of ${longTag.length} characters: a tag holds at most ${Contact.maxTagLength}`, optsOut ? normalized : undefined)
+    return reject("tag-too-long", `a tag of ${longTag.length} UTF-16 units (an emoji counts 2): a tag holds at most ${Contact.maxTagLength}`, optsOut ? normalized : undefined)
   }
   const tags = context.tags.length === 0 ? own : [...own, ...context.tags]
   const first = cell(fields, index.first_name)
@@ -283,7 +283,7 @@ export const read = (fields: ReadonlyArray<string>, given: Context): Read => {
   }
   const long = first_name.length > maxName ? first_name : last_name.length > maxName ? last_name : undefined
   if (long !== undefined) {
-    return reject("name-too-long", `a name of ${long.length} characters: a name holds at most ${maxName}`, optsOut ? normalized : undefined)
+    return reject("name-too-long", `a name of ${long.length} UTF-16 units (an emoji counts 2): a name holds at most ${maxName}`, optsOut ? normalized : undefined)
   }
   const monitoringCell = index.monitoring === undefined ? "" : cell(fields, index.monitoring)
   const monitoring = monitoringCell === "" ? undefined : flags.get(monitoringCell.toLowerCase())
