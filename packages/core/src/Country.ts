@@ -183,13 +183,14 @@ export const ofCallingCode: (code: string) => CountryCode | undefined = CountryC
 const cache = new Map<string, CountryCode | null>()
 const cacheLimit = 4096
 
-/**
- * What a spreadsheet or a form writes for no value (`N/A`, `#N/A`, `n.a.`, `-`, `?`, `unknown`, `none`, `null`): no
- * country, though `N/A`'s letters are Namibia's code (`NA` alone stays Namibia).
- */
-const notAvailable = /^\s*(?:#?n\s*\/\s*a|n\.\s*a\.|[-\u2013\u2014?]+|\(?(?:unknown|none|null|nil|not (?:known|set|specified|available))\)?)\s*$/i
+/** What a spreadsheet writes for no value (`N/A`, `#N/A`, `n.a.`): no country, though its letters are Namibia's code. */
+const notAvailable = /^\s*(?:#?n\s*\/\s*a|n\.\s*a\.)\s*$/i
 
-/** Whether a cell says there is no value (`N/A`, `#N/A`, `-`, `unknown`…): a blank cell, for a reader with a default. */
+/**
+ * Whether a cell says there is no value (`N/A`, `#N/A`, `n.a.`): a blank cell, for a reader with a default. Not `-`,
+ * `?` or `unknown`: beside a national number, they read in the default country stored other countries' numbers as its
+ * own (an independent review's `(347) 496-3719` beside `-` became +44 3474 963719); such a cell is no country.
+ */
 export const isNotAvailable = (cell: string): boolean => notAvailable.test(cell)
 
 /** A flag emoji: two regional indicator symbols, the letters of an alpha-2 code (🇬🇧). */

@@ -89,6 +89,8 @@ describe("reading a written number", () => {
     expect(Written.read("+1 800 FLOWERS")).toMatchObject({ digits: "18003569377", repairs: ["letters-converted"] })
     // A letter joined to the digits is no label: a look-alike (`O` for `0`) or a word run into the number.
     expect(Written.read("O7400 123456")).toBe("letter-in-number")
+    expect(Written.read("O (964) 237-66-48")).toBe("letter-in-number")
+    expect(Written.read("M: 07400 123456")).toMatchObject({ digits: "07400123456", repairs: ["label-dropped"] })
     expect(Written.read("07400123456home")).toMatchObject({ repairs: ["letters-converted"] })
   })
 })

@@ -68,15 +68,23 @@ export const severalNumbers = (text: string): ReadonlyArray<string> | undefined 
   return parts.length > 1 && parts.every((part) => part.replace(/\P{Nd}/gu, "").length >= 6) ? parts : undefined
 }
 
-/** A cell's number: the first of several that reads (`several`), else the first one's problem. */
+/** A part after the first that starts as a number does (`+`, a trunk `0`, a bracketed area code): a second number. */
+const freshStart = /^[+＋(（0０]/
+
+/**
+ * A cell's number: the first of several that reads (`several`); else the whole cell's reading, its problem included.
+ * A cell that reads whole as one number is one, unless each later part starts afresh: `015511/819377` is a German
+ * mobile written with its area code apart, `030 1234 / 030 5678` two numbers; where no part reads, the whole is read
+ * (`015849/081178`).
+ */
 export const readCell = (text: string, options: Msisdn.Options): { readonly reading: Msisdn.Normalized | Errors.MsisdnProblem; readonly several: boolean } => {
   const parts = severalNumbers(text)
-  if (parts === undefined) return { reading: Msisdn.reading(text, options), several: false }
-  let problem: Errors.MsisdnProblem | undefined
+  const fresh = parts !== undefined && parts.slice(1).every((part) => freshStart.test(part))
+  const whole = fresh ? undefined : Msisdn.reading(text, options)
+  if (parts === undefined || (whole !== undefined && typeof whole !== "string")) return { reading: whole ?? Msisdn.reading(text, options), several: false }
   for (const part of parts) {
     const reading = Msisdn.reading(part, options)
     if (typeof reading !== "string") return { reading, several: true }
-    problem ??= reading
   }
-  return { reading: problem ?? "empty", several: false }
+  return { reading: whole ?? Msisdn.reading(text, options), several: false }
 }

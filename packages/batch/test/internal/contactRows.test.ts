@@ -77,7 +77,10 @@ describe("a cell holding several numbers", () => {
     }
     const read = reader(["Phone", "Country"])
     expect(read("07400 12345 / 07400 123456", "GB")).toBe("447400123456")
-    expect(read("07400 12345 / 07400 1234", "GB")).toBe("invalid")
+    expect(read("07400 12345 / 07400 1234", "GB")).toBe("too-long")
+    // A German mobile written with its area code apart reads whole: a later part that does not start afresh is no number.
+    expect(read("015511/819377", "DE")).toBe("4915511819377")
+    expect(read("030 1234 / 030 5678", "DE")).toBe("49301234")
   })
 })
 

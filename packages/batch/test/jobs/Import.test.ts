@@ -901,16 +901,17 @@ describe("reject messages", () => {
 })
 
 describe("header matching", () => {
-  it("a country cell that says there is no value (N/A, #N/A, -, unknown) is a blank one: the next country column, else the default", async () => {
+  it("a country cell that says there is no value (N/A, #N/A) is a blank one: the next country column, else the default; a placeholder is no country", async () => {
     const [summary, msisdns] = await run(Effect.gen(function*() {
       const summary = yield* importText(
         "Name,Mobile Phone,Business Country/Region,Home Country/Region\nAnn,07400 123456,N/A,\nBob,(201) 555-0123,#N/A,United States\n" +
-          "Cy,07400 123457,-,\nDi,07400 123458,Unknown,\n"
+          "Cy,(347) 496-3719,-,\nDi,+44 7400 123458,Unknown,\n"
       )
       return [summary, (yield* allContacts).map((c) => c.msisdn)] as const
     }))
-    expect(summary).toMatchObject({ created: 4, rejected: 0 })
-    expect(msisdns).toEqual(["12015550123", "447400123456", "447400123457", "447400123458"])
+    // Beside `-`, a national number is refused (read in the default country, a US number became +44 3474 963719).
+    expect(summary).toMatchObject({ created: 3, rejected: 1, reasons: { "bad-country": 1 } })
+    expect(msisdns).toEqual(["12015550123", "447400123456", "447400123458"])
   })
 
   it("a consent column that does not say yes (Shopify's Accepts SMS Marketing) creates the contact INVITED; a held one keeps its status", async () => {

@@ -51,8 +51,11 @@ const decimal = /^[0-9]{6,}\.0+$/
 const extension =
   /^(.*[\p{Nd})])\s*,?\s*[([]?\s*(?:;\s*ext\s*=|(?:extension|extn|ext|ex|app|x|#|доб)\.?\s*:?)\s*\p{Nd}{1,7}\s*#?[)\]]?$/iu
 
-/** Words before a number (`Mob: 07400 123456`, `Tel. 030 1234567`): a label, never vanity letters (no digits before). */
-const leadingLabel = /^\p{L}[\p{L}\s.'’]*(?:[:.]\s*|\s+)(?=[+＋(\p{Nd}])/u
+/**
+ * Words before a number (`Mob: 07400 123456`, `Tel. 030 1234567`, `M: 07400 123456`): a label, never vanity letters (no
+ * digits before). One letter is a label only with its colon or dot: `O (964) 237-66-48` is a look-alike of a digit.
+ */
+const leadingLabel = /^(?:\p{L}[\p{L}\s.'’]*\p{L}|\p{L}(?=[.:]))(?:[:.]\s*|\s+)(?=[+＋(\p{Nd}])/u
 
 /**
  * Words after a number, set apart by a space or a bracket (`0664 123456 home`, `030 1234567 (fax)`): a label, where the
