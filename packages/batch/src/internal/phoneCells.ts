@@ -56,6 +56,9 @@ export const labelledMobile = (fields: ReadonlyArray<string>, columns: Columns.C
  */
 const numberList = /\s*(?::::|[;,|/]|\s(?:or|oder|ou|o|of)\s|\s(?=[+＋]))\s*/i
 
+/** Whether a cell may hold {@link numberList}: the same without the blanks around, tested on every row first. */
+const mayList = /:::|[;,|/]|\s(?:or|oder|ou|o|of)\s|\s[+＋]/i
+
 /**
  * The numbers of a cell that holds several (`+44 7400 333333 ::: +44 7400 444444`, `07400 123483 / 07900 654321`):
  * its parts where there are two or more and each has six digits or more; else `undefined`, one number whose `/` or
@@ -63,7 +66,7 @@ const numberList = /\s*(?::::|[;,|/]|\s(?:or|oder|ou|o|of)\s|\s(?=[+＋]))\s*/i
  * `030 1234 / 030 5678` + DE was stored as +49 30 1234 0305678.
  */
 export const severalNumbers = (text: string): ReadonlyArray<string> | undefined => {
-  if (!numberList.test(text)) return undefined
+  if (!mayList.test(text)) return undefined
   const parts = text.split(numberList).filter((part) => part !== "")
   return parts.length > 1 && parts.every((part) => part.replace(/\P{Nd}/gu, "").length >= 6) ? parts : undefined
 }
