@@ -239,11 +239,15 @@ export const checkStore = (url: string, options: { readonly create: boolean }): 
   return missing === undefined ? Effect.void : Effect.fail(new StoreNotFound({ path: missing }))
 }
 
-/** The path of the SQLite book `url` names, when its file does not exist. */
+/**
+ * The path of the SQLite book `url` names, when its file does not exist or is empty: SQLite takes an empty file for an
+ * empty database, so `messages list --store empty.db` made a book of a file a typo or a failed copy had left.
+ */
 const missingBook = (url: string): string | undefined => {
   const location = Store.locate(url)
   if (location instanceof InvalidStoreUrl || location.kind !== "sqlite" || location.path === ":memory:") return undefined
-  return fs.existsSync(location.path) ? undefined : location.path
+  const stat = fs.statSync(location.path, { throwIfNoEntry: false })
+  return stat === undefined || (stat.isFile() && stat.size === 0) ? location.path : undefined
 }
 
 export interface StoreOptions<E2> {

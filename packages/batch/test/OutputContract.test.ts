@@ -122,6 +122,11 @@ describe("--json: one document on stdout, every outcome", () => {
       expect(String(refused.doc.error?.message)).toContain("smsbook init")
     }
     expect(fs.existsSync(path.join(dir, "contcts.db"))).toBe(false)
+    // An empty file is no book either: SQLite would have made one of it.
+    fs.writeFileSync(path.join(dir, "empty.db"), "")
+    const empty = document(["messages", "list", "--store", "empty.db"]).doc.error
+    expect(empty).toMatchObject({ code: "STORE_NOT_FOUND" })
+    expect(fs.statSync(path.join(dir, "empty.db")).size).toBe(0)
   })
 
   it("a malformed store URL exits 2", () => {
