@@ -86,10 +86,10 @@ export const maxTags = 50
 export const maxNameLength = 255
 
 /**
- * What separates tags in a file's cell and a flag (`,` `;` `|`), and control characters (a tab, a line break), which an
- * import replaces by spaces: a tag or name holding one would not come back the same from `contacts export` and `import`.
+ * What separates tags in a file's cell and a flag (`,` `;` `|`), and control characters (C0, DEL and C1: a tab, a line
+ * break, U+0085), which an import replaces by spaces: a tag or name holding one would not come back the same from `contacts export` and `import`.
  */
-const unmovable = /[,;|\u0000-\u001f\u007f]/
+const unmovable = /[,;|\u0000-\u001f\u007f-\u009f]/
 
 /**
  * Refuses a tag longer than {@link maxTagLength} among `tags`, or one holding a separator of tags or a control character,
@@ -125,7 +125,7 @@ export const checkNames = (
   for (const field of ["first_name", "last_name"] as const) {
     const name = names[field]
     if (name === undefined || name === kept?.[field]) continue
-    if (/[\u0000-\u001f\u007f]/.test(name)) {
+    if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) {
       return Result.fail(new InvalidField({ field, value: name, reason: "holds a control character (a tab, a line break): write the name on one line" }))
     }
     if (name.length <= maxNameLength) continue

@@ -66,10 +66,9 @@ export type Rule = "international" | "national" | "trunk-prefix-dropped" | "call
  *   documented preference chose (digits starting with the calling code are international);
  * - `country-ignored`: the row's country cell could not be read or named another calling code than the number's own;
  * - `extension-dropped`: an extension (`ext. 123`) was removed: an SMS cannot dial one;
- * - `letters-converted`: vanity letters were read on the keypad (`1-800-FLOWERS`);
- * - `label-dropped`: a word before or after the number was left out (`Mob: 07400 123456`, `0664 123456 home`).
+ * - `letters-converted`: vanity letters were read on the keypad (`1-800-FLOWERS`).
  */
-export const notes = ["trunk-prefix-added", "ambiguous", "country-ignored", "extension-dropped", "letters-converted", "label-dropped"] as const
+export const notes = ["trunk-prefix-added", "ambiguous", "country-ignored", "extension-dropped", "letters-converted"] as const
 export type Note = (typeof notes)[number]
 
 /** A parsed number: the MSISDN, its two parts as the interface names them, the reading applied and its notes. */
@@ -418,9 +417,9 @@ const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized 
  *
  * 1. Characters: any Unicode decimal digit; separators (spaces, `.`, `-`, `/`, brackets, full-width forms); a
  *    `tel:` prefix; a spreadsheet's text forms (`="07400 123456"`, `'07400 123456`); an extension is dropped
- *    (`extension-dropped`), as are words before a number and words set apart after eight digits or more
- *    (`label-dropped`: `Mob: 07400 123456`, `0664 123456 home`); three or more vanity letters after three digits are
- *    read on the keypad (`1-800-FLOWERS`), one or two letters are `letter-in-number`.
+ *    (`extension-dropped`); a word set apart after eight digits or more is `not-a-number` (`0664 123456 home`: read on
+ *    the keypad, it made another number); three or more vanity letters after three digits are read on the keypad
+ *    (`1-800-FLOWERS`), one or two letters are `letter-in-number`.
  * 2. The country: the row's country cell if it has one, else the default country, read by `options.readCountry`
  *    (ISO alpha-2 code or calling code; with `Country.lookup`, also alpha-3 codes and names).
  * 3. `+` → international only. A trunk prefix after the calling code is dropped (`trunk-prefix-dropped`).

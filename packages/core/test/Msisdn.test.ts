@@ -449,7 +449,7 @@ describe("Msisdn examples", () => {
     ["+44 7400 12345a", undefined, "letter-in-number"],
     ["O7400 123456", "GB", "letter-in-number"],
     ["+44 7400 12O4 56", undefined, "letter-in-number"],
-    ["+44 7400 1234 OK", undefined, "invalid"],
+    ["+44 7400 1234 OK", undefined, "not-a-number"],
     ["FLOWERS", "US", "not-a-number"],
     ["n/a", "GB", "not-a-number"],
     ["07400 123456", "Narnia", "unknown-country"],

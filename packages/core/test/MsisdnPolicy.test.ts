@@ -224,13 +224,8 @@ describe("Msisdn reading policy: the issue's examples", () => {
     expect(read("0740O 123456", "GB")).toBe("letter-in-number")
   })
 
-  it.each([
-    ["0664 123456 home", "AT", "43664123456"],
-    ["01 234567 work", "AT", "431234567"],
-    ["030 1234567 (fax)", "DE", "49301234567"],
-    ["Mob: 07400 123456", "GB", "447400123456"]
-  ])("a word around a number is a label, left out and noted, never read on the keypad: %s + %s", (text, country, msisdn) => {
-    expect(read(text, country)).toMatchObject({ msisdn, notes: ["label-dropped"] })
+  it.each(["0664 123456 home", "01 234567 work", "0664 123456 AUSTRIA"])("a word set apart after a whole number is refused, never read on the keypad: %s", (text) => {
+    expect(read(text, "AT")).toBe("not-a-number")
   })
 
   it.each([

@@ -372,11 +372,16 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     await call("GET", "/contacts/1", undefined, { key: null })
     await call("GET", `/contacts/${Samples.msisdn}`)
     await call("GET", `/Contacts/${Samples.msisdn}?misdn=${Samples.msisdn}`)
+    await call("GET", "/Contacts/+44-7400-123-456")
+    await call("GET", "/Contacts/%2B44%207400%20123456")
     const lines = server.log.slice(before).map((line) => JSON.parse(line))
     expect(lines).toEqual([
       expect.objectContaining({ method: "GET", path: "/health", status: 200, ms: expect.any(Number), remote: "127.0.0.1" }),
       expect.objectContaining({ method: "GET", path: "/contacts/:msisdn", status: 401 }),
       expect.objectContaining({ method: "GET", path: "/contacts/:msisdn", status: 200 }),
+      expect.objectContaining({ method: "GET", path: "/Contacts/:number", status: 404 }),
+      // Written with separators or escapes, a number is masked all the same.
+      expect.objectContaining({ method: "GET", path: "/Contacts/:number", status: 404 }),
       expect.objectContaining({ method: "GET", path: "/Contacts/:number", status: 404 })
     ])
     // No phone number in the log: not in paths, not in query strings.

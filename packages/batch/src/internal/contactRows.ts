@@ -27,7 +27,8 @@ export type Reason = Exclude<Errors.MsisdnProblem, "empty"> | (typeof rowReasons
  * contact is created INVITED, never in a group send until confirmed (one the book holds keeps its status).
  */
 export const notes = [
-  ...Msisdn.notes, "phone-from-fallback-column", "first-of-several", "control-characters-replaced", "no-sms-consent"
+  ...Msisdn.notes, "label-dropped", "phone-from-fallback-column", "first-of-several", "control-characters-replaced",
+  "no-sms-consent"
 ] as const
 export type Note = (typeof notes)[number]
 
@@ -77,7 +78,9 @@ const startingStatuses: ReadonlyMap<string, ContactBook.StartingStatus> = new Ma
 ])
 
 /** Consent cells that say the person agreed to be texted (as `Columns.key` reduces them); any other but a blank does not. */
-const consented: ReadonlySet<string> = new Set(["yes", "y", "true", "1", "subscribed", "optedin", "optin", "accepted", "granted", "confirmed"])
+const consented: ReadonlySet<string> = new Set([
+  "yes", "y", "true", "1", "subscribed", "optedin", "optin", "accepted", "granted", "confirmed", "ja", "oui", "si", "sim", "da"
+])
 
 /** Monitoring cells, in any case: `true`/`false` as `contacts export` writes them, and their common kin. */
 const flags: ReadonlyMap<string, boolean> = new Map([
@@ -205,16 +208,21 @@ const readNumber = (fields: ReadonlyArray<string>, context: Context, number: str
   // `msisdn`), the policy reads them as every other file's.
   const msisdn = number === primary && isInterfaceShape(context.columns) ? asMsisdn(number, country) : undefined
   const international = msisdn === undefined ? undefined : Msisdn.reading(msisdn, options)
-  if (international !== undefined && typeof international !== "string") return { normalized: international, fromFallback: false, several: false }
-  const { reading: normalized, several } = PhoneCells.readCell(number, options)
-  if (typeof normalized !== "string") return { normalized, fromFallback: number !== primary, several }
+  if (international !== undefined && typeof international !== "string") {
+    return { normalized: international, fromFallback: false, several: false, labelled: false }
+  }
+  const one = context.numbersOnly === true
+  const read = PhoneCells.readCell(number, options, one)
+  if (typeof read.reading !== "string") return { normalized: read.reading, fromFallback: number !== primary, several: read.several, labelled: read.labelled }
   for (const at of fallbacks) {
     const other = cell(fields, at)
     if (other === "" || other === number) continue
-    const read = PhoneCells.readCell(other, options)
-    if (typeof read.reading !== "string") return { normalized: read.reading, fromFallback: true, several: read.several }
+    const fallback = PhoneCells.readCell(other, options, one)
+    if (typeof fallback.reading !== "string") {
+      return { normalized: fallback.reading, fromFallback: true, several: fallback.several, labelled: fallback.labelled }
+    }
   }
-  return { normalized, fromFallback: number !== primary, several: false }
+  return { normalized: read.reading, fromFallback: number !== primary, several: false, labelled: false }
 }
 
 /**
@@ -229,8 +237,8 @@ const readNumber = (fields: ReadonlyArray<string>, context: Context, number: str
  * the fallback phone columns are read in order; the primary column's problem is reported when none is valid.
  */
 export const read = (fields: ReadonlyArray<string>, given: Context): Read => {
-  const labelled = PhoneCells.labelledMobile(fields, given.columns)
-  const context = labelled === given.columns ? given : { ...given, columns: labelled }
+  const mobileFirst = PhoneCells.labelledMobile(fields, given.columns)
+  const context = mobileFirst === given.columns ? given : { ...given, columns: mobileFirst }
   const { header, index } = context.columns
   if (fields.length > header.length) {
     for (let i = header.length; i < fields.length; i++) {
@@ -258,7 +266,7 @@ export const read = (fields: ReadonlyArray<string>, given: Context): Read => {
       optsOut ? readNumber(fields, context, number, primary).normalized : undefined
     )
   }
-  const { fromFallback, normalized, several } = readNumber(fields, context, number, primary)
+  const { fromFallback, normalized, several, labelled } = readNumber(fields, context, number, primary)
   if (typeof normalized === "string") {
     const problem = normalized
     if (problem === "empty") return reject("missing-msisdn", "no phone number in this row")
@@ -303,9 +311,10 @@ export const read = (fields: ReadonlyArray<string>, given: Context): Read => {
   const cleaned = [index.first_name, index.last_name, index.name, index.tags].some((at) =>
     at !== undefined && CleanText.countControls(fields[at] ?? "") > 0
   )
-  const rowNotes: ReadonlyArray<Note> = fromFallback || several || cleaned || noConsent
+  const rowNotes: ReadonlyArray<Note> = fromFallback || several || labelled || cleaned || noConsent
     ? [
       ...normalized.notes,
+      ...(labelled ? ["label-dropped" as const] : []),
       ...(fromFallback ? ["phone-from-fallback-column" as const] : []),
       ...(several ? ["first-of-several" as const] : []),
       ...(cleaned ? ["control-characters-replaced" as const] : []),

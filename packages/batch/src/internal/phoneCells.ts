@@ -1,8 +1,9 @@
 /**
  * Which phone cell of a row is its number, and what of the cell is: the column a label says is a mobile (Google
- * Contacts' `Phone 2 - Label`), the first number that reads of a cell holding several.
+ * Contacts' `Phone 2 - Label`), the number of a cell holding several, a label written with the number left out.
  */
 import type { Errors } from "@smsbook/core"
+import * as Country from "@smsbook/core/Country"
 import * as Msisdn from "@smsbook/core/Msisdn"
 import * as Columns from "./csv/columns.ts"
 import { cell, perFile } from "./rowCells.ts"
@@ -74,20 +75,70 @@ export const severalNumbers = (text: string): ReadonlyArray<string> | undefined 
 /** A part after the first that starts as a number does (`+`, a trunk `0`, a bracketed area code): a second number. */
 const freshStart = /^[+＋(（0０]/
 
+/** Words before a number in its cell (`Mob: 07400 123456`, `Tel. 030 1234567`); one letter only with its colon or dot. */
+const leadingLabel = /^(\p{L}[\p{L}\s.'’]*\p{L}|\p{L}(?=[.:]))(?:[:.]\s*|\s+)(?=[+＋(（\p{Nd}])/u
+
 /**
- * A cell's number: the first of several that reads (`several`); else the whole cell's reading, its problem included.
- * A cell that reads whole as one number is one, unless each later part starts afresh: `015511/819377` is a German
- * mobile written with its area code apart, `030 1234 / 030 5678` two numbers; where no part reads, the whole is read
- * (`015849/081178`).
+ * Words after a number, set apart by a space or a bracket (`0664 123456 home`, `030 1234567 (fax)`): three letters or
+ * more (`0664 123456 O` is a look-alike of a digit), after eight digits or more (fewer are vanity letters: `+1 800
+ * FLOWERS`).
  */
-export const readCell = (text: string, options: Msisdn.Options): { readonly reading: Msisdn.Normalized | Errors.MsisdnProblem; readonly several: boolean } => {
-  const parts = severalNumbers(text)
-  const fresh = parts !== undefined && parts.slice(1).every((part) => freshStart.test(part))
-  const whole = fresh ? undefined : Msisdn.reading(text, options)
-  if (parts === undefined || (whole !== undefined && typeof whole !== "string")) return { reading: whole ?? Msisdn.reading(text, options), several: false }
-  for (const part of parts) {
-    const reading = Msisdn.reading(part, options)
-    if (typeof reading !== "string") return { reading, several: true }
+const trailingLabel = /[\s(（[]+(\p{L}[\p{L}\p{M}\s.'’]*)[)）\]]?\s*$/u
+
+/** A number and the label written with it in its cell, where it has one. */
+interface Part {
+  readonly number: string
+  readonly label: string | undefined
+}
+
+/**
+ * The label of a number in its cell taken apart, where it is only a label: not a country (`UK: 07400 123456` with
+ * another default read as that country's number), not the word of another's number (`Fax`); such a cell is read
+ * whole, and refused for its letters.
+ */
+const labelled = (text: string): Part => {
+  const lead = leadingLabel.exec(text)
+  const trail = lead === null ? trailingLabel.exec(text) : null
+  const label = lead?.[1] ?? trail?.[1]?.trim()
+  if (label === undefined) return { number: text, label: undefined }
+  const number = lead !== null ? text.slice(lead[0].length) : text.slice(0, trail?.index ?? 0)
+  const letters = label.replace(/[^\p{L}]/gu, "").length
+  if (trail !== null && (letters < 3 || number.replace(/\P{Nd}/gu, "").length < 8)) return { number: text, label: undefined }
+  const country = label.split(/[\s.'’]+/).some((word) => word !== "" && Country.lookup(word) !== undefined) || Country.lookup(label) !== undefined
+  return country || Columns.isSomeoneElses(label) ? { number: text, label: undefined } : { number, label }
+}
+
+/** How a cell's number was read: the first of several (`several`), a label written with it left out (`labelled`). */
+export interface CellReading {
+  readonly reading: Msisdn.Normalized | Errors.MsisdnProblem
+  readonly several: boolean
+  readonly labelled: boolean
+}
+
+/**
+ * A cell's number: of several, the one a label says is a mobile, else the first that reads (`several`); else the
+ * whole cell's reading, its problem included. A cell that reads whole as one number is one, unless each later part
+ * starts afresh: `015511/819377` is a German mobile written with its area code apart, `030 1234 / 030 5678` two numbers;
+ * where no part reads, the whole is read (`015849/081178`). A label written with a number (`Mob: 07400 123456`) is left
+ * out (`labelled`). `one`: the cell holds one number, whatever its separators (a suppression list opts out every number
+ * it names, so a cell of several is refused whole rather than read in part).
+ */
+export const readCell = (text: string, options: Msisdn.Options, one = false): CellReading => {
+  const parts = one ? undefined : severalNumbers(text)
+  const fresh = parts !== undefined && parts.slice(1).every((part) => freshStart.test(labelled(part).number))
+  const whole = fresh ? undefined : readOne(text, options)
+  if (parts === undefined || (whole !== undefined && typeof whole.reading !== "string")) return whole ?? readOne(text, options)
+  const pieces = parts.map(labelled)
+  const mobileFirst = [...pieces.filter((piece) => piece.label !== undefined && Columns.isMobile(piece.label)), ...pieces]
+  for (const piece of mobileFirst) {
+    const reading = Msisdn.reading(piece.number, options)
+    if (typeof reading !== "string") return { reading, several: true, labelled: piece.label !== undefined }
   }
-  return { reading: whole ?? Msisdn.reading(text, options), several: false }
+  return whole ?? readOne(text, options)
+}
+
+/** One number of a cell, its label left out. */
+const readOne = (text: string, options: Msisdn.Options): CellReading => {
+  const { label, number } = labelled(text)
+  return { reading: Msisdn.reading(number, options), several: false, labelled: label !== undefined }
 }

@@ -86,19 +86,19 @@ export const send = Effect.fnUntraced(function*(request: BroadcastPlan.Request, 
 })
 
 /**
- * Until 2026-11-27 a plan without an id was sent under `plan-` and 35 hex digits of its seal. A send of such a plan
- * left unfinished keeps that id, so running the plan again resumes it rather than sending the first ones a second copy.
+ * Until 2026-11-27 a plan without an id was sent under `plan-` and 35 hex digits of its seal. A plan sent so keeps that
+ * id: running it again resumes a send left unfinished, and is refused as a duplicate within the spam period of one
+ * that finished, rather than sending everybody a second copy under the new id.
  */
-const unfinishedLegacyId = Effect.fnUntraced(function*(plan: BroadcastPlan.Summary) {
+const legacyId = Effect.fnUntraced(function*(plan: BroadcastPlan.Summary) {
   if (plan.id !== undefined) return undefined
   const legacy = `plan-${plan.plan_sha256.slice(0, 35)}`
-  const found = yield* (yield* MessageStore.MessageStore).findById(legacy)
-  return Option.isSome(found) && found.value.status !== "SENT" ? legacy : undefined
+  return Option.isSome(yield* (yield* MessageStore.MessageStore).findById(legacy)) ? legacy : undefined
 })
 
 /** Sends exactly the plan at `path`, once it is verified, under the id the same broadcast sent directly has. */
 export const sendPlan = Effect.fnUntraced(function*(path: string, options: { readonly allowEmpty: boolean }) {
   const plan = yield* BroadcastPlan.verify(path, options)
-  const id = (yield* unfinishedLegacyId(plan)) ?? idOf(plan, plan.short_name)
+  const id = (yield* legacyId(plan)) ?? idOf(plan, plan.short_name)
   return sentSummary(yield* resumable(Messaging.broadcast({ tags: plan.tags, message: plan.message, id }, options)))
 })

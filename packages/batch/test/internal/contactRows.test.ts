@@ -119,3 +119,35 @@ describe("a phone column's label", () => {
     expect(number(["Ed", "Home", "020 7946 0018", "Mobile", "nope"])).toEqual(["442079460018", ["phone-from-fallback-column"]])
   })
 })
+
+describe("a label written with a number", () => {
+  const read = (number: string, defaultCountry: string, context: Partial<ContactRows.Context> = {}) => {
+    const result = ContactRows.read([number], { columns: Result.getOrThrow(Columns.match(["Phone"])), defaultCountry, tags: [], ...context })
+    return result._tag === "Candidate" ? [result.candidate.msisdn, result.notes] : result._tag === "Reject" ? result.reason : "blank"
+  }
+
+  it("is left out and noted: before the number, or set apart after a whole one", () => {
+    expect(read("Mob: 07400 123456", "GB")).toEqual(["447400123456", ["label-dropped"]])
+    expect(read("M: 07400 123456", "GB")).toEqual(["447400123456", ["label-dropped"]])
+    expect(read("0664 123456 home", "AT")).toEqual(["43664123456", ["label-dropped"]])
+    expect(read("030 1234567 (privat)", "DE")).toEqual(["49301234567", ["label-dropped"]])
+  })
+
+  it("that names a country, another's number or is a look-alike is no label: the cell is refused, never read in the default country", () => {
+    for (const [number, country] of [
+      ["UK: 07400 123456", "DE"], ["(201) 555-0123 US", "GB"], ["Deutschland: 0171 1234567", "AT"], ["0664 123456 Austria", "DE"],
+      ["Fax 020 7946 0018", "GB"], ["020 7946 0018 (fax)", "GB"], ["0664 123456 O", "AT"], ["O (964) 237-66-48", "RU"]
+    ] as const) {
+      expect([number, read(number, country)]).toEqual([number, expect.stringMatching(/^(?:not-a-number|letter-in-number)$/)])
+    }
+  })
+
+  it("of several numbers in a cell, the one labelled mobile is the row's", () => {
+    expect(read("Home: 020 7946 0019 / Mob: 07400 123458", "GB")).toEqual(["447400123458", ["label-dropped", "first-of-several"]])
+    expect(read("Fax: 030 1234567 / Mobil: 0171 1234567", "DE")).toEqual(["491711234567", ["label-dropped", "first-of-several"]])
+  })
+
+  it("in a suppression list, a cell of several numbers is refused whole: an opt-out is never taken in part", () => {
+    expect(read("07400 300001 / 07400 300002", "GB", { numbersOnly: true })).toBe("too-long")
+  })
+})

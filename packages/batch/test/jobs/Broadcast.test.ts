@@ -98,6 +98,17 @@ describe("a plan without --id is the same broadcast as the command it was made f
       expect(yield* refusal(Broadcast.sendPlan(upper, noEmpty))).toBe("DuplicateSend")
     }).pipe(Effect.provide(sqlite())))
 
+  it.effect("a plan sent in full under the old plan- id is refused as a duplicate when run again, not sent under the new id", () =>
+    Effect.gen(function*() {
+      yield* seed(3, ["news"])
+      const plan = tempFile("plan.json")
+      yield* Plan.write({ tags: ["news"], message: "Old plan" }, plan)
+      const { plan_sha256 } = yield* Plan.verify(plan, noEmpty)
+      yield* Messaging.broadcast({ tags: ["news"], message: "Old plan", id: `plan-${plan_sha256.slice(0, 35)}` }, noEmpty)
+      expect(yield* refusal(Broadcast.sendPlan(plan, noEmpty))).toBe("DuplicateSend")
+      expect((yield* Messaging.listMessages({})).filter((m) => m.direction === "MT")).toHaveLength(1)
+    }).pipe(Effect.provide(sqlite())))
+
   it.effect("a direct broadcast interrupted after some were handed it, then the review flow: the plan resumes it", () =>
     Effect.gen(function*() {
       yield* seed(5, ["big"])

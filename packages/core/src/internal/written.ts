@@ -15,10 +15,9 @@ export interface Written {
 
 /**
  * - `extension-dropped`: an extension was left out (`ext. 123`);
- * - `letters-converted`: vanity letters were read on the keypad (`1-800-FLOWERS`);
- * - `label-dropped`: a word around the number was left out (`Mob: 07400 123456`, `0664 123456 home`, `030 1234567 (fax)`).
+ * - `letters-converted`: vanity letters were read on the keypad (`1-800-FLOWERS`).
  */
-export type Repair = "extension-dropped" | "letters-converted" | "label-dropped"
+export type Repair = "extension-dropped" | "letters-converted"
 
 const none: ReadonlyArray<Repair> = []
 
@@ -52,28 +51,21 @@ const extension =
   /^(.*[\p{Nd})])\s*,?\s*[([]?\s*(?:;\s*ext\s*=|(?:extension|extn|ext|ex|app|x|#|доб)\.?\s*:?)\s*\p{Nd}{1,7}\s*#?[)\]]?$/iu
 
 /**
- * Words before a number (`Mob: 07400 123456`, `Tel. 030 1234567`, `M: 07400 123456`): a label, never vanity letters (no
- * digits before). One letter is a label only with its colon or dot: `O (964) 237-66-48` is a look-alike of a digit.
+ * A word set apart after a number's digits (`0664 123456 home`, `030 1234567 (fax)`): never vanity letters where the
+ * digits before it already make a number (8 or more), or `home` made another Austrian number on the keypad. Such a
+ * cell is no number here; an import reads the label apart (`Mob: 07400 123456` too: the batch's `phoneCells.ts`).
  */
-const leadingLabel = /^(?:\p{L}[\p{L}\s.'’]*\p{L}|\p{L}(?=[.:]))(?:[:.]\s*|\s+)(?=[+＋(\p{Nd}])/u
-
-/**
- * Words after a number, set apart by a space or a bracket (`0664 123456 home`, `030 1234567 (fax)`): a label, where the
- * digits before them already make a number (8 or more); after fewer, vanity letters (`+1 800 FLOWERS`). Read on the
- * keypad, a label made another number of a country whose numbers vary in length (`0664 123456 home` + AT).
- */
-const trailingLabel = /[\s([]+\p{L}[\p{L}\p{M}\s.'’()[\]]*$/u
-const labelAfter = 8
+const wordAfter = /[\s([]+\p{L}[\p{L}\p{M}\s.'’()[\]]*$/u
 
 /** Letters on a phone keypad (ITU E.161), as Google's libphonenumber converts them. */
 const keypad = "22233344455566677778889999"
 
-// Spaces, dashes, dots, slashes and brackets of every width, the tilde of Russia's `8~10` (wait for the tone), and the invisible marks a number copied from a phone or
+// Spaces, dashes, dots, slashes and brackets of every width, and the invisible marks a number copied from a phone or
 // a right-to-left text carries (zero-width characters, U+200E/U+200F direction marks, U+202A–U+202E and
 // U+2066–U+2069 embeddings and isolates).
 // One character class rather than a chain of comparisons: this path reads only the unusual forms, and the class is
 // a third of the chain's size in a browser bundle (`@smsbook/core/Msisdn`'s budget, docs/benchmarks.md).
-const separator = /[\t .\-()/[\]~\u00a0\u00ad\u2000-\u2015\u202a-\u202f\u205f-\u2069\u2212\u3000\u30fc\ufeff\uff08\uff09\uff0d-\uff0f\uff3b\uff3d]/
+const separator = /[\t .\-()/[\]\u00a0\u00ad\u2000-\u2015\u202a-\u202f\u205f-\u2069\u2212\u3000\u30fc\ufeff\uff08\uff09\uff0d-\uff0f\uff3b\uff3d]/
 
 const isDecimalDigit = /^\p{Nd}$/u
 
@@ -126,8 +118,8 @@ export const readPlain = (text: string): Written | MsisdnProblem | undefined => 
 /**
  * Reads the digits of a written number. A spreadsheet's text form (`="…"`, `'…`) is unwrapped first. A `tel:`
  * prefix, one `+` before the first digit and separators (spaces, `.`, `-`, `/`, brackets, their full-width and
- * Unicode forms) are allowed anywhere. Words around the number are labels, left out (`leadingLabel`,
- * `trailingLabel`). Other letters are converted by the
+ * Unicode forms) are allowed anywhere. A word set apart after a whole number refuses it (`wordAfter`). Other letters
+ * are converted by the
  * keypad only when there are three or more of them after at least three digits (`1-800-FLOWERS`), as Google's
  * libphonenumber does; one or two letters among digits are `letter-in-number` (`O` written for `0`), letters
  * without a number are `not-a-number`.
@@ -143,11 +135,10 @@ export const readAny = (trimmed: string): Written | MsisdnProblem => {
   let text = trimmed.replace(wrapping, "$1").trim()
   if (scientific.test(text)) return "scientific-notation"
   if (decimal.test(text)) return "not-a-number"
-  const lead = leadingLabel.exec(text)?.[0] ?? ""
-  text = text.slice(lead.length)
-  const trail = trailingLabel.exec(text)?.index ?? -1
-  const trailing = trail > 0 && text.slice(0, trail).replace(/\P{Nd}/gu, "").length >= labelAfter
-  if (trailing) text = text.slice(0, trail)
+  const after = wordAfter.exec(text)?.index ?? -1
+  if (after > 0 && text.slice(0, after).replace(/\P{Nd}/gu, "").length >= 8) return "not-a-number"
+  // Russia's international prefix written with its tilde (`8~10`: wait for the dial tone).
+  text = text.replace(/^8\s*~\s*10/, "810")
   const ext = extension.exec(text)
   if (ext !== null) text = ext[1] ?? ""
   let digits = ""
@@ -182,6 +173,5 @@ export const readAny = (trimmed: string): Written | MsisdnProblem => {
   const repairs: Array<Repair> = []
   if (ext !== null) repairs.push("extension-dropped")
   if (letterCount > 0) repairs.push("letters-converted")
-  if (lead !== "" || trailing) repairs.push("label-dropped")
   return { digits: number, plus, repairs }
 }

@@ -67,13 +67,14 @@ const routable = (request: HttpServerRequest.HttpServerRequest): HttpServerReque
 }
 
 /**
- * The path a log line shows: a contact's number is the route's pattern (`/contacts/:msisdn`), and a run of six digits
- * or more elsewhere (a path that is no endpoint: `/Contacts/447400123456`) is `:number`. The log keeps no phone
- * numbers, as it keeps no query strings; the route, the status and the time are what an operator reads it for.
+ * The path a log line shows: a contact's number is the route's pattern (`/contacts/:msisdn`), and elsewhere (a path
+ * that is no endpoint: `/Contacts/+44-7400-123-456`) a run of six digits or more, separators or escapes between them
+ * included, is `:number`. The log keeps no phone numbers, as it keeps no query strings; the route, the status and the
+ * time are what an operator reads it for.
  */
 const loggedPath = (url: string): string => {
   const path = pathOf(url)
-  return /^\/contacts\/[^/]+$/.test(path) ? "/contacts/:msisdn" : path.replace(/\d{6,}/g, ":number")
+  return /^\/contacts\/[^/]+$/.test(path) ? "/contacts/:msisdn" : path.replace(/(?:%2B|\+)?\d(?:(?:[\s().-]|%[0-9A-Fa-f]{2})*\d){5,}/g, ":number")
 }
 
 /** The path of a request URL, without its query string. */

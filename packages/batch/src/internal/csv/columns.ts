@@ -80,7 +80,7 @@ export const key = (name: string): string =>
 const mayBeState: ReadonlySet<string> = new Set(["iso", "land"])
 
 /** Header words that say a column holds mobile numbers: preferred for the number, an SMS reaches only those. */
-const mobileWords = /mobil|mobiel|cell|celular|(?<!auto)movil|gsm|msisdn|handy|portable|sms|whatsapp|iphone|моб/
+const mobileWords = /mob|cell|celular|(?<!auto)movil|gsm|msisdn|handy|portable|sms|whatsapp|iphone|моб/
 
 /** Whether a header names a mobile-number column (`Mobile Phone`, `Cell`, `GSM`, `MSISDN`). */
 export const isMobile = (name: string): boolean => mobileWords.test(key(name))
@@ -122,6 +122,13 @@ const phoneCompanions: ReadonlySet<string> = new Set([
   "manager", "boss", "relative", "kin", "referrer", "reference", "emergency", "tty", "tdd", "horbehinderte", "car", "automovil",
   "radio", "pager", "fax", "switchboard", "firma"
 ])
+
+/**
+ * Whether a label written beside a number in its cell says the number is not the contact's own to text (`Fax`,
+ * `Assistant`, `Pager`), by the words that say so of a phone column.
+ */
+export const isSomeoneElses = (label: string): boolean =>
+  wordsOf(label).some((word) => phoneCompanions.has(word) && !["type", "label", "kind", "code", "id"].includes(word))
 
 /** Words of an address, a company or a code, beside the country and phone words they qualify. */
 const qualifierWords = [
@@ -329,8 +336,8 @@ export const match = (
   const rank = (at: number) => (isMobile(header[at] ?? "") ? 0 : 2) + (worded.has(at) ? 1 : 0)
   const [preferred, ...fallbacks] = phones.toSorted((a, b) => rank(a) - rank(b) || a - b)
   if (preferred !== undefined) index.msisdn = preferred
-  // Columns that surely hold a country come first and are the only fallbacks: `Region`, `ISO` or `Land` may be a
-  // state or province beside one (`Region` = `GA` is Georgia the US state), and is read only where none is.
+  // Columns that surely hold a country come first and are the only fallbacks: `ISO` or `Land` may be a state or
+  // province beside one (as `Region` = `GA`, Georgia the US state, is), and is read only where none is.
   const sure = [
     ...countries.filter((at) => !worded.has(at) && !mayBeState.has(key(header[at] ?? ""))),
     ...countries.filter((at) => worded.has(at))
