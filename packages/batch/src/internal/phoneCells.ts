@@ -85,6 +85,9 @@ const leadingLabel = /^(\p{L}[\p{L}\s.'’]*\p{L}|\p{L}(?=[.:]))(?:[:.]\s*|\s+)(
  */
 const trailingLabel = /[\s(（[]+(\p{L}[\p{L}\p{M}\s.'’]*)[)）\]]?\s*$/u
 
+/** What a cell begins or ends with where it has a label: a letter, or the bracket or dot after one. */
+const edgeOfLabel = /\p{L}|[.)）\]]/u
+
 /** A number and the label written with it in its cell, where it has one. */
 interface Part {
   readonly number: string
@@ -97,6 +100,8 @@ interface Part {
  * whole, and refused for its letters.
  */
 const labelled = (text: string): Part => {
+  // A label is at an edge of the cell: most cells, digits at both ends, skip the two patterns.
+  if (!edgeOfLabel.test(text.charAt(0) + text.charAt(text.length - 1))) return { number: text, label: undefined }
   const lead = leadingLabel.exec(text)
   const trail = lead === null ? trailingLabel.exec(text) : null
   const label = lead?.[1] ?? trail?.[1]?.trim()
