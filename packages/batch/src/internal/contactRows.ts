@@ -21,8 +21,8 @@ export const rowReasons = [
 export type Reason = Exclude<Errors.MsisdnProblem, "empty"> | (typeof rowReasons)[number]
 
 /**
- * What an accepted row went through: the number's notes, a number taken from a fallback phone column or from a cell
- * holding several (the first that reads), control characters (NUL, escapes, …) in its names or tags replaced by
+ * What an accepted row went through: the number's notes, a label written with the number left out, a number taken
+ * from a fallback phone column or from a cell holding several (`phoneCells.ts`), control characters (NUL, escapes, …) in its names or tags replaced by
  * spaces, and a consent column that does not say the person agreed to be texted (`Accepts SMS Marketing` = `no`): the
  * contact is created INVITED, never in a group send until confirmed (one the book holds keeps its status).
  */
@@ -117,6 +117,7 @@ export const splitTags = (text: string, exported = false): ReadonlyArray<string>
   return out
 }
 
+/** Whether a row repeats the header cell for cell (files joined one after the other). */
 const isHeaderAgain = (fields: ReadonlyArray<string>, header: ReadonlyArray<string>): boolean =>
   header.every((name, at) => (fields[at] ?? "").trim() === name.trim())
 
