@@ -45,6 +45,8 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
     "land", "pays", "pais", "countryname", "nation", "countryiso2", "countryiso3", "iso2", "iso3",
     "countryalpha2", "countryalpha3", "alpha2", "alpha3", "phonecountry", "phonecountrycode", "dialingcode",
     "diallingcode", "countrydialcode", "countrydialingcode",
+    // Mailchimp's `CC` (the country it located the subscriber in): beside a national number, better than the default.
+    "cc",
     // Outlook's `Country/Region` columns.
     "countryregion", "countryorregion", "homecountryregion", "businesscountryregion", "othercountryregion"
   ],
@@ -75,7 +77,8 @@ export const key = (name: string): string =>
 
 /**
  * Country aliases that may name a state or province column instead (`ISO`, `Land`). `Region` is no country column at
- * all: Mailchimp's `REGION` holds a US state's code (`IN`, `CO`, `DE`), which read as India, Colombia and Germany.
+ * all: Mailchimp's `REGION` holds a US state's code (`IN`, `CO`, `DE`), which read as India, Colombia and Germany; its
+ * `CC` is the country.
  */
 const mayBeState: ReadonlySet<string> = new Set(["iso", "land"])
 

@@ -65,7 +65,7 @@ describe("header matching", () => {
       // region is no country (Mailchimp's `REGION` holds US states: `IN`, `CO`, `DE`).
       ["MAILINGCOUNTRY", "country"], ["MAILINGCOUNTRYCODE", "country"], ["ASSISTANTPHONE", undefined], ["IPCOUNTRY", undefined],
       ["LANDLINE", undefined], ["Téléphone société", undefined], ["Teléfono de la compañía", undefined], ["Telefoon bedrijf", undefined],
-      ["Tél. mobile société", "msisdn"], ["Teléfono del automóvil", undefined], ["REGION", undefined], ["iPhone", "msisdn"],
+      ["Tél. mobile société", "msisdn"], ["Teléfono del automóvil", undefined], ["REGION", undefined], ["CC", "country"], ["iPhone", "msisdn"],
       ["Particular", "msisdn"], ["Kategorien", "tags"], ["Categorías", "tags"], ["Categorieën", "tags"],
       ["Mobiltelefonnummer", "msisdn"], ["Handy-Nr.", "msisdn"], ["TEL;TYPE=CELL", "msisdn"], ["TEL;TYPE=HOME", "msisdn"],
       // Someone else's number is not the contact's; a company mobile is; a trailing number keeps any field's spelling.
