@@ -91,6 +91,9 @@ export const maxNameLength = 255
  */
 const unmovable = /[,;|\u0000-\u001f\u007f-\u009f]/
 
+/** The control characters of {@link unmovable}, which a name may not hold either. */
+const control = /[\u0000-\u001f\u007f-\u009f]/
+
 /**
  * Refuses a tag longer than {@link maxTagLength} among `tags`, or one holding a separator of tags or a control character,
  * naming it (`tags.N`), unless `kept` already holds it (in any case): a book from before the limit keeps its tags, and
@@ -125,7 +128,7 @@ export const checkNames = (
   for (const field of ["first_name", "last_name"] as const) {
     const name = names[field]
     if (name === undefined || name === kept?.[field]) continue
-    if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) {
+    if (control.test(name)) {
       return Result.fail(new InvalidField({ field, value: name, reason: "holds a control character (a tab, a line break): write the name on one line" }))
     }
     if (name.length <= maxNameLength) continue

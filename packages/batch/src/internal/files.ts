@@ -6,6 +6,8 @@
  * A failure, SIGINT or SIGTERM removes it (the runtime interrupts the command, the scope closes); only a kill
  * that runs no code (`kill -9`, a power cut) leaves one, and the next run writing FILE removes those of
  * processes that are no longer running, so they never pile up.
+ * Over 400 lines (403): the writers and the checks of what a path is (links, descriptors, kept files) are one module,
+ * as a writer checks the kept files again, through the same resolution of links, when it starts a file.
  */
 import { Effect, Exit, type Scope } from "effect"
 import * as fs from "node:fs"
@@ -363,10 +365,8 @@ export const temporary = (path: string): Effect.Effect<Pending, FileFailure, Sco
   })))
 
 /**
- * Writes to standard output, waiting for each text to be handed over, a broken pipe included as a failure. Each write
- * ends on a turn of the event loop (`setImmediate`): standard output that is a file or a terminal is written
- * synchronously, and with the book's synchronous reads a whole export ran without one, so SIGINT and SIGTERM were
- * seen only once it had succeeded (exit 0, every row written).
+ * Writes to standard output, each text handed over (a broken pipe a failure) and then a turn of the event loop: a file
+ * or terminal is written synchronously, so an export never yielded and SIGINT/SIGTERM were seen only after it ended.
  */
 const standardOutput: Sink = {
   write: (text) =>

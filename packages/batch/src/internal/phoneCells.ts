@@ -130,10 +130,10 @@ export interface CellReading {
  */
 export const readCell = (text: string, options: Msisdn.Options, one = false): CellReading => {
   const parts = one ? undefined : severalNumbers(text)
-  const fresh = parts !== undefined && parts.slice(1).every((part) => freshStart.test(labelled(part).number))
+  const pieces = parts?.map(labelled) ?? []
+  const fresh = pieces.length > 1 && pieces.slice(1).every((piece) => freshStart.test(piece.number))
   const whole = fresh ? undefined : readOne(text, options)
   if (parts === undefined || (whole !== undefined && typeof whole.reading !== "string")) return whole ?? readOne(text, options)
-  const pieces = parts.map(labelled)
   const mobileFirst = [...pieces.filter((piece) => piece.label !== undefined && Columns.isMobile(piece.label)), ...pieces]
   for (const piece of mobileFirst) {
     const reading = Msisdn.reading(piece.number, options)
