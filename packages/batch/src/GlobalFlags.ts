@@ -123,12 +123,23 @@ export const exportFlags = {
   )
 }
 
+/**
+ * A setting's flag (`--user`, `--wait`, `--carrier`…). A blank value is refused: read as not given, it would quietly
+ * give way to `variable` or `smsbook.json`, so `--user "$UNSET"` in a script would record someone else.
+ */
+export const settingText = (name: string, variable: string, description: string) =>
+  Flag.String(name).pipe(
+    notBlank(`leave --${name} out to use ${variable}, smsbook.json or the default`),
+    Flag.withDescription(`${description} (env ${variable})`),
+    Flag.optional
+  )
+
 export const account = {
-  shortName: optionalText("short-name", "Account short name prefixed to every text (env SMSBOOK_SHORT_NAME)"),
-  shortCode: optionalText("short-code", "Number messages are sent from (env SMSBOOK_SHORT_CODE)"),
-  user: optionalText("user", "User recorded as created_by (env SMSBOOK_USER)"),
-  timeZone: optionalText("time-zone", "IANA time zone of created_on, default UTC (env SMSBOOK_TIME_ZONE)"),
-  spamPeriod: optionalText("spam-period", "Anti-spam period in seconds, default 86400 (env SMSBOOK_SPAM_PERIOD)")
+  shortName: settingText("short-name", "SMSBOOK_SHORT_NAME", "Account short name prefixed to every text"),
+  shortCode: settingText("short-code", "SMSBOOK_SHORT_CODE", "Number messages are sent from"),
+  user: settingText("user", "SMSBOOK_USER", "User recorded as created_by"),
+  timeZone: settingText("time-zone", "SMSBOOK_TIME_ZONE", "IANA time zone of created_on, default UTC"),
+  spamPeriod: settingText("spam-period", "SMSBOOK_SPAM_PERIOD", "Anti-spam period in seconds, default 86400")
 }
 
 /** The flags every command that opens the store takes: `--store`, `--json` and the account settings. */
@@ -138,9 +149,10 @@ export const flags = {
     "Store URL: a file path or sqlite:PATH (default ./smsbook.db), postgres://…, memory: (env SMSBOOK_STORE)"
   ),
   json,
-  wait: optionalText(
+  wait: settingText(
     "wait",
-    "Seconds to wait for another process writing to the book before failing, default 600 (env SMSBOOK_LOCK_WAIT)"
+    "SMSBOOK_LOCK_WAIT",
+    "Seconds to wait for another process writing to the book before failing, default 600"
   ),
   ...account
 }

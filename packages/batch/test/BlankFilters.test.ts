@@ -1,6 +1,7 @@
 /**
  * A blank filter flag is refused (exit 2, `USAGE`, `field` naming the flag) on every command that filters: read as no
- * filter, `--group "$UNSET"` wrote every message, `--limit "" --start ""` listed everything.
+ * filter, `--group "$UNSET"` wrote every message, `--limit "" --start ""` listed everything. So is a blank setting
+ * flag: read as not given, `--carrier ""` dispatched to SMSBOOK_CARRIER's carrier and `--user ""` recorded its user.
  */
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -28,7 +29,14 @@ const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
   [["contacts", "list", "--start", ""], "--start"],
   [["contacts", "list", "--status", ""], "--status"],
   [["contacts", "export", "--tags", " , ", "--out", "c.csv"], "--tags"],
-  [["contacts", "export", "--query", "\t"], "--query"]
+  [["contacts", "export", "--query", "\t"], "--query"],
+  [["send", "--to", "07400123456", "--default-country", "GB", "--message", "hi", "--user", ""], "--user"],
+  [["send", "--to", "07400123456", "--default-country", "GB", "--message", "hi", "--short-name", " "], "--short-name"],
+  [["send", "--to", "07400123456", "--default-country", "GB", "--message", "hi", "--short-code", ""], "--short-code"],
+  [["messages", "list", "--time-zone", ""], "--time-zone"],
+  [["messages", "list", "--spam-period", ""], "--spam-period"],
+  [["contacts", "list", "--wait", ""], "--wait"],
+  [["dispatch", "--once", "--carrier", ""], "--carrier"]
 ]
 
 it.each(cases)("%j is refused naming %s", (args, flag) => {

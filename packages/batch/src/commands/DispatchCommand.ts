@@ -29,7 +29,7 @@ export const command = Command.make(
   {
     ...GlobalFlags.flags,
     defaultCountry: GlobalFlags.defaultCountry,
-    carrier: GlobalFlags.optionalText("carrier", "Carrier URL smpp://system_id:password@host:port?tps=… or kannel://user:password@host:port?callback=… (env SMSBOOK_CARRIER)"),
+    carrier: GlobalFlags.settingText("carrier", "SMSBOOK_CARRIER", "Carrier URL smpp://system_id:password@host:port?tps=… or kannel://user:password@host:port?callback=…"),
     tps: Flag.Int("tps").pipe(Flag.withDescription("Most SMS parts per second on the bind (0: no limit; overrides the URL's tps)"), Flag.optional),
     once: Flag.Boolean("once").pipe(Flag.withDescription("Stop once nothing is left to send and the receipts are in"), Flag.withDefault(false)),
     receiptWait: Flag.Int("receipt-wait").pipe(
