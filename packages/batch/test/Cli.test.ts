@@ -16,15 +16,19 @@ const bin = path.resolve(import.meta.dirname, "../src/bin.ts")
 let dir = ""
 let store = ""
 
-const smsbook = (...args: ReadonlyArray<string>) => {
+/** Runs smsbook with `input` as its standard input. */
+const piped = (input: string, ...args: ReadonlyArray<string>) => {
   const result = spawnSync(process.execPath, [bin, ...args], {
     cwd: dir,
     encoding: "utf8",
     env: { ...process.env, SMSBOOK_STORE: store, SMSBOOK_SHORT_NAME: "", SMSBOOK_TIME_ZONE: "" },
+    input,
     timeout: 60_000
   })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
+
+const smsbook = (...args: ReadonlyArray<string>) => piped("", ...args)
 
 const json = (...args: ReadonlyArray<string>) => {
   const run = smsbook(...args, "--json")
@@ -218,6 +222,18 @@ describe("smsbook broadcast", () => {
       expect(fs.existsSync(path.join(dir, "id.json"))).toBe(false)
     }
   }, 120_000)
+
+  it("reads a plan and a message file from standard input (-)", () => {
+    json("contacts", "add", "447400200201", "--tags", "piped")
+    const text = piped("Doors at 7\n", "broadcast", "--tags", "piped", "--message-file", "-", "--short-name", "ACME", "--dry-run", "--plan", "-")
+    expect(text.code, text.stderr).toBe(0)
+    expect(JSON.parse(text.stdout)).toMatchObject({ message: "Doors at 7", audience: [["447400200201", "recipient"]] })
+    const sent = piped(text.stdout, "broadcast", "--plan", "-", "--short-name", "ACME", "--json")
+    expect(sent.code, sent.stderr).toBe(0)
+    expect(JSON.parse(sent.stdout)).toMatchObject({ recipients: 1, status: "SENT", handed_over: 1 })
+    const nothing = smsbook("broadcast", "--plan", "-", "--short-name", "ACME")
+    expect([nothing.code, nothing.stderr.includes("is not JSON")]).toEqual([2, true])
+  }, 60_000)
 
   it("a dry run refuses what the send would refuse, and --plan takes nothing else", () => {
     expect(smsbook("broadcast", "--message", "Hi", "--short-name", "ACME", "--dry-run").stderr).toContain("MISSING_TAGS")

@@ -18,11 +18,11 @@ export const command = Command.make(
     ...GlobalFlags.flags,
     tags: GlobalFlags.optionalText("tags", "Comma-separated tags: every subscribed contact carrying one receives the text"),
     message: GlobalFlags.optionalText("message", "The text, without the short-name prefix"),
-    messageFile: GlobalFlags.optionalText("message-file", "Read the text from this file (UTF-8 unless --encoding)"),
+    messageFile: GlobalFlags.optionalText("message-file", "Read the text from this file (UTF-8 unless --encoding; - is standard input)"),
     encoding: GlobalFlags.optionalText("encoding", "Encoding of --message-file (windows-1252, utf-16le…); default UTF-8"),
     id: GlobalFlags.optionalText("id", "External id: the anti-spam key, and what resumes an interrupted send"),
     dryRun: Flag.Boolean("dry-run").pipe(Flag.withDescription("Resolve and report; send nothing"), Flag.withDefault(false)),
-    plan: GlobalFlags.optionalText("plan", "With --dry-run: write the plan here. Alone: send exactly this plan"),
+    plan: GlobalFlags.optionalText("plan", "With --dry-run: write the plan here. Alone: send exactly this plan (- is standard output, then input)"),
     allowEmpty: Flag.Boolean("allow-empty").pipe(
       Flag.withDescription("Send even when no contact would receive it"),
       Flag.withDefault(false)

@@ -119,6 +119,16 @@ export const scratchDirectory = (prefix: string): string => {
 /** A new directory for a dry run's temporary book: {@link scratchDirectory}. */
 export const previewDirectory = (): string => scratchDirectory("smsbook-preview-")
 
+/**
+ * The whole of `path` as bytes, standard input's for `-` (`--plan -`, `--message-file -`); a directory is refused as
+ * reading it would be (EISDIR), not read as nothing.
+ */
+export const readWhole = (path: string): Buffer => {
+  if (path === "-") return fs.readFileSync(0)
+  if (fs.statSync(path).isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" })
+  return fs.readFileSync(path)
+}
+
 const writeAll = async (handle: fs.promises.FileHandle, text: string): Promise<void> => {
   const bytes = Buffer.from(text, "utf8")
   let offset = 0

@@ -5,7 +5,6 @@
 import { InvalidField, Message } from "@smsbook/core"
 import { Effect, Result } from "effect"
 import iconv from "iconv-lite"
-import * as fs from "node:fs"
 import * as Files from "./files.ts"
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
@@ -47,9 +46,6 @@ export const decode = (bytes: Uint8Array, path: string, encoding: string | undef
 /** Reads and checks a message file; a file that cannot be read is refused with the reason in words. */
 export const readFile = (path: string, encoding: string | undefined): Effect.Effect<string, InvalidField> =>
   Effect.try({
-    try: () => {
-      if (fs.statSync(path).isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" })
-      return fs.readFileSync(path)
-    },
+    try: () => Files.readWhole(path),
     catch: (cause) => new InvalidField({ field: "--message-file", value: path, reason: `cannot be read: ${Files.reasonOf(cause, "no such file")}` })
   }).pipe(Effect.flatMap((bytes) => Effect.fromResult(decode(bytes, path, encoding))))

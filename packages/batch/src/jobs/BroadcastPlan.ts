@@ -6,7 +6,6 @@
 import { Account, Contact, ExternalId, InvalidParameter, MessageStore, Messaging, MissingTags, NoRecipients, Resumption, Sms } from "@smsbook/core"
 import { Effect, Option, Schema, Stream } from "effect"
 import { createHash } from "node:crypto"
-import * as fs from "node:fs"
 import { PlanMismatch } from "../CliErrors.ts"
 import * as BroadcastId from "../internal/broadcastId.ts"
 import * as files from "../internal/files.ts"
@@ -159,10 +158,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true })
  */
 export const verify = Effect.fnUntraced(function*(path: string, options: { readonly allowEmpty: boolean }) {
   const text = yield* Effect.try({
-    try: () => {
-      if (fs.statSync(path).isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" })
-      return utf8.decode(fs.readFileSync(path))
-    },
+    try: () => utf8.decode(files.readWhole(path)),
     catch: (cause) =>
       new InvalidParameter({
         parameter: "--plan",
