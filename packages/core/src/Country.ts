@@ -107,6 +107,8 @@ export const aliases: ReadonlyArray<readonly [string, CountryCode]> = [
   ["Macedonia", "MK"],
   ["East Timor", "TL"],
   ["KSA", "SA"],
+  ["PRC", "CN"],
+  ["Bharat", "IN"],
   ["Hong Kong SAR", "HK"],
   ["Macao SAR", "MO"],
   ["DRC", "CD"],

@@ -423,23 +423,22 @@ const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized 
  * 2. The country: the row's country cell if it has one, else the default country, read by `options.readCountry`
  *    (ISO alpha-2 code or calling code; with `Country.lookup`, also alpha-3 codes and names).
  * 3. `+` → international only. A trunk prefix after the calling code is dropped (`trunk-prefix-dropped`).
- * 4. `00` or the country's own international prefix → international; only if that is no number, national
- *    (Tajik numbers start `00`). Where `00` reads nothing or needs a repair to read and a longer prefix of the
- *    country's own does not, the country's own (`0011 354 611 0842` + AU is +354 611 0842).
- * 5. Bare digits → both readings, international and national. One valid reading is kept. Two valid readings of one
- *    number are one number. Two valid readings of different numbers are `ambiguous`: the national one when the
- *    digits start with the country's trunk prefix (`8 495 123-45-67` + RU is +7 495 123 45 67, not the Vietnamese
- *    mobile +84 951 234 567); else, beside a country cell, the cell's country's own reading when the digits do not
- *    start with its calling code (`(658) 304-6817` + Jamaica, not Singapore's +65 8304 6817); else the one that can be a mobile is kept when only one can (`491779486853` + DE is
- *    the mobile +49 177 9486853, not the landline 0491 779486853, DESIGN known traps; `390 300 5679` + IT the
- *    mobile +39 390 300 5679, not the landline 0300 5679); otherwise digits starting with the country's calling
- *    code are read as international (`calling-code-digits`), other digits as national.
+ * 4. The country's own international prefix, else `00` → international, as libphonenumber reads them
+ *    (`0011 354 611 0842` + AU is +354 611 0842); only if that is no number, national (Tajik numbers start `00`).
+ * 5. Bare digits → both readings, international and national; no calling code reaches into a bracketed area code
+ *    (`(201)-555-01928` + US is no Egyptian number). One valid reading is kept. Two valid readings of one number are
+ *    one number. Two valid readings of different numbers are `ambiguous`: the national one when the digits start
+ *    with the country's trunk prefix (`8 495 123-45-67` + RU is +7 495 123 45 67, not the Vietnamese mobile
+ *    +84 951 234 567) or not with its calling code (`2389911584` + GB is +44 23 8991 1584, as libphonenumber reads
+ *    it); else the one that can be a mobile when only one can (`491779486853` + DE is the mobile +49 177 9486853,
+ *    not the landline 0491 779486853, DESIGN known traps; `390 300 5679` + IT the mobile +39 390 300 5679, not the
+ *    landline 0300 5679); else the international one (`calling-code-digits`).
  * 6. National: with the country's trunk prefix (`07400 123456`, `8 912 …`, `06 20 …`, `1 212 …`) or without it
  *    (`7400 123456` + GB: `trunk-prefix-added`). A `0` that belongs to the number (Italian landlines) is never
  *    added: `612345678` + IT is `lost-leading-zero`.
  * 7. A country cell that cannot be read or names another calling code never loses a number that is valid with its
- *    own calling code (`country-ignored`); beside a national number (digits before a bracketed area code that are not
- *    `00` or the calling code among them: `(201) 544-6553`), an unreadable cell is `bad-country`.
+ *    own calling code (`country-ignored`); beside a national number (`(201) 544-6553`: its calling code would reach
+ *    into the brackets), an unreadable cell is `bad-country`.
  *
  * Problems: `empty`, `not-a-number` (other characters, letters without a number, a decimal such as
  * `447400123456.0`), `letter-in-number`, `scientific-notation` (`4.47E+11`), `lost-leading-zero`, `too-short`,
@@ -465,30 +464,64 @@ const countryOf = (text: string, readCountry: CountryReader): Region | undefined
 }
 
 /**
- * After an international prefix: `00`, else the country's own (`011` + US). Where the own one is longer (`0011` + AU,
- * `009` + NG) and both read, a reading with nothing repaired wins, else `00`'s: `0011 354 611 0842` + AU is the
- * Icelandic mobile +354 611 0842, not +1 354 611 0842 with NANP's trunk 1 dropped; `0055 49 3369 8600` + BR stays
- * +55 49 3369 8600, and `00` and an E.164 number is that number in any row (`00 1 662 325 1234` + TH is +1 662 325
- * 1234, not Thailand's `001` and +66 2 325 1234; `009 1 268 464 1234` + NG is India's +91 268 464 1234, where
- * libphonenumber reads Antigua's through Nigeria's `009`). Where `00` reads no number, the own one's does
- * (`009 234 803 123 4567` + NG).
+ * After an international prefix, as libphonenumber reads it: the country's own first (`009 1 684 733 1425` + NG is
+ * American Samoa's +1 684 733 1425, `0011 354 611 0842` + AU Iceland's +354 611 0842, `001 662 325 1234` + TH
+ * Thailand's +66 2 325 1234), then `00`, which libphonenumber refuses where the country's own is another
+ * (`00 61 412 345 678` + AU, `00 82 10 2009 9407` + KR); where neither reads a number, national (Tajik numbers start
+ * `00`).
  */
 const afterPrefix = (digits: string, region: Region): Reading | undefined => {
   const own = region.idd.exec(digits)?.[0] ?? ""
   const prefix = digits.startsWith("00") ? "00" : own
   if (prefix === "") return undefined
+  if (own !== "" && own !== prefix) {
+    const reading = readInternational(digits.slice(own.length), "international", false)
+    if (isNumber(reading)) return reading
+  }
   const reading = readInternational(digits.slice(prefix.length), "international", false)
-  const repaired = !isNumber(reading) || reading.rule === "trunk-prefix-dropped"
-  const clean = repaired && own.length > prefix.length ? readInternational(digits.slice(own.length), "international", false) : reading
-  if (isNumber(clean)) return clean
   if (isNumber(reading)) return reading
   const national = readNational(digits, region, false)
   return isNumber(national) ? national : readInternational(digits.slice(prefix.length), "international")
 }
 
-/** `stated`: the country is the row's own cell, not the default; its reading of the digits then comes first. */
-const readDigits = (digits: string, region: Region | undefined, stated: boolean): Reading => {
-  if (region === undefined) return readInternational(digits.startsWith("00") ? digits.slice(2) : digits, "international")
+/**
+ * A text's first bracketed group, as digits: those before it and those in it (`(201) 544-6553`: "" and "201";
+ * `44 (0)20 …`: "44" and "0"). Brackets hold an area code: no calling code reaches into them unless it is all they
+ * hold (`(44) 7400 123456`).
+ */
+interface Bracket {
+  readonly lead: string
+  readonly group: string
+}
+
+const bracketOf = (input: string): Bracket | undefined => {
+  const open = input.search(/[(（]/)
+  if (open < 0) return undefined
+  const rest = input.slice(open + 1)
+  const close = rest.search(/[)）]/)
+  return { lead: Written.digitsOf(input.slice(0, open)), group: Written.digitsOf(close < 0 ? rest : rest.slice(0, close)) }
+}
+
+/** Whether a calling code read after the first `skipped` digits of `text` stays out of its bracketed group. */
+const outsideBracket = (text: string, skipped: number, code: string): boolean => {
+  const bracket = bracketOf(text)
+  return bracket === undefined || skipped + code.length <= bracket.lead.length ||
+    (skipped === bracket.lead.length && code === bracket.group)
+}
+
+/**
+ * The bare digits (no `+`) of `text` read internationally, after a leading `00` where there is no country to read
+ * them in; a calling code that reaches into a bracketed area code is none.
+ */
+const readBare = (digits: string, rule: Rule, text: string, explain = true): Reading => {
+  const skipped = rule === "international" && digits.startsWith("00") ? 2 : 0
+  const reading = readInternational(digits.slice(skipped), rule, explain)
+  return isNumber(reading) && !outsideBracket(text, skipped, reading.country_code) ? "invalid" : reading
+}
+
+/** The digits of `text` (no `+`) in the country `region`, or in none where it is `undefined`: rules 4 and 5. */
+const readDigits = (digits: string, region: Region | undefined, text: string): Reading => {
+  if (region === undefined) return readBare(digits, "international", text)
   const prefixed = afterPrefix(digits, region)
   if (prefixed !== undefined) return prefixed
   if (digits.charCodeAt(0) === 48) return readNational(digits, region)
@@ -496,26 +529,23 @@ const readDigits = (digits: string, region: Region | undefined, stated: boolean)
   const rule: Rule = codeFirst ? "calling-code-digits" : "international"
   // Both readings, unexplained: a refusal is explained only when neither reading is a number (the rare case).
   const national = readNational(digits, region, false)
-  const international = readInternational(digits, rule, false)
+  const international = readBare(digits, rule, text, false)
   if (isNumber(international) && isNumber(national)) {
     if (international.msisdn === national.msisdn) return codeFirst ? international : national
-    // Two numbers: rule 5 of `normalize`. First the national reading through the trunk prefix the digits start with
-    // (no note: none was added), the form people write a national number in, whatever other country's mobile the
-    // digits spell (where the trunk prefix is the calling code, NANP's 1, both readings drop the same digit); or
-    // where the row states its country and the digits do not start with its calling code (`(658) 304-6817` +
-    // Jamaica is Jamaica's, not Singapore's mobile +65 8304 6817: a default country is a guess, which a mobile
-    // outweighs); else the mobile one, else the calling-code-first preference.
+    // Two numbers: rule 5 of `normalize`. The national reading where the digits start with the trunk prefix (no note:
+    // none was added), the form people write a national number in, or do not start with the country's calling code:
+    // libphonenumber's reading (`(658) 304-6817` + Jamaica is Jamaica's, not Singapore's mobile +65 8304 6817;
+    // `2389911584` under the default GB the landline 023 8991 1584, not Cape Verde's +238 991 1584). Else, where only
+    // one can be a mobile, that one; else the international one (the calling-code-first preference).
     const { trunk } = region
-    if ((trunk !== undefined && digits.startsWith(trunk) && national.notes.length === 0) || (stated && !codeFirst)) {
+    if ((trunk !== undefined && digits.startsWith(trunk) && national.notes.length === 0) || !codeFirst) {
       return withNotes(national, ["ambiguous"])
     }
-    const mobile = mayBeMobile(international.msisdn)
-    const pick = mobile === mayBeMobile(national.msisdn) ? codeFirst : mobile
-    return withNotes(pick ? international : national, ["ambiguous"])
+    return withNotes(mayBeMobile(international.msisdn) || !mayBeMobile(national.msisdn) ? international : national, ["ambiguous"])
   }
   if (isNumber(international)) return international
   if (isNumber(national)) return national
-  return codeFirst ? readInternational(digits, rule) : readNational(digits, region)
+  return codeFirst ? readBare(digits, rule, text) : readNational(digits, region)
 }
 
 const read = (input: string, options: Options | undefined): Reading => {
@@ -528,15 +558,12 @@ const read = (input: string, options: Options | undefined): Reading => {
   let reading: Reading
   if (written.plus) reading = readInternational(written.digits, "international")
   else if (countryText !== "" && region === undefined) {
-    // An unreadable country: only a number carrying its own calling code can still be read. Digits before a bracketed
-    // group that are neither `00` nor that code are a national number's (`(201) 544-6553` beside `Narnia` is no
-    // Egyptian +20 154 465 53, `8 (493) 348-09-35` no Vietnamese number); `33 (0)6 12…` and `0044 (0)20…` carry theirs.
-    const international = readDigits(written.digits, undefined, false)
-    const lead = /[(（]/.test(input) ? (/^[^(（]*/.exec(input)?.[0] ?? "").replace(/[^0-9]/g, "") : undefined
-    reading = isNumber(international) && (lead === undefined || lead.startsWith("00") || lead === international.country_code)
-      ? international
-      : cell !== "" ? "bad-country" : "unknown-country"
-  } else reading = readDigits(written.digits, region, cell !== "")
+    // An unreadable country: only a number carrying its own calling code can still be read, and not one whose code
+    // reaches into a bracketed area code (`(201) 544-6553` beside `Narnia` is no Egyptian +20 154 465 53,
+    // `8 (493) 348-09-35` no Vietnamese number); `33 (0)6 12…` and `0044 (0)20…` carry theirs.
+    const international = readDigits(written.digits, undefined, input)
+    reading = isNumber(international) ? international : cell !== "" ? "bad-country" : "unknown-country"
+  } else reading = readDigits(written.digits, region, input)
   if (!isNumber(reading)) return reading
   const added: Array<Note> = []
   if (cell !== "" && (region === undefined || region.callingCode !== reading.country_code)) added.push("country-ignored")

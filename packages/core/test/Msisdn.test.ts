@@ -25,7 +25,8 @@ const validNumber: fc.Arbitrary<string> = fc.oneof(
     .filter(isValidE164)
 )
 
-const separator = fc.constantFrom("", "", "", " ", "-", ".", "(", ")", "/", "\u00A0", " - ", "\u2013", ") ")
+// No brackets: they say where an area code is, which no calling code reaches into (`(201) 555-01928` is no +20 number).
+const separator = fc.constantFrom("", "", "", " ", "-", ".", "/", "\u00A0", " - ", "\u2013")
 
 /** The text with a random separator (possibly none) before each character and at the end. */
 const withSeparators = (text: string): fc.Arbitrary<string> =>
@@ -319,19 +320,20 @@ describe("Msisdn examples", () => {
     expect(outcome(Msisdn.parse("+39 0743 4457", { defaultCountry: "IT" }))).toBe("3907434457")
   })
 
-  it("reads bare digits that are another country's mobile with its calling code as that mobile under a default country, and says so", () => {
+  it("reads bare digits that do not start with the default country's calling code as libphonenumber does, and says so", () => {
     // `447912345678` under the default DE: a UK mobile whose `+` a spreadsheet dropped, or a German landline 0447 912345678.
-    expect(parsePhoneNumber("447912345678", { extract: false, defaultCountry: "DE" })?.getType()).toBe("FIXED_LINE")
+    const landline = parsePhoneNumber("447912345678", { extract: false, defaultCountry: "DE" })
+    expect([landline?.getType(), landline?.number]).toEqual(["FIXED_LINE", "+49447912345678"])
     expect(Result.getOrThrow(Msisdn.normalize("447912345678", { defaultCountry: "DE" }))).toMatchObject({
-      msisdn: "447912345678",
-      notes: ["ambiguous"]
+      msisdn: "49447912345678",
+      notes: expect.arrayContaining(["ambiguous"])
     })
-    // With its trunk prefix it is the German number.
-    expect(outcome(Msisdn.parse("0447 912345678", { defaultCountry: "DE" }))).toBe("49447912345678")
+    // Written with its `+`, it is the UK mobile.
+    expect(outcome(Msisdn.parse("+447912345678", { defaultCountry: "DE" }))).toBe("447912345678")
   })
 
-  it("reads bare digits as a number of the country the row states before another country's, mobile or not", () => {
-    // Each is libphonenumber's one reading with the cell's country; the digits also spell another country's mobile.
+  it("reads bare digits as a number of the row's country before another country's, mobile or not", () => {
+    // Each is libphonenumber's one reading with the country; the digits also spell another country's mobile.
     for (
       const [text, country, other] of [
         ["447912345678", "DE", "447912345678"],
@@ -343,22 +345,33 @@ describe("Msisdn examples", () => {
     ) {
       const stated = parsePhoneNumber(text, { extract: false, defaultCountry: country })
       expect([stated?.isValid(), parsePhoneNumber(`+${other}`)?.getType()], text).toEqual([true, "MOBILE"])
-      expect(Result.getOrThrow(Msisdn.normalize(text, { country }))).toMatchObject({ msisdn: stated?.number.slice(1), notes: expect.arrayContaining(["ambiguous"]) })
-      // Under a default country (a guess, not the row's word) the mobile is kept.
-      expect(outcome(Msisdn.parse(text, { defaultCountry: country })), text).toBe(other)
+      // Where brackets hold the area code, the other number's calling code would reach into them: no ambiguity.
+      const read = Result.getOrThrow(Msisdn.normalize(text, { country }))
+      // `(658)`: Singapore's calling code 65 would reach into the brackets, so the other reading is none.
+      expect([read.msisdn, read.notes.includes("ambiguous")], text).toEqual([stated?.number.slice(1), !text.startsWith("(658)")])
+      expect(outcome(Msisdn.parse(text, { defaultCountry: country })), text).toBe(stated?.number.slice(1))
     }
   })
 
-  it("reads a country's own international prefix before `00` when `00` needs a repair to read: `0011` + AU", () => {
-    // `00` then 1 1354…: +1 with NANP's trunk 1 dropped; `0011` then +354: an Icelandic mobile, nothing repaired.
+  it("reads a country's own international prefix before `00`, as libphonenumber does: `0011` + AU", () => {
+    // `00` then 1 1354…: +1 with NANP's trunk 1 dropped; `0011` then +354: an Icelandic mobile.
     expect(Result.getOrThrow(Msisdn.normalize("0011 354 611 0842", { country: "AU" }))).toMatchObject({ msisdn: "3546110842", rule: "international" })
     expect(outcome(Msisdn.parse("0011 61 412 345 678", { country: "AU" }))).toBe("61412345678")
     expect(outcome(Msisdn.parse("0061 412 345 678", { country: "AU" }))).toBe("61412345678")
-    // Both clean: `00` first, so `0055 49…` + BR is Brazil's own number written internationally.
-    expect(outcome(Msisdn.parse("0055 49 3369 8600", { country: "BR" }))).toBe("554933698600")
   })
 
-  it("of two readings of different numbers, keeps the national one through a written trunk prefix or of a stated country, else the one that can be a mobile, else the calling-code-first one", () => {
+  it("reads no calling code that reaches into a bracketed area code", () => {
+    // A US number with a digit too many is no Egyptian +20 155 501 928, nor an Italian one with a space a Dutch number.
+    expect(outcome(Msisdn.parse("(201)-555-01928", { country: "US" }))).toBe("problem:too-long")
+    expect(outcome(Msisdn.parse("(849) 234-56181", { country: "DO" }))).toBe("problem:too-long")
+    // A calling code that is all the brackets hold, or stays before them, is read.
+    expect(outcome(Msisdn.parse("(44) 7400 123456", { country: "GB" }))).toBe("447400123456")
+    expect(outcome(Msisdn.parse("(44) 7400 123456", { defaultCountry: "US" }))).toBe("447400123456")
+    expect(outcome(Msisdn.parse("44 (0)20 7946 0018", { defaultCountry: "US" }))).toBe("442079460018")
+    expect(outcome(Msisdn.parse("（２０１）５５５-０１９２８", { country: "US" }))).toBe("problem:too-long")
+  })
+
+  it("of two readings of different numbers, keeps the national one through a written trunk prefix or without the calling code, else the one that can be a mobile, else the calling-code-first one", () => {
     // The national prefix of the metadata's plan (its sixth field).
     const trunkOf = (country: string): string | undefined => {
       const prefix: unknown = (metadata.countries as Readonly<Record<string, ReadonlyArray<unknown>>>)[country]?.[5]
@@ -380,8 +393,8 @@ describe("Msisdn examples", () => {
         const codeFirst = digits.startsWith(Result.getOrThrow(Msisdn.callingCode(country)))
         const trunk = trunkOf(country)
         const trunkWritten = trunk !== undefined && digits.startsWith(trunk)
-        // A stated country's own reading comes before another country's number.
-        const wantInternational = trunkWritten || (stated && !codeFirst)
+        // The country's own reading comes before another country's number, stated or the default (libphonenumber's).
+        const wantInternational = trunkWritten || !codeFirst
           ? false
           : internationalMobile !== nationalMobile
           ? internationalMobile

@@ -60,7 +60,7 @@ describe("Msisdn through the compiled numbering plans", () => {
     const example = fc.constantFrom(...exampleNumbers).chain((e) => fc.constantFrom(...forms(e)).map((form) => ({ e, form })))
     fc.assert(
       fc.property(
-        example.chain(({ e, form }) => damaged(form.text).chain(decorate).map((text) => ({ e, text }))),
+        example.chain(({ e, form }) => damaged(form.text).chain((text) => decorate({ ...form, text })).map((text) => ({ e, text }))),
         cells,
         fc.constantFrom(undefined, "GB", "US", "IN"),
         ({ e, text }, cell, defaultCountry) => {

@@ -132,11 +132,16 @@ export const exampleNumbers: ReadonlyArray<ExampleNumber> = getCountries().flatM
   }]
 })
 
-/** The digits of an example written one way; `bare` marks forms whose reading may be documented as ambiguous. */
+/**
+ * The digits of an example written one way; `bare` marks forms whose reading may be documented as ambiguous, `lead`
+ * counts the characters of its international prefix and calling code (none in a national form), which no bracketed
+ * area code splits.
+ */
 export interface WrittenForm {
   readonly name: string
   readonly text: string
   readonly bare: boolean
+  readonly lead: number
 }
 
 const idd = (country: CountryCode): string | undefined => {
@@ -153,17 +158,18 @@ const idd = (country: CountryCode): string | undefined => {
 
 /** Forms written with the number's own country known (a national form needs it). */
 export const forms = (example: ExampleNumber): ReadonlyArray<WrittenForm> => {
+  const code = example.callingCode.length
   const out: Array<WrittenForm> = [
-    { name: "plus", text: "+" + example.e164, bare: false },
-    { name: "00", text: "00" + example.e164, bare: false },
-    { name: "bare", text: example.e164, bare: true },
-    { name: "national", text: example.national, bare: example.national === example.nationalNumber },
-    { name: "plus-trunk", text: "+" + example.callingCode + " " + example.national, bare: false }
+    { name: "plus", text: "+" + example.e164, bare: false, lead: 1 + code },
+    { name: "00", text: "00" + example.e164, bare: false, lead: 2 + code },
+    { name: "bare", text: example.e164, bare: true, lead: code },
+    { name: "national", text: example.national, bare: example.national === example.nationalNumber, lead: 0 },
+    { name: "plus-trunk", text: "+" + example.callingCode + " " + example.national, bare: false, lead: 2 + code }
   ]
   const own = idd(example.country)
-  if (own !== undefined) out.push({ name: "idd", text: own + example.e164, bare: false })
+  if (own !== undefined) out.push({ name: "idd", text: own + example.e164, bare: false, lead: own.length + code })
   if (example.national !== example.nationalNumber) {
-    out.push({ name: "national-without-trunk", text: example.nationalNumber, bare: true })
+    out.push({ name: "national-without-trunk", text: example.nationalNumber, bare: true, lead: 0 })
   }
   return out
 }
@@ -175,17 +181,28 @@ const zeros = [0xff10, 0x660, 0x6f0, 0x966, 0x9e6, 0xe50]
 export const inScript = (text: string, zero: number): string =>
   text.replace(/[0-9]/g, (d) => String.fromCodePoint(zero + Number(d)))
 
-const phoneSeparator = fc.constantFrom("", "", "", " ", "-", ".", "(", ")", " (", ") ", "/", "\u00A0", "\u2013")
+const phoneSeparator = fc.constantFrom("", "", "", " ", "-", ".", "/", "\u00A0", "\u2013")
 
-/** A written form with separators between its characters (never inside a leading `+`), maybe in another script. */
-export const decorate = (text: string): fc.Arbitrary<string> =>
-  fc.tuple(
+/**
+ * A written form with separators between its characters (never inside a leading `+`), maybe one run of its digits
+ * after its lead in brackets, as people bracket an area code (`(0)20`, `(020)`: never part of a calling code, as in
+ * `2(37)…`), maybe in another script.
+ */
+export const decorate = (form: WrittenForm): fc.Arbitrary<string> => {
+  const { text, lead } = form
+  return fc.tuple(
     fc.array(phoneSeparator, { minLength: text.length + 1, maxLength: text.length + 1 }),
+    fc.option(fc.tuple(fc.integer({ min: lead, max: Math.max(lead, text.length - 1) }), fc.integer({ min: 1, max: 5 })), { nil: undefined }),
     fc.option(fc.constantFrom(...zeros), { nil: undefined, freq: 3 })
-  ).map(([seps, zero]) => {
-    const spaced = [...text].map((char, i) => (i === 0 && char === "+" ? "" : seps[i]) + char).join("") + seps[text.length]
+  ).map(([seps, bracket, zero]) => {
+    const [open, length] = bracket ?? [-1, 0]
+    const close = Math.min(text.length, open + length) - 1
+    const spaced = [...text].map((char, i) =>
+      (i === 0 && char === "+" ? "" : seps[i]) + (i === open ? "(" : "") + char + (i === close ? ")" : "")
+    ).join("") + seps[text.length]
     return zero === undefined ? spaced : inScript(spaced, zero)
   })
+}
 
 /** A country cell naming the example's country: its codes, its calling code, its English or its own name. */
 export const countryCell = (country: CountryCode): fc.Arbitrary<string> => {
@@ -217,7 +234,7 @@ export const policyRow: fc.Arbitrary<PolicyRow> = fc.constantFrom(...exampleNumb
   fc.oneof(
     fc.tuple(fc.constantFrom(...forms(example)), fc.oneof(fc.constant(""), countryCell(example.country)))
       .chain(([form, cell]) =>
-        decorate(form.text).map((text) => ({
+        decorate(form).map((text) => ({
           example,
           form,
           text,
@@ -229,7 +246,7 @@ export const policyRow: fc.Arbitrary<PolicyRow> = fc.constantFrom(...exampleNumb
       fc.constantFrom(...forms(example).filter((form) => form.name === "plus" || form.name === "00" || form.name === "bare")),
       fc.constantFrom("GB", "US", "DE", "IN", "BR", "KE")
     ).chain(([form, defaultCountry]) =>
-      decorate(form.text).map((text) => ({ example, form, text, cell: "", defaultCountry }))
+      decorate(form).map((text) => ({ example, form, text, cell: "", defaultCountry }))
     )
   )
 )

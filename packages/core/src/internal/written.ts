@@ -94,6 +94,16 @@ const valueOf = (code: number): number => {
   return value
 }
 
+/** The digits of `text` in ASCII, any script's: `（２０１）` is `201`. */
+export const digitsOf = (text: string): string => {
+  let digits = ""
+  for (const char of text) {
+    const value = valueOf(char.codePointAt(0) ?? 0)
+    if (value >= 0) digits += value
+  }
+  return digits
+}
+
 const letterValue = (code: number): string | undefined => {
   const upper = code >= 97 && code <= 122 ? code - 32 : code >= 0xff21 && code <= 0xff3a ? code - 0xff21 + 65 :
     code >= 0xff41 && code <= 0xff5a ? code - 0xff41 + 65 : code
@@ -137,8 +147,9 @@ export const readAny = (trimmed: string): Written | MsisdnProblem => {
   if (decimal.test(text)) return "not-a-number"
   const after = wordAfter.exec(text)?.index ?? -1
   if (after > 0 && text.slice(0, after).replace(/\P{Nd}/gu, "").length >= 8) return "not-a-number"
-  // Russia's international prefix written with its tilde (`8~10`: wait for the dial tone).
-  text = text.replace(/^8\s*~\s*10/, "810")
+  // An international prefix written with its tilde (wait for the dial tone), as the numbering metadata writes the
+  // preferred ones: `8~10` (RU, BY, KZ, TJ, TM), `0~0` (UA).
+  text = text.replace(/^(?:8\s*~\s*10|0\s*~\s*0)/, (prefix) => prefix.replace(/[\s~]/g, ""))
   const ext = extension.exec(text)
   if (ext !== null) text = ext[1] ?? ""
   let digits = ""
