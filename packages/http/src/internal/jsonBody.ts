@@ -3,6 +3,8 @@
  * reading, or while a chunked body arrives), bytes that are not UTF-8 JSON are 400 `MALFORMED_JSON`, a body
  * that does not arrive in time is 408.
  */
+import type { IncomingMessage } from "node:http"
+import type { Http2ServerRequest } from "node:http2"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
@@ -38,6 +40,18 @@ const concat = (chunks: ReadonlyArray<Uint8Array>, size: number): Uint8Array => 
     offset += chunk.length
   }
   return bytes
+}
+
+/**
+ * Tells a client that waits for `100 Continue` (RFC 9110 §10.1.1) to send its body, now that the body is going to be
+ * read. effect/http takes Node's `checkContinue` event, which turns Node's own `100` off, and writes it only from its
+ * own body readers, which {@link bytes} does not use; a body refused unread (too large, no key) gets no `100`.
+ */
+const acceptBody = (request: HttpServerRequest.HttpServerRequest, incoming: IncomingMessage | Http2ServerRequest): void => {
+  // Node's test: an HTTP/1.1 request whose Expect names 100-continue (HTTP/1.0 ignores it).
+  if (incoming.httpVersion !== "1.1" || !/(?:^|\W)100-continue(?:$|\W)/i.test(incoming.headers.expect ?? "")) return
+  const response = NodeHttpServerRequest.toServerResponse(request)
+  if (!response.headersSent) response.writeContinue()
 }
 
 /**
@@ -81,6 +95,7 @@ const bytes = (
       cutOff()
     }
     if (incoming.readableEnded) return void resume(Effect.succeed(new Uint8Array(0)))
+    acceptBody(request, incoming)
     incoming.on("data", onData)
     incoming.on("end", onEnd)
     incoming.on("error", onError)

@@ -1,0 +1,73 @@
+/**
+ * HTTP/1.1's own rules on a real server (127.0.0.1, a SQLite book, a live key) with real clients: a client that waits
+ * for `100 Continue` gets it when its body is going to be read.
+ */
+import * as Http from "node:http"
+import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
+import * as Store from "@smsbook/store/Store"
+import { Effect, ManagedRuntime, Redacted } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Running, start } from "./running.ts"
+import * as Stores from "./stores.ts"
+
+describe("HTTP/1.1 at the wire", () => {
+  let store: Stores.TestStore
+  let server: Running
+  let key = ""
+
+  beforeAll(async () => {
+    store = await Stores.fresh("sqlite")
+    const keys = ManagedRuntime.make(Store.layer(store.url))
+    key = Redacted.value((await keys.runPromise(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), (s) => s.create("tests")))).secret)
+    await keys.dispose()
+    server = await start({ store: store.url })
+  })
+
+  afterAll(async () => {
+    await server?.close()
+    await store?.drop()
+  })
+
+  /**
+   * A POST by Node's client with `Expect: 100-continue`: it sends the body only once the server says `100 Continue`
+   * (Node's client waits for it without a limit, where curl gives up after 1 s), and reports whether it was said.
+   */
+  const expecting = (path: string, body: string, headers: Http.OutgoingHttpHeaders, agent: Http.Agent | false = false) =>
+    new Promise<{ readonly continued: boolean; readonly status: number; readonly connection: string | undefined; readonly json: unknown }>(
+      (resolve, reject) => {
+        let continued = false
+        const request = Http.request(server.url + path, {
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), expect: "100-continue", ...headers }
+        }, (response) => {
+          let text = ""
+          response.on("data", (chunk: Buffer) => void (text += chunk.toString()))
+          response.on("end", () => {
+            resolve({ continued, status: response.statusCode ?? 0, connection: response.headers.connection, json: JSON.parse(text) })
+            request.destroy()
+          })
+        })
+        request.on("continue", () => {
+          continued = true
+          request.end(body)
+        })
+        request.on("error", reject)
+        request.flushHeaders()
+      }
+    )
+
+  it("says 100 Continue to a client that waits for it before the body is read, and only then", async () => {
+    const body = JSON.stringify({ msisdn: "447400123456", message: "continue" })
+    // The connection stays open for the next request: the body was read whole.
+    const keepAlive = new Http.Agent({ keepAlive: true })
+    const sent = await expecting("/messages/send_to_contact", body, { authorization: `Bearer ${key}` }, keepAlive)
+    keepAlive.destroy()
+    expect(sent).toMatchObject({ continued: true, status: 201, connection: "keep-alive", json: { message: "continue" } })
+    // A body refused before it is read gets the refusal instead: declared over 1 MiB, or without a live key.
+    const tooLarge = await expecting("/messages/send_to_contact", "x".repeat(2 * 1024 * 1024), { authorization: `Bearer ${key}` })
+    expect(tooLarge).toMatchObject({ continued: false, status: 413, json: { error: { code: "PAYLOAD_TOO_LARGE" } } })
+    const noKey = await expecting("/messages/send_to_contact", body, {})
+    expect(noKey).toMatchObject({ continued: false, status: 401, json: { error: { code: "UNAUTHORIZED" } } })
+  })
+})
