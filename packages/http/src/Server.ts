@@ -149,6 +149,8 @@ export const layer = (
         headersTimeout,
         requestTimeout,
         keepAliveTimeout: options.keepAliveTimeout ?? defaults.keepAliveTimeout,
+        // Node's refusal of a request without Host has an empty body: the app refuses it (`ClientErrors.hostMissing`).
+        requireHostHeader: false,
         // Node checks the two timeouts above on this period (30 s by default).
         connectionsCheckingInterval: Math.min(1000, headersTimeout)
       }).on("clientError", ClientErrors.onClientError(log))

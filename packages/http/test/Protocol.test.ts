@@ -1,8 +1,9 @@
 /**
  * HTTP/1.1's own rules on a real server (127.0.0.1, a SQLite book, a live key) with real clients: a client that waits
- * for `100 Continue` gets it when its body is going to be read.
+ * for `100 Continue` gets it when its body is going to be read, and a request without `Host` is refused in JSON.
  */
 import * as Http from "node:http"
+import { connect } from "node:net"
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
 import * as Store from "@smsbook/store/Store"
 import { Effect, ManagedRuntime, Redacted } from "effect"
@@ -69,5 +70,30 @@ describe("HTTP/1.1 at the wire", () => {
     expect(tooLarge).toMatchObject({ continued: false, status: 413, json: { error: { code: "PAYLOAD_TOO_LARGE" } } })
     const noKey = await expecting("/messages/send_to_contact", body, {})
     expect(noKey).toMatchObject({ continued: false, status: 401, json: { error: { code: "UNAUTHORIZED" } } })
+  })
+
+  /** What the server answered `text`, written on a connection of its own, until it closed it. */
+  const raw = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const { hostname, port } = new URL(server.url)
+      const socket = connect(Number(port), hostname, () => socket.write(text))
+      let answer = ""
+      socket.on("data", (chunk) => void (answer += chunk.toString()))
+      socket.on("error", reject)
+      socket.on("close", () => resolve(answer))
+    })
+
+  const bodyOf = (answer: string): unknown => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))
+
+  it("refuses an HTTP/1.1 request without Host as MALFORMED_REQUEST in the JSON error body; HTTP/1.0 needs none", async () => {
+    const noHost = await raw(`GET /contacts HTTP/1.1\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`)
+    expect(noHost).toMatch(/^HTTP\/1\.1 400 /)
+    expect(bodyOf(noHost)).toEqual({
+      error: { code: "MALFORMED_REQUEST", number: 3009, status: 400, message: expect.stringContaining("Host"), details: {} }
+    })
+    const older = await raw(`GET /contacts HTTP/1.0\r\nAuthorization: Bearer ${key}\r\n\r\n`)
+    expect(older).toMatch(/^HTTP\/1\.1 200 /)
+    expect(bodyOf(older)).toEqual([])
+    expect(server.log.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ method: "GET", path: "/contacts", status: 400 }))
   })
 })

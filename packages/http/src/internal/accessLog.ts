@@ -1,14 +1,15 @@
 /**
- * The server's outermost middleware: a body declared over 1 MiB is refused before any route runs, every failure that
- * escaped the API (an unknown route, a defect, a store failure during authentication) becomes an error body, then one
- * JSON access-log line is written (no phone number in it), for a request cut off too; a 401 gets its `WWW-Authenticate`
- * header.
+ * The server's outermost middleware: a body declared over 1 MiB and an HTTP/1.1 request without `Host` are refused
+ * before any route runs, every failure that escaped the API (an unknown route, a defect, a store failure during
+ * authentication) becomes an error body, then one JSON access-log line is written (no phone number in it), for a
+ * request cut off too; a 401 gets its `WWW-Authenticate` header.
  */
 import { Errors, type SmsbookError } from "@smsbook/core"
 import { Cause, Effect, Exit, Option, Predicate } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import * as ErrorBody from "../ErrorBody.ts"
+import * as ClientErrors from "./clientErrors.ts"
 import * as JsonBody from "./jsonBody.ts"
 
 const isSmsbookError = (value: unknown): value is SmsbookError =>
@@ -95,9 +96,9 @@ export const layer = (write: (line: string) => void) =>
       // Read now: a connection cut off before the answer no longer knows its peer.
       const remote = Option.getOrUndefined(request.remoteAddress)
       let failure: string | undefined
-      const tooLarge = JsonBody.declaredTooLarge(request)
-      const answered = tooLarge !== undefined
-        ? Effect.succeed(respond(tooLarge))
+      const refused = JsonBody.declaredTooLarge(request) ?? ClientErrors.hostMissing(request)
+      const answered = refused !== undefined
+        ? Effect.succeed(respond(refused))
         : Effect.provideService(httpEffect, ErrorBody.FailureNote, (noted) => void (failure ??= noted)).pipe(
           Effect.provideService(HttpServerRequest.HttpServerRequest, routable(request))
         )

@@ -2,9 +2,12 @@
  * Requests Node refuses itself, outside the app: too slow (`headersTimeout`, `requestTimeout`), headers too large,
  * not HTTP at all. Node writes an empty answer on the socket; these are answered as every refusal is (a JSON body,
  * `Connection: close`), with an access-log line where the app never saw the request. A timed-out socket is remembered, so the app's reading of the
- * body it will never get ends as that 408 too, and its own access-log line says what the client was told.
+ * body it will never get ends as that 408 too, and its own access-log line says what the client was told. A request
+ * without `Host`, which Node refused with an empty answer too, is refused by the app instead ({@link hostMissing}).
  */
 import type { Duplex } from "node:stream"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import type { HttpServerRequest } from "effect/http"
 import * as ErrorBody from "../ErrorBody.ts"
 
 /** Sockets whose request Node timed out. */
@@ -62,4 +65,15 @@ export const onClientError = (log: (line: string) => void) => (error: Error & { 
     }
   }
   socket.destroy(error)
+}
+
+const noHost = ErrorBody.http("MalformedRequest", "an HTTP/1.1 request must name its Host (RFC 9112 §3.2)")
+
+/**
+ * The refusal of an HTTP/1.1 request without `Host`: Node's own check (`requireHostHeader`, turned off where the server
+ * is created), made by the app so that the answer is the JSON body, where Node's had none.
+ */
+export const hostMissing = (request: HttpServerRequest.HttpServerRequest): ErrorBody.BodyOf<400> | undefined => {
+  const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+  return incoming.httpVersion === "1.1" && incoming.headers.host === undefined ? noHost : undefined
 }
