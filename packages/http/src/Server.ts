@@ -181,7 +181,9 @@ export const layer = (
       ...(options.lockWait === undefined ? {} : { lockWait: options.lockWait })
     }), Account.layer(options.account)))
   )
-  const draining = Layer.effectDiscard(Effect.addFinalizer(() => Effect.sync(() => drain?.start())))
+  const draining = Layer.effectDiscard(Effect.addFinalizer(() =>
+    Effect.callback<void>((resume) => drain === undefined ? resume(Effect.void) : drain.start(() => resume(Effect.void)))
+  ))
   return Layer.unwrap(Effect.andThen(check(options), Effect.map(logLines(options.log), (log) => Layer.provideMerge(draining, served(log)))))
 }
 

@@ -66,6 +66,19 @@ const unfinished = (url: string, start: string) =>
     socket.on("close", () => resolve(text))
   })
 
+/** A connection that writes `text` once connected; what it read until closed, and how it ended (`end` or an error code). */
+const connection = (url: string, text: string) => {
+  const { hostname, port } = new URL(url)
+  const socket = connect(Number(port), hostname)
+  let read = ""
+  let ending = "end"
+  socket.on("data", (chunk) => void (read += chunk.toString()))
+  socket.on("error", (error: Error & { readonly code?: string }) => void (ending = error.code ?? error.message))
+  const written = new Promise<void>((resolve) => socket.once("connect", () => text === "" ? resolve() : socket.write(text, () => resolve())))
+  const closed = new Promise<{ readonly read: string; readonly ending: string }>((resolve) => socket.on("close", () => resolve({ read, ending })))
+  return { written, closed }
+}
+
 /** The JSON body of a raw HTTP answer. */
 const bodyOf = (answer: string): unknown => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))
 
@@ -163,6 +176,47 @@ describe("the server process", () => {
     // The keep-alive timeout is 5 s: the process is gone well before it would have closed the connection.
     expect(performance.now() - answered.at).toBeLessThan(2500)
     agent.destroy()
+  }, 20_000)
+
+  it("on SIGTERM answers the requests of new connections still queued by the kernel, with Connection: close", async () => {
+    const store = await Stores.fresh("sqlite")
+    const server = await launch([store.url])
+    // Stopped, the server takes no connection: the kernel queues them, with the requests they send. Node takes one a
+    // turn of its event loop, and the stop closed the listener at once, which reset those still queued.
+    server.process.kill("SIGSTOP")
+    const sends = Array.from({ length: 5 }, (_, i) => {
+      const body = JSON.stringify({ msisdn: "447400123456", message: `queued ${i}`, id: `queued-${i}` })
+      return connection(
+        server.url,
+        `POST /messages/send_to_contact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+      )
+    })
+    await Promise.all(sends.map((send) => send.written))
+    server.process.kill("SIGTERM")
+    server.process.kill("SIGCONT")
+    const answers = await Promise.all(sends.map((send) => send.closed))
+    for (const answer of answers) {
+      expect(answer.read).toMatch(/^HTTP\/1\.1 201 [^]*\r\nConnection: close\r\n/)
+      expect(answer.ending).toBe("end")
+    }
+    expect([0, 130, 143]).toContain(await server.exited)
+    const book = ManagedRuntime.make(Store.layer(store.url))
+    const stored = await book.runPromise(Effect.flatMap(Effect.service(MessageStore.MessageStore), (messages) => messages.list({ limit: 100, start: 0 })))
+    await book.dispose()
+    expect(stored.map((message) => message.id).sort()).toEqual(["queued-0", "queued-1", "queued-2", "queued-3", "queued-4"])
+    await store.drop()
+  }, 30_000)
+
+  it("on SIGTERM closes a connection that has sent nothing: it does not hold the stop for the drain", async () => {
+    const server = await launch(["memory:"])
+    const silent = connection(server.url, "")
+    await silent.written
+    const stopped = performance.now()
+    server.process.kill("SIGTERM")
+    expect(await silent.closed).toEqual({ read: "", ending: "end" })
+    await server.exited
+    // The drain is 10 s; Node counted the connection as a request under way, so the process waited all of it.
+    expect(performance.now() - stopped).toBeLessThan(5000)
   }, 20_000)
 
   it("cuts off a client that never finishes its headers, with an access-log line", async () => {

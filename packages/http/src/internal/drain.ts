@@ -3,14 +3,22 @@
  * included, if their headers are not out yet), and idle connections are closed. Node's `close` closes the connections
  * idle at that moment only: one that finished a request a moment later stayed open until its keep-alive timeout, so
  * the process outlived its last request by seconds, and its clients kept sending on it while it drained.
+ *
+ * Before the listener closes, the connections the kernel has already accepted are taken: Node takes one a turn of the
+ * event loop, and closing the listener resets those still queued, whose requests were sent but never read. Then a
+ * connection that has sent nothing is closed as an idle one is (Node counts it as a request under way, so it held the
+ * stop for the whole drain).
  */
 import type { Server, ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 
 export interface Drain {
-  /** Starts the drain: called as the server stops accepting. */
-  readonly start: () => void
+  /** Starts the drain; `ready` is called once the queued connections are taken, when the listener may close. */
+  readonly start: (ready: () => void) => void
 }
+
+/** How long the stop keeps taking queued connections, at most: under a flood of new ones the listener closes anyway. */
+export const acceptWindow = 1000
 
 /** The response a connection is writing or about to write (Node's own field), if any. */
 const responseOn = (socket: Socket): ServerResponse | undefined => {
@@ -21,18 +29,38 @@ const responseOn = (socket: Socket): ServerResponse | undefined => {
 export const make = (server: Server): Drain => {
   // Connections, not requests: nothing is added to the path of each request until the drain starts.
   const sockets = new Set<Socket>()
+  let accepted = false
   server.on("connection", (socket: Socket) => {
+    accepted = true
     sockets.add(socket)
     socket.once("close", () => sockets.delete(socket))
   })
+  const closeSilent = () => {
+    for (const socket of sockets) {
+      if (socket.bytesRead === 0 && responseOn(socket) === undefined) socket.destroy()
+    }
+  }
   return {
-    start: () => {
+    start: (ready) => {
       server.on("request", (_request, response: ServerResponse) => void (response.shouldKeepAlive = false))
       for (const socket of sockets) {
         const response = responseOn(socket)
         if (response !== undefined && !response.headersSent) response.shouldKeepAlive = false
       }
       server.closeIdleConnections()
+      // A turn of the event loop polls the listener and every connection taken in the turn before: a turn that took
+      // no connection found the queue empty, and a turn later every connection taken has had the bytes it sent read.
+      const until = performance.now() + acceptWindow
+      accepted = true
+      const check = () => {
+        if (accepted && performance.now() < until) {
+          accepted = false
+          return void setImmediate(check)
+        }
+        ready()
+        setImmediate(closeSilent)
+      }
+      setImmediate(check)
     }
   }
 }
