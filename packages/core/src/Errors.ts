@@ -34,9 +34,11 @@ export class InvalidField extends /* @__PURE__ */ Data.TaggedError("InvalidField
 export class InvalidMsisdn extends /* @__PURE__ */ Data.TaggedError("InvalidMsisdn")<{
   readonly value: string
   readonly problem: MsisdnProblem
+  /** The query parameter the number was given as, where there is one (`misdn`). */
+  readonly parameter?: string
 }> {
   override get message(): string {
-    return `msisdn ${JSON.stringify(this.value)} is not a valid phone number (${this.problem})`
+    return `${this.parameter ?? "msisdn"} ${JSON.stringify(this.value)} is not a valid phone number (${this.problem})`
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { DateTime, Result } from "effect"
 import type * as Contact from "./Contact.ts"
-import { InvalidHttpDate, InvalidParameter } from "./Errors.ts"
+import { InvalidHttpDate, InvalidMsisdn, InvalidParameter } from "./Errors.ts"
 import * as HttpDate from "./HttpDate.ts"
 import * as Message from "./Message.ts"
 import type * as MessageStore from "./MessageStore.ts"
@@ -188,9 +188,9 @@ const directionOf = (value: string | undefined): Result.Result<Message.Direction
 /**
  * `GET /messages`: start_date/end_date (HTTP-dates, each optional: an absent bound is open), Limit
  * (default 200, ≤ 1000), start, misdn (or msisdn), group_short_name, direction (ALL, MT, MO). A date that is no
- * HTTP-date is `InvalidHttpDate` naming its parameter.
+ * HTTP-date is `InvalidHttpDate`, a number that is no MSISDN `InvalidMsisdn`, each naming its parameter.
  */
-export const messages = (params: Params): Result.Result<MessageStore.Page, InvalidParameter | InvalidHttpDate> =>
+export const messages = (params: Params): Result.Result<MessageStore.Page, InvalidParameter | InvalidHttpDate | InvalidMsisdn> =>
   Result.gen(function*() {
     const named = yield* byLowerName("messages", params)
     const limit = yield* wholeNumber("Limit", named.get("limit"), defaultMessagesLimit, 1, maxLimit)
@@ -211,9 +211,10 @@ export const messages = (params: Params): Result.Result<MessageStore.Page, Inval
       return yield* Result.fail(new InvalidParameter({ parameter: "misdn", value: misdn, reason: `contradicts msisdn ${msisdnParameter}` }))
     }
     const msisdnText = misdn ?? msisdnParameter
+    // The number's own refusal, as in a body: naming the parameter it came in.
     const msisdn = msisdnText === undefined ? undefined : yield* Result.mapError(
       Msisdn.parse(msisdnText),
-      (error) => new InvalidParameter({ parameter: "misdn", value: msisdnText, reason: error.message })
+      (error) => new InvalidMsisdn({ value: error.value, problem: error.problem, parameter: misdn === undefined ? "msisdn" : "misdn" })
     )
     const group = text(named.get("group_short_name"))
     return {

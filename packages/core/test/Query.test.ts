@@ -181,7 +181,9 @@ describe("Query.messages", () => {
   it("misdn (or msisdn) is parsed as a phone number; group_short_name is trimmed", () => {
     expect(ok(Query.messages({ misdn: "+44 7400 123456" })).msisdn).toBe("447400123456")
     expect(ok(Query.messages({ msisdn: "447400123456" })).msisdn).toBe("447400123456")
-    expect(failure(Query.messages({ misdn: "12" }))).toMatchObject({ parameter: "misdn" })
+    // A number that is none is refused as in a body (INVALID_MSISDN), naming the parameter it came in.
+    expect(failure(Query.messages({ misdn: "12" }))).toMatchObject({ _tag: "InvalidMsisdn", parameter: "misdn", value: "12", problem: "too-short" })
+    expect(failure(Query.messages({ MSISDN: "12" }))).toMatchObject({ _tag: "InvalidMsisdn", parameter: "msisdn" })
     // Both spellings: one number however written, or refused as a contradiction.
     expect(ok(Query.messages({ misdn: "+447400123456", msisdn: "447400123456" })).msisdn).toBe("447400123456")
     expect(failure(Query.messages({ misdn: "447400123456", msisdn: "447400123457" }))).toMatchObject({ parameter: "misdn" })

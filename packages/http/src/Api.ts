@@ -69,7 +69,7 @@ export class MessagesGroup extends HttpApiGroup.make("messages")
         end_date: parameter("Messages created up to this HTTP-date, its whole second included; absent: open."),
         Limit: parameter("At most this many messages, 1–1000 (default 200). Parameter names match in any case."),
         start: parameter("Offset of the first message (default 0)."),
-        misdn: parameter("Only messages to or from this number (msisdn is read too)."),
+        misdn: parameter("Only messages to or from this number (msisdn is read too); one that is no valid number is refused INVALID_MSISDN."),
         group_short_name: parameter("Only group messages sent to this tag."),
         direction: parameter("ALL (default), MT or MO.")
       },

@@ -63,6 +63,14 @@ describe("the served OpenAPI document", () => {
     expect(send?.required).toEqual(["message"])
   })
 
+  it("says how GET /messages refuses a number that is none: INVALID_MSISDN, as a body's", () => {
+    const spec = structuredClone(document) as {
+      paths: { "/messages": { get: { parameters: ReadonlyArray<{ name: string; schema: { description?: string } }> } } }
+    }
+    const misdn = spec.paths["/messages"].get.parameters.find((parameter) => parameter.name === "misdn")
+    expect(misdn?.schema.description).toContain("INVALID_MSISDN")
+  })
+
   it("promises whole, non-negative message counts: no \"Infinity\" or \"NaN\" text", () => {
     const spec = structuredClone(document) as {
       components: { schemas: Record<string, { properties: Record<string, unknown> }> }

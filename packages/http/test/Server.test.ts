@@ -225,6 +225,10 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
       expect([name, (await call("GET", `/messages?${name}=1&${name}=1`)).status]).toEqual([name, 200])
     }
     expectError(await call("GET", "/messages?misdn=447400123456&misdn=447400123457"), "INVALID_PARAMETER")
+    // A number that is none is INVALID_MSISDN, as in a body, naming its parameter.
+    const badNumber = await call("GET", "/messages?misdn=12")
+    expectError(badNumber, "INVALID_MSISDN")
+    expect(badNumber.json).toMatchObject({ error: { details: { parameter: "misdn", value: "12" } } })
     // A date that is no HTTP-date (here a weekday that is not the date's) is the catalog's INVALID_HTTP_DATE, naming its parameter.
     const badDate = await call("GET", "/messages?start_date=Sun,%2021%20Nov%202020%2010:15:00%20GMT")
     expectError(badDate, "INVALID_HTTP_DATE")

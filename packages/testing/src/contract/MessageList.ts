@@ -66,7 +66,7 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(yield* ids({ msisdn: "+44 7400 000001" })).toEqual(expected)
         expect(yield* ids({ misdn: Fixtures.msisdn(1), direction: "MO" })).toEqual([back.message.message_id])
         expect(yield* ids({ misdn: Fixtures.msisdn(3) })).toEqual([])
-        expect(yield* Observe.refused(Messaging.listMessages({ misdn: "12" }), "InvalidParameter")).toMatchObject({ parameter: "misdn" })
+        expect(yield* Observe.refused(Messaging.listMessages({ misdn: "12" }), "InvalidMsisdn")).toMatchObject({ parameter: "misdn" })
       }))
 
     test("group_short_name selects the group messages sent to that tag, in any case", () =>
