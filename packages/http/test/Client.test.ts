@@ -3,9 +3,7 @@
  * decoded as error bodies; the README's two examples are these test files, and they run.
  */
 import { readFileSync } from "node:fs"
-import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
-import * as Store from "@smsbook/store/Store"
-import { Effect, ManagedRuntime, Redacted } from "effect"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Client from "../src/Client.ts"
 import * as EffectExample from "./examples/effectClient.ts"
@@ -21,9 +19,7 @@ describe("clients of a real server", () => {
 
   beforeAll(async () => {
     store = await Stores.fresh("sqlite")
-    const keys = ManagedRuntime.make(Store.layer(store.url))
-    key = Redacted.value((await keys.runPromise(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), (s) => s.create("client")))).secret)
-    await keys.dispose()
+    key = await Stores.createKey(store.url, "client")
     server = await start({ store: store.url })
   })
 

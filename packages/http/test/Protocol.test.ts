@@ -4,9 +4,6 @@
  */
 import * as Http from "node:http"
 import { connect } from "node:net"
-import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
-import * as Store from "@smsbook/store/Store"
-import { Effect, ManagedRuntime, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Running, start } from "./running.ts"
 import * as Stores from "./stores.ts"
@@ -18,9 +15,7 @@ describe("HTTP/1.1 at the wire", () => {
 
   beforeAll(async () => {
     store = await Stores.fresh("sqlite")
-    const keys = ManagedRuntime.make(Store.layer(store.url))
-    key = Redacted.value((await keys.runPromise(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), (s) => s.create("tests")))).secret)
-    await keys.dispose()
+    key = await Stores.createKey(store.url, "tests")
     server = await start({ store: store.url })
   })
 

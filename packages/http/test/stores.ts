@@ -5,7 +5,10 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
+import * as Store from "@smsbook/store/Store"
 import { PostgresSchema } from "@smsbook/testing"
+import { Effect, ManagedRuntime, Redacted } from "effect"
 
 export interface TestStore {
   readonly url: string
@@ -24,3 +27,13 @@ const sqlite = (): TestStore => {
 const postgres = (): Promise<TestStore> => PostgresSchema.make(postgresUrl, "http")
 
 export const fresh = (kind: "sqlite" | "postgres"): Promise<TestStore> => kind === "sqlite" ? Promise.resolve(sqlite()) : postgres()
+
+/** A live API key named `name` in the book at `url`: its secret, as a client sends it. */
+export const createKey = async (url: string, name: string): Promise<string> => {
+  const book = ManagedRuntime.make(Store.layer(url))
+  try {
+    return Redacted.value((await book.runPromise(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), (keys) => keys.create(name)))).secret)
+  } finally {
+    await book.dispose()
+  }
+}
