@@ -65,10 +65,16 @@ export interface Context {
 
 const blank: Read = { _tag: "Blank" }
 
-/** Status cells that say a number opted out (as `Columns.key` reduces them): the interface's CANCELLED, and its kin. */
-const optOutStatuses: ReadonlySet<string> = new Set(["cancelled", "canceled", "unsubscribed", "optedout", "optout"])
+/**
+ * Status cells that say a number opted out (as `Columns.key` reduces them): the interface's CANCELLED, and its kin,
+ * the keyword people text to leave (`STOP`, which `receive` reads as an opt-out) and do-not-contact marks.
+ */
+const optOutStatuses: ReadonlySet<string> = new Set([
+  "cancelled", "canceled", "cancel", "unsubscribed", "unsubscribe", "optedout", "optout", "stop", "stopped",
+  "dnc", "donotcontact", "donottext", "donotsms"
+])
 
-/** Whether a status cell says its number opted out: `CANCELLED` as `contacts export` writes it, `Unsubscribed`, `opted out`. */
+/** Whether a status cell says its number opted out: `CANCELLED` as `contacts export` writes it, `Unsubscribed`, `STOP`. */
 export const isOptOut = (status: string): boolean => optOutStatuses.has(Columns.key(status))
 
 /** Status cells a contact the import creates starts in, where not SUBSCRIBED (as `Columns.key` reduces them). */

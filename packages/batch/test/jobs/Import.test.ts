@@ -960,7 +960,7 @@ describe("header matching", () => {
     expect(mapped).toMatchObject({ created: 1, opted_out_by_file: 1, columns: { status: "SMS" } })
     const exported = await run(importLines(["msisdn,first_name,status,monitoring", "447400000022,Bob,CANCELLED,false", "447400000023,Eve,SUBSCRIBED,false"]))
     expect(exported).toMatchObject({ created: 2, opted_out_by_file: 1, unknown_columns: [], columns: { status: "status", monitoring: "monitoring" } })
-    for (const [status, optOut] of [["CANCELLED", true], ["Canceled", true], ["opted out", true], ["Unsubscribed", true], ["CONFIRMED", false], ["Yes", false], ["", false]] as const) {
+    for (const [status, optOut] of [["CANCELLED", true], ["Canceled", true], ["opted out", true], ["Unsubscribed", true], ["STOP", true], ["unsubscribe", true], ["Do Not Text", true], ["DNC", true], ["CONFIRMED", false], ["Yes", false], ["", false]] as const) {
       expect([status, ContactRows.isOptOut(status)]).toEqual([status, optOut])
     }
   })
