@@ -267,6 +267,16 @@ export const make = Effect.fnUntraced(function*(
     Effect.flatMap(Effect.service(ActiveTransactions), (active) => active.has(connection) ? effect : lock.withPermits(1)(effect))
 
   /**
+   * `run` alone on the connection. Outside a SQLite transaction it runs at once: it is synchronous, so no other
+   * fiber's statement can come between its own, and no transaction is open whose writes it could see in part. Taking
+   * the lock there too cost a server's contact read ~4 µs of CPU. (A closed connection fails in `attempt`, as before.)
+   */
+  const read = <A>(operation: string, run: () => A): Effect.Effect<A, StoreFailure> =>
+    Effect.suspend(() =>
+      connection.db.isOpen && connection.db.isTransaction ? exclusive(attempt(operation, run)) : attempt(operation, run)
+    )
+
+  /**
    * `step` under the lock, again and again until it has begun a transaction (`BEGIN IMMEDIATE`, or a group already
    * open), waiting asynchronously between tries (backing off up to 50 ms) while another connection writes. The lock is
    * released for each wait: a read of this connection (`/health`, a contact) must not queue for as long as another
@@ -384,7 +394,7 @@ export const make = Effect.fnUntraced(function*(
   return {
     connection,
     statement: connection.statement,
-    read: (operation, run) => exclusive(attempt(operation, run)),
+    read,
     write: (operation, run) => transaction(attempt(operation, run)),
     writeOrFail: (operation, run) => transaction(Effect.flatMap(attempt(operation, run), Effect.fromResult)),
     transaction,
