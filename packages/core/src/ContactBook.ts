@@ -14,13 +14,7 @@ import * as Query from "./Query.ts"
 /** A path or body msisdn: international digits (a JSON number reads as its digits). */
 const keyOf = (raw: string | number) => Effect.fromResult(Msisdn.parse(String(raw)))
 
-const find = Effect.fnUntraced(function*(msisdn: string) {
-  const store = yield* ContactStore
-  const found = yield* store.get(msisdn)
-  return Option.isSome(found) ? found.value : yield* new ContactNotFound({ msisdn })
-})
-
-/** `find` for a read-modify-write: the contact stays held until the transaction ends. */
+/** The stored contact (else `ContactNotFound`) for a read-modify-write: it stays held until the transaction ends. */
 const findForUpdate = Effect.fnUntraced(function*(msisdn: string) {
   const store = yield* ContactStore
   const found = yield* store.getForUpdate(msisdn)
@@ -35,10 +29,14 @@ export const listContacts = Effect.fnUntraced(function*(params: Query.Params) {
   return query.short ? contacts.map(Contact.toShort) : contacts
 }, useCaseSpan("ContactBook.listContacts"))
 
-/** `GET /contacts/:msisdn`. */
-export const getContact = Effect.fnUntraced(function*(msisdn: string | number) {
-  return yield* find(yield* keyOf(msisdn))
-}, useCaseSpan("ContactBook.getContact"))
+/** `GET /contacts/:msisdn`. Combinators rather than generators: a server runs it for every contact read. */
+export const getContact = (msisdn: string | number) =>
+  Effect.flatMap(keyOf(msisdn), (key) =>
+    Effect.flatMap(Effect.service(ContactStore), (store) =>
+      Effect.flatMap(store.get(key), (found) =>
+        Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(new ContactNotFound({ msisdn: key }))))).pipe(
+      useCaseSpan("ContactBook.getContact")
+    )
 
 /** A new contact as the platform makes it: SUBSCRIBED, no tags, not monitoring, a fresh profile_uid. */
 const newContact = Effect.fnUntraced(function*(
