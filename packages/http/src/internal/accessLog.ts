@@ -57,6 +57,8 @@ const clientClosed = (cause: Cause.Cause<unknown>): boolean =>
  */
 const routable = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
   const path = pathOf(request.url)
+  // Only an escape can fail to decode.
+  if (!path.includes("%")) return request
   const segment = /^\/contacts\/([^/]+)$/.exec(path)?.[1]
   if (segment === undefined) return request
   try {
@@ -65,6 +67,15 @@ const routable = (request: HttpServerRequest.HttpServerRequest): HttpServerReque
   } catch {
     return request.modify({ url: `/contacts/${encodeURIComponent(segment)}${request.url.slice(path.length)}` })
   }
+}
+
+/**
+ * `effect` seeing the request as {@link routable} makes it, provided only when that differs: providing a service
+ * changes the fiber's context twice (in, then out), which every request would pay for what one in many thousands needs.
+ */
+const routedAs = <A, E, R>(effect: Effect.Effect<A, E, R>, request: HttpServerRequest.HttpServerRequest): Effect.Effect<A, E, R> => {
+  const routed = routable(request)
+  return routed === request ? effect : Effect.provideService(effect, HttpServerRequest.HttpServerRequest, routed)
 }
 
 /**
@@ -99,9 +110,7 @@ export const layer = (write: (line: string) => void) =>
       const refused = JsonBody.declaredTooLarge(request) ?? ClientErrors.hostMissing(request)
       const answered = refused !== undefined
         ? Effect.succeed(respond(refused))
-        : Effect.provideService(httpEffect, ErrorBody.FailureNote, (noted) => void (failure ??= noted)).pipe(
-          Effect.provideService(HttpServerRequest.HttpServerRequest, routable(request))
-        )
+        : routedAs(Effect.provideService(httpEffect, ErrorBody.FailureNote, (noted) => void (failure ??= noted)), request)
       const log = (status: number, interrupted: boolean) => {
         const ended = performance.now()
         write(JSON.stringify({
