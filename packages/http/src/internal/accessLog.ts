@@ -96,12 +96,30 @@ const pathOf = (url: string): string => {
 }
 
 /**
+ * The wall clock as ISO 8601 text, made once per millisecond: a server under load answers several requests in one,
+ * and `toISOString` costs more than the line's `JSON.stringify` (0.48 against 0.31 µs in a loop).
+ */
+const isoClock = (): (() => string) => {
+  let millis = Number.NaN
+  let text = ""
+  return () => {
+    const now = Date.now()
+    if (now !== millis) {
+      millis = now
+      text = new Date(now).toISOString()
+    }
+    return text
+  }
+}
+
+/**
  * The middleware as a global layer; `write` receives each access-log line (a JSON object). Times are
  * read from the wall clock and `performance.now()` directly, not `Clock`: two BigInt nanosecond reads
  * through the fiber's services cost more than the rest of the line, and the log is about real time.
  */
-export const layer = (write: (line: string) => void) =>
-  HttpRouter.middleware((httpEffect) =>
+export const layer = (write: (line: string) => void) => {
+  const now = isoClock()
+  return HttpRouter.middleware((httpEffect) =>
     Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
       const started = performance.now()
       // Read now: a connection cut off before the answer no longer knows its peer.
@@ -114,7 +132,7 @@ export const layer = (write: (line: string) => void) =>
       const log = (status: number, interrupted: boolean) => {
         const ended = performance.now()
         write(JSON.stringify({
-          time: new Date().toISOString(),
+          time: now(),
           method: request.method,
           path: loggedPath(request.url),
           status,
@@ -152,3 +170,4 @@ export const layer = (write: (line: string) => void) =>
         )
       )
     }), { global: true })
+}
