@@ -485,28 +485,22 @@ const afterPrefix = (digits: string, region: Region): Reading | undefined => {
 }
 
 /**
- * A text's first bracketed group, as digits: those before it and those in it (`(201) 544-6553`: "" and "201";
- * `44 (0)20 …`: "44" and "0"). Brackets hold an area code: no calling code reaches into them unless it is all they
- * hold (`(44) 7400 123456`).
+ * Whether a calling code read after the first `skipped` digits of `text` keeps out of its first bracketed group:
+ * brackets hold an area code, and no calling code reaches into them but one that ends a group of digits there
+ * (`(44) 7400 123456`, `(0044) 7400 …`, `(1 201) 555 0123`, not `(201) 555-01928`); one before them or after them does.
  */
-interface Bracket {
-  readonly lead: string
-  readonly group: string
-}
-
-const bracketOf = (input: string): Bracket | undefined => {
-  const open = input.search(/[(（]/)
-  if (open < 0) return undefined
-  const rest = input.slice(open + 1)
-  const close = rest.search(/[)）]/)
-  return { lead: Written.digitsOf(input.slice(0, open)), group: Written.digitsOf(close < 0 ? rest : rest.slice(0, close)) }
-}
-
-/** Whether a calling code read after the first `skipped` digits of `text` stays out of its bracketed group. */
 const outsideBracket = (text: string, skipped: number, code: string): boolean => {
-  const bracket = bracketOf(text)
-  return bracket === undefined || skipped + code.length <= bracket.lead.length ||
-    (skipped === bracket.lead.length && code === bracket.group)
+  const open = text.search(/[(（]/)
+  if (open < 0) return true
+  const lead = text.slice(0, open).match(/\p{Nd}/gu)?.length ?? 0
+  const after = skipped + code.length
+  // Whether the code ends where a group of digits inside the brackets does (`end`: counted in the text's digits).
+  let ends = false
+  let end = lead
+  for (const group of (text.slice(open + 1).split(/[)）]/)[0] ?? "").split(/\P{Nd}+/u)) {
+    if ((end += [...group].length) === after) ends = true
+  }
+  return after <= lead || skipped >= end || (skipped >= lead && ends)
 }
 
 /**

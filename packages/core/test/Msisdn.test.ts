@@ -369,6 +369,10 @@ describe("Msisdn examples", () => {
     expect(outcome(Msisdn.parse("(44) 7400 123456", { defaultCountry: "US" }))).toBe("447400123456")
     expect(outcome(Msisdn.parse("44 (0)20 7946 0018", { defaultCountry: "US" }))).toBe("442079460018")
     expect(outcome(Msisdn.parse("（２０１）５５５-０１９２８", { country: "US" }))).toBe("problem:too-long")
+    // Brackets around an international prefix and a calling code, or around a calling code and an area code.
+    for (const [text, msisdn] of [["(0044) 7400 123456", "447400123456"], ["(00 49) 30 1234567", "49301234567"], ["(1 201) 555 0123", "12015550123"], ["(00) 44 7400 123456", "447400123456"]] as const) {
+      expect(outcome(Msisdn.parse(text)), text).toBe(msisdn)
+    }
   })
 
   it("of two readings of different numbers, keeps the national one through a written trunk prefix or without the calling code, else the one that can be a mobile, else the calling-code-first one", () => {

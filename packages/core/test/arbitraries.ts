@@ -186,13 +186,20 @@ const phoneSeparator = fc.constantFrom("", "", "", " ", "-", ".", "/", "\u00A0",
 /**
  * A written form with separators between its characters (never inside a leading `+`), maybe one run of its digits
  * after its lead in brackets, as people bracket an area code (`(0)20`, `(020)`: never part of a calling code, as in
- * `2(37)…`), maybe in another script.
+ * `2(37)…`), or its lead (`(0044)`), maybe in another script.
  */
 export const decorate = (form: WrittenForm): fc.Arbitrary<string> => {
   const { text, lead } = form
   return fc.tuple(
     fc.array(phoneSeparator, { minLength: text.length + 1, maxLength: text.length + 1 }),
-    fc.option(fc.tuple(fc.integer({ min: lead, max: Math.max(lead, text.length - 1) }), fc.integer({ min: 1, max: 5 })), { nil: undefined }),
+    fc.option(
+      fc.oneof(
+        fc.tuple(fc.integer({ min: lead, max: Math.max(lead, text.length - 1) }), fc.integer({ min: 1, max: 5 })),
+        // The lead itself bracketed, `(0044) 7400 …`, where the form has one.
+        fc.constant([lead === 0 ? -1 : 0, lead] as const)
+      ),
+      { nil: undefined }
+    ),
     fc.option(fc.constantFrom(...zeros), { nil: undefined, freq: 3 })
   ).map(([seps, bracket, zero]) => {
     const [open, length] = bracket ?? [-1, 0]

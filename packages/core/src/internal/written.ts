@@ -94,16 +94,6 @@ const valueOf = (code: number): number => {
   return value
 }
 
-/** The digits of `text` in ASCII, any script's: `（２０１）` is `201`. */
-export const digitsOf = (text: string): string => {
-  let digits = ""
-  for (const char of text) {
-    const value = valueOf(char.codePointAt(0) ?? 0)
-    if (value >= 0) digits += value
-  }
-  return digits
-}
-
 const letterValue = (code: number): string | undefined => {
   const upper = code >= 97 && code <= 122 ? code - 32 : code >= 0xff21 && code <= 0xff3a ? code - 0xff21 + 65 :
     code >= 0xff41 && code <= 0xff5a ? code - 0xff41 + 65 : code
