@@ -55,6 +55,7 @@ const flagNames: { readonly [K in keyof Given]-?: string } = {
   lock_wait: "--wait"
 }
 
+/** Whether a layer says a value: blank is not said, so a later layer applies. */
 const isSaid = (value: string | undefined): boolean => value !== undefined && value !== ""
 
 /**
@@ -75,7 +76,7 @@ const isKey = (name: string | number | undefined): name is keyof Given =>
 
 /** A layer of settings said in one place (flags, the file): blanks are not said, so a later layer applies. */
 export const fromGiven = (given: Given): ConfigProvider.ConfigProvider =>
-  ConfigProvider.fromUnknown(Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined && value !== "")))
+  ConfigProvider.fromUnknown(Object.fromEntries(Object.entries(given).filter(([, value]) => isSaid(value))))
 
 /**
  * The environment layer: each setting under its `SMSBOOK_*` name (the process's environment unless `env`

@@ -6,7 +6,7 @@
  * A failure, SIGINT or SIGTERM removes it (the runtime interrupts the command, the scope closes); only a kill
  * that runs no code (`kill -9`, a power cut) leaves one, and the next run writing FILE removes those of
  * processes that are no longer running, so they never pile up.
- * Over 400 lines (403): the writers and the checks of what a path is (links, descriptors, kept files) are one module,
+ * Over 400 lines: the writers and the checks of what a path is (links, descriptors, kept files) are one module,
  * as a writer checks the kept files again, through the same resolution of links, when it starts a file.
  */
 import { Effect, Exit, type Scope } from "effect"
@@ -118,16 +118,6 @@ export const scratchDirectory = (prefix: string): string => {
 
 /** A new directory for a dry run's temporary book: {@link scratchDirectory}. */
 export const previewDirectory = (): string => scratchDirectory("smsbook-preview-")
-
-/**
- * The whole of `path` as bytes, standard input's for `-` (`--plan -`, `--message-file -`); a directory is refused as
- * reading it would be (EISDIR), not read as nothing.
- */
-export const readWhole = (path: string): Buffer => {
-  if (path === "-") return fs.readFileSync(0)
-  if (fs.statSync(path).isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" })
-  return fs.readFileSync(path)
-}
 
 const writeAll = async (handle: fs.promises.FileHandle, text: string): Promise<void> => {
   const bytes = Buffer.from(text, "utf8")

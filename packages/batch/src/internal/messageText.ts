@@ -6,6 +6,7 @@ import { InvalidField, Message } from "@smsbook/core"
 import { Effect, Result } from "effect"
 import iconv from "iconv-lite"
 import * as Files from "./files.ts"
+import * as WholeInput from "./wholeInput.ts"
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
 
@@ -46,6 +47,6 @@ export const decode = (bytes: Uint8Array, path: string, encoding: string | undef
 /** Reads and checks a message file; a file that cannot be read is refused with the reason in words. */
 export const readFile = (path: string, encoding: string | undefined): Effect.Effect<string, InvalidField> =>
   Effect.try({
-    try: () => Files.readWhole(path),
+    try: () => WholeInput.read(path),
     catch: (cause) => new InvalidField({ field: "--message-file", value: path, reason: `cannot be read: ${Files.reasonOf(cause, "no such file")}` })
   }).pipe(Effect.flatMap((bytes) => Effect.fromResult(decode(bytes, path, encoding))))

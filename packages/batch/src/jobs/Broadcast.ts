@@ -59,8 +59,6 @@ export const messageText = (input: {
   return Effect.fail(new InvalidField({ field: "--message", value: "", reason: "is required (or --message-file)" }))
 }
 
-export { digestId, idOf } from "../internal/broadcastId.ts"
-
 /**
  * Runs a broadcast noting, batch by batch, what an interruption would leave: the members already handed the message
  * stay handed it, and the same command run again resumes the message without sending anyone a second copy.

@@ -10,6 +10,7 @@ import { PlanMismatch } from "../CliErrors.ts"
 import * as BroadcastId from "../internal/broadcastId.ts"
 import * as files from "../internal/files.ts"
 import * as OutputPath from "../internal/outputPath.ts"
+import * as WholeInput from "../internal/wholeInput.ts"
 
 /** Everything of a plan but its audience list and hashes. */
 export const Header = Schema.Struct({
@@ -158,7 +159,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true })
  */
 export const verify = Effect.fnUntraced(function*(path: string, options: { readonly allowEmpty: boolean }) {
   const text = yield* Effect.try({
-    try: () => utf8.decode(files.readWhole(path)),
+    try: () => utf8.decode(WholeInput.read(path)),
     catch: (cause) =>
       new InvalidParameter({
         parameter: "--plan",

@@ -1,7 +1,7 @@
 /**
  * The contact import job: the bytes of a CSV file in, contacts upserted by msisdn in one store transaction, and a
  * summary accounting for every row (created, updated, unchanged or rejected; rejected rows go to a file).
- * Over 400 lines (420): the job is one transaction from the first byte to the commit, and its steps share that
+ * Over 400 lines: the job is one transaction from the first byte to the commit, and its steps share that
  * transaction's state (the tally, the staging, the rejects file); split, each part would take all of it as arguments.
  */
 import { Contact, ContactBook, ContactStore, InvalidField, InvalidParameter, Msisdn, type StoreFailure } from "@smsbook/core"

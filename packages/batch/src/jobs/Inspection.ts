@@ -32,6 +32,7 @@ export const inspect = (shortName: string, text: string): Inspection => {
   const ucs2 = Sms.ucs2Characters(Sms.prefix(shortName, text))
   const safeText = Sms.gsmSafe(text)
   const safe = Sms.analyzePrefixed(shortName, safeText)
+  const safeLength = Sms.characterCount(safeText)
   return {
     short_name: shortName,
     text,
@@ -45,13 +46,7 @@ export const inspect = (shortName: string, text: string): Inspection => {
     parts: analysis.parts,
     ucs2_characters: ucs2,
     ...(ucs2.length === 0 ? {} : {
-      gsm_safe: {
-        text: safeText,
-        encoding: safe.encoding,
-        segments: safe.segments,
-        length: Sms.characterCount(safeText),
-        fits: Sms.characterCount(safeText) <= Sms.budget(shortName)
-      }
+      gsm_safe: { text: safeText, encoding: safe.encoding, segments: safe.segments, length: safeLength, fits: safeLength <= Sms.budget(shortName) }
     })
   }
 }

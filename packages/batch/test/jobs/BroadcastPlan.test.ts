@@ -398,9 +398,9 @@ describe("Plan.write and Plan.verify", () => {
     }).pipe(Effect.provide(layer)))
 })
 
-describe("Broadcast.digestId", () => {
+describe("BroadcastId.digestId", () => {
   it("is the same for the same tags in any order and case, differs with the text or the short name, fits an id", async () => {
-    const { digestId } = await import("../../src/jobs/Broadcast.ts")
+    const { digestId } = await import("../../src/internal/broadcastId.ts")
     const id = digestId(["News", "vip"], "Hello", "ACME")
     expect(digestId([" vip", "news", "NEWS"], "Hello", "ACME")).toBe(id)
     expect(digestId(["news", "vip"], "Hello!", "ACME")).not.toBe(id)

@@ -1,6 +1,8 @@
 /**
  * One `node:sqlite` connection as the SQLite store uses it: the pragmas it runs under, a cache of
  * prepared statements, and transactions that queue behind other fibers and other processes.
+ * Just over 400 lines: the connection's lock, its reads, its transactions and its group commits are one mechanism
+ * (each decides whether to take the lock by what the others hold), which split would be read in pieces.
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite"
 import { Context, Deferred, Effect, Exit, Result, type Scope, Semaphore } from "effect"
