@@ -2,11 +2,9 @@
  * A SQLite book whose write lock another process holds (a nightly import): a write of the server waits for it, and
  * the server's reads (`/health` included) answer meanwhile instead of queueing behind that write.
  */
-import { DatabaseSync } from "node:sqlite"
 import { describe, expect, it } from "vitest"
-import { start } from "./running.ts"
+import { withLockedBook } from "./running.ts"
 import * as Samples from "./samples.ts"
-import * as Stores from "./stores.ts"
 
 /** The status of `response`, or "waiting" if it has not answered within `ms` (a generous bound: reads take ~1 ms). */
 const within = (response: Promise<Response>, ms: number): Promise<number | "waiting"> =>
@@ -16,12 +14,8 @@ const within = (response: Promise<Response>, ms: number): Promise<number | "wait
   ])
 
 describe("a write waiting for another process's write lock", () => {
-  it("holds up no read: /health, a contact and the message list answer while it waits", async () => {
-    const store = await Stores.fresh("sqlite")
-    const server = await start({ store: store.url, noAuth: true, lockWait: "60 seconds" })
-    const holder = new DatabaseSync(store.url)
-    try {
-      holder.exec("BEGIN IMMEDIATE")
+  it("holds up no read: /health, a contact and the message list answer while it waits", () =>
+    withLockedBook("60 seconds", async (server, holder) => {
       const send = fetch(`${server.url}/messages/send_to_contact`, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -35,11 +29,5 @@ describe("a write waiting for another process's write lock", () => {
       expect(reads).toEqual([200, 404, 200])
       holder.exec("COMMIT")
       expect((await send).status).toBe(201)
-    } finally {
-      if (holder.isTransaction) holder.exec("ROLLBACK")
-      holder.close()
-      await server.close()
-      await store.drop()
-    }
-  }, 30_000)
+    }), 30_000)
 })

@@ -4,14 +4,13 @@
  * Over 400 lines on purpose: the endpoints and their refusals share one server per store and its helpers.
  */
 import * as Http from "node:http"
-import { DatabaseSync } from "node:sqlite"
 import { ContactBook, Errors } from "@smsbook/core"
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
 import * as Store from "@smsbook/store/Store"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as ErrorBody from "../src/ErrorBody.ts"
-import { type Running, start } from "./running.ts"
+import { type Running, start, withLockedBook } from "./running.ts"
 import * as Samples from "./samples.ts"
 import * as Stores from "./stores.ts"
 
@@ -395,13 +394,9 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
 })
 
 describe("the access log of a failure the API answers itself", () => {
-  it("a store failure answered 500 STORE_FAILURE: its line carries the cause", async () => {
-    const store = await Stores.fresh("sqlite")
-    const server = await start({ store: store.url, noAuth: true, lockWait: "200 millis" })
-    const holder = new DatabaseSync(store.url)
-    try {
-      // Another process's write lock on the book: the send waits 200 ms for it, then fails.
-      holder.exec("BEGIN IMMEDIATE")
+  it("a store failure answered 500 STORE_FAILURE: its line carries the cause", () =>
+    // Another process's write lock on the book: the send waits 200 ms for it, then fails.
+    withLockedBook("200 millis", async (server) => {
       const before = server.log.length
       const response = await fetch(`${server.url}/messages/send_to_contact`, {
         method: "POST",
@@ -412,12 +407,6 @@ describe("the access log of a failure the API answers itself", () => {
       expect(await response.json()).toMatchObject({ error: { code: "STORE_FAILURE" } })
       const line = JSON.parse(server.log.slice(before).find((text) => text.includes("send_to_contact")) ?? "{}")
       expect(line).toMatchObject({ status: 500, failure: expect.stringMatching(/^StoreFailure: /) })
-    } finally {
-      holder.exec("ROLLBACK")
-      holder.close()
-      await server.close()
-      await store.drop()
-    }
-  })
+    }))
 })
 

@@ -6,7 +6,9 @@ import { Account } from "@smsbook/core"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { HttpServer } from "effect/http"
 import { NetAddress } from "effect/net"
+import { DatabaseSync } from "node:sqlite"
 import * as Server from "../src/Server.ts"
+import * as Stores from "./stores.ts"
 
 export interface Running {
   readonly url: string
@@ -27,5 +29,27 @@ export const start = async (options: Partial<Server.Options> & { readonly store:
     url: NetAddress.formatUrlUnsafe(server.address, "http"),
     log,
     close: () => Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+}
+
+/**
+ * A server (no key needed) over a fresh SQLite book whose write lock another connection holds, as a nightly import in
+ * another process would: `use` gets the server and the holder, which may commit; all is closed after.
+ */
+export const withLockedBook = async (
+  lockWait: NonNullable<Server.Options["lockWait"]>,
+  use: (server: Running, holder: DatabaseSync) => Promise<void>
+): Promise<void> => {
+  const store = await Stores.fresh("sqlite")
+  const server = await start({ store: store.url, noAuth: true, lockWait })
+  const holder = new DatabaseSync(store.url)
+  try {
+    holder.exec("BEGIN IMMEDIATE")
+    await use(server, holder)
+  } finally {
+    if (holder.isTransaction) holder.exec("ROLLBACK")
+    holder.close()
+    await server.close()
+    await store.drop()
   }
 }
