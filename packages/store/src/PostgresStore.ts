@@ -2,20 +2,17 @@
  * The PostgreSQL adapter of every storage port (contacts, messages, carrier outbox), on `@effect/sql-pg`:
  * for teams that outgrow a SQLite file. Behaves exactly like the core's MemoryStore; migrates on start.
  */
-import { PgClient } from "@effect/sql-pg"
-import { Clock, Context, Duration, Effect, Layer, Redacted, type Scope } from "effect"
-import { Reactivity } from "effect/reactivity"
-import { type Migrator, SqlClient, SqlError } from "effect/sql"
-import { Ports, StoreUnavailable } from "@smsbook/core"
+import { Context, Duration, Effect, Layer, type Scope } from "effect"
+import type { SqlClient } from "effect/sql"
+import { Ports, type StoreUnavailable } from "@smsbook/core"
 import * as ApiKeyStore from "./ApiKeyStore.ts"
 import * as Adapter from "./internal/adapter.ts"
 import * as ApiKeys from "./internal/postgres/apiKeys.ts"
 import * as Carrier from "./internal/postgres/carrier.ts"
-import { describeError, problemOf } from "./internal/postgres/connection.ts"
 import * as Contacts from "./internal/postgres/contacts.ts"
 import * as Messages from "./internal/postgres/messages.ts"
-import * as Migrations from "./internal/postgres/migrations.ts"
-import { redactUrl, scrub } from "./internal/urlSecrets.ts"
+import * as Pool from "./internal/postgres/pool.ts"
+import { redactUrl } from "./internal/urlSecrets.ts"
 
 export { redactUrl }
 
@@ -40,18 +37,7 @@ export interface Options {
 export const defaultPageSize = 5_000
 
 /** How long a connection attempt (TCP, TLS, authentication) may take unless the URL's `connect_timeout` says. */
-export const defaultConnectTimeout = "5 seconds"
-
-const unavailable = (url: string) => (error: SqlError.SqlError | Migrator.MigrationError): StoreUnavailable => {
-  const reason = SqlError.isSqlError(error)
-    ? describeError(error)
-    : SqlError.isSqlError(error.cause)
-    ? `${error.message}: ${describeError(error.cause)}`
-    : error.message
-  return new StoreUnavailable({ url: redactUrl(url), reason: scrub(url, reason), ...problemOf(SqlError.isSqlError(error) ? error : error.cause) })
-}
-
-const hasConnectTimeout = (url: string): boolean => /[?&]connect_timeout=/i.test(url)
+export const defaultConnectTimeout = Pool.defaultConnectTimeout
 
 /** The ports over one PostgreSQL database, plus a view of the carrier's outbox table. */
 export type Services = Ports.Services
@@ -69,32 +55,24 @@ export interface Keys {
  * be reached within the connect timeout, refuses the credentials or the schema cannot be migrated.
  * The pool and its connections close with the scope.
  */
-export const make = (url: string, options: Options = {}): Effect.Effect<Services & Keys, StoreUnavailable, Scope.Scope> =>
-  Effect.gen(function*() {
-    const waits = {
-      maxConnections: options.maxConnections ?? 10,
-      lockWaitMs: options.lockWait === undefined ? undefined : Duration.toMillis(options.lockWait)
-    }
-    const sql = yield* PgClient.make({
-      url: Redacted.make(url),
-      maxConnections: waits.maxConnections,
-      ...(options.lockWait === undefined ? {} : {
-        // PostgreSQL reads a lock_timeout of 0 as no limit: a wait of 0 (fail at once, as SQLite's) is its least, 1 ms.
-        startupParameters: { lock_timeout: String(Math.max(1, Math.floor(Math.min(Duration.toMillis(options.lockWait), 2 ** 31 - 1)))) }
-      }),
-      ...(hasConnectTimeout(url) ? {} : { connectTimeout: defaultConnectTimeout })
+export const make = Effect.fnUntraced(function*(
+  url: string,
+  options: Options = {}
+): Effect.fn.Return<Services & Keys, StoreUnavailable, Scope.Scope> {
+  const waits = {
+    maxConnections: options.maxConnections ?? 10,
+    lockWaitMs: options.lockWait === undefined ? undefined : Duration.toMillis(options.lockWait)
+  }
+  const sql = yield* Pool.open(url, {
+    maxConnections: waits.maxConnections,
+    ...(options.lockWait === undefined ? {} : {
+      // PostgreSQL reads a lock_timeout of 0 as no limit: a wait of 0 (fail at once, as SQLite's) is its least, 1 ms.
+      startupParameters: { lock_timeout: String(Math.max(1, Math.floor(Math.min(Duration.toMillis(options.lockWait), 2 ** 31 - 1)))) }
     })
-    yield* Migrations.run.pipe(Effect.provideService(SqlClient.SqlClient, sql))
-    const contacts = { make: (client: SqlClient.SqlClient, pageSize: number) => Contacts.make(client, pageSize, waits) }
-    return Adapter.assemble({ Contacts: contacts, Messages, Carrier, ApiKeys }, sql, options.pageSize ?? defaultPageSize)
-  }).pipe(
-    Effect.provide(Reactivity.layer),
-    // The pool runs on wall-clock time whatever clock its users' fibers have: connection lifetimes
-    // are real-world matters, and a test clock jumping years ahead must neither expire nor spin it
-    // (its idle reaper wakes once per idle timeout, so a jump of years would run it millions of times).
-    Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
-    Effect.mapError(unavailable(url))
-  )
+  })
+  const contacts = { make: (client: SqlClient.SqlClient, pageSize: number) => Contacts.make(client, pageSize, waits) }
+  return Adapter.assemble({ Contacts: contacts, Messages, Carrier, ApiKeys }, sql, options.pageSize ?? defaultPageSize)
+})
 
 /**
  * Every port over the PostgreSQL database at `url` (see `make`), with the API keys on the same

@@ -3,15 +3,12 @@
  * with `FOR UPDATE SKIP LOCKED` under a lease; a dead one's unwritten parts are queued again, its
  * parts on the wire are in doubt until a receipt (or the end of the doubt) settles them.
  */
-import { PgClient } from "@effect/sql-pg"
-import { Clock, Effect, Layer, Redacted, Schema } from "effect"
-import { Reactivity } from "effect/reactivity"
-import { SqlClient, SqlError } from "effect/sql"
-import { PartQueue, StoreUnavailable } from "@smsbook/core"
+import { Effect, Layer, Schema } from "effect"
+import type { SqlClient } from "effect/sql"
+import { PartQueue, type StoreUnavailable } from "@smsbook/core"
 import * as DispatcherProcess from "../dispatcherProcess.ts"
-import * as PostgresMigrations from "./migrations.ts"
-import { attempt, describeError, NumberFromInt8, rowsDecoder } from "./connection.ts"
-import { redactUrl, scrub } from "../urlSecrets.ts"
+import { attempt, NumberFromInt8, rowsDecoder } from "./connection.ts"
+import * as Pool from "./pool.ts"
 
 const StateSchema = Schema.Literals(PartQueue.states)
 
@@ -284,20 +281,4 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
 
 /** The queue of the PostgreSQL database at `url`, migrated on start; the pool closes with the layer. */
 export const layer = (url: string): Layer.Layer<PartQueue.PartQueue, StoreUnavailable> =>
-  Layer.effect(
-    PartQueue.PartQueue,
-    Effect.gen(function*() {
-      const sql = yield* PgClient.make({ url: Redacted.make(url), maxConnections: 4, connectTimeout: "5 seconds" })
-      yield* PostgresMigrations.run.pipe(Effect.provideService(SqlClient.SqlClient, sql))
-      return make(sql)
-    }).pipe(
-      Effect.provide(Reactivity.layer),
-      Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
-      Effect.mapError((error) =>
-        new StoreUnavailable({
-          url: redactUrl(url),
-          reason: scrub(url, SqlError.isSqlError(error) ? describeError(error) : error.message)
-        })
-      )
-    )
-  )
+  Layer.effect(PartQueue.PartQueue, Effect.map(Pool.open(url, { maxConnections: 4 }), make))
