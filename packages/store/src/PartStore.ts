@@ -2,12 +2,11 @@
  * The dispatcher's queue (core's `PartQueue`) of the store at a URL: the outbox parts of the same
  * SQLite file or PostgreSQL database as the book, on a connection (pool) of its own.
  */
-import { InvalidStoreUrl, type PartQueue, StoreUnavailable } from "@smsbook/core"
+import { InvalidStoreUrl, type PartQueue, type StoreUnavailable } from "@smsbook/core"
 import { Effect, Layer } from "effect"
 import * as DispatcherProcess from "./internal/dispatcherProcess.ts"
 import * as SqliteParts from "./internal/sqlite/parts.ts"
 import * as SqliteStore from "./SqliteStore.ts"
-import { redactUrl } from "./internal/urlSecrets.ts"
 import * as Store from "./Store.ts"
 
 /** This process as a dispatcher (owner name, host, pid). */
@@ -29,11 +28,6 @@ export const layer = (url: string, options: Store.Options = {}): Layer.Layer<Par
         onLockWait: options.onLockWait
       })
     case "postgres":
-      return Layer.unwrap(
-        Effect.tryPromise({
-          try: () => import("./internal/postgres/parts.ts"),
-          catch: (cause) => new StoreUnavailable({ url: redactUrl(location.url), reason: `the PostgreSQL driver cannot be loaded: ${String(cause)}` })
-        }).pipe(Effect.map((pg) => pg.layer(location.url)))
-      )
+      return Store.postgresOnDemand(location.url, () => import("./internal/postgres/parts.ts"), (pg) => pg.layer(location.url))
   }
 }
