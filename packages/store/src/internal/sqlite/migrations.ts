@@ -174,6 +174,18 @@ export const migrations: ReadonlyArray<Migration> = [
     version: 6,
     name: "failed parts by message",
     sql: `CREATE INDEX outbox_failed ON outbox (message_id) WHERE ${failedPartsPredicate};`
+  },
+  {
+    version: 7,
+    name: "a message's parts by number",
+    // The part queue asks whether a message has started to an opted-out number (message_id and msisdn): over
+    // (message_id, part, msisdn), it read every part of the message, a broadcast's parts for each of its recipients.
+    // PostgreSQL's `outbox_part` has had this order from the start. A message's states now sort its parts, which
+    // they read in full anyway.
+    sql: `
+      DROP INDEX outbox_by_message;
+      CREATE INDEX outbox_by_message ON outbox (message_id, msisdn, part);
+    `
   }
 ]
 
