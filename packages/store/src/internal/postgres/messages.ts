@@ -6,7 +6,7 @@ import { Effect, Option } from "effect"
 import type { SqlClient, Statement } from "effect/sql"
 import { DuplicateSend, type Message, MessageStore } from "@smsbook/core"
 import { attempt, keyset, transaction } from "./connection.ts"
-import { decodeCount, decodeMessages, decodeMsisdns, decodeSpam, lower, messageColumns, toStored } from "./rows.ts"
+import { countOf, decodeMessages, decodeMsisdns, decodeSpam, lower, messageColumns, toStored } from "./rows.ts"
 
 interface Cursor {
   readonly created_at: number
@@ -151,11 +151,7 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): MessageStore.M
   }
 
   const countDeliveries = (messageId: string) =>
-    sql`SELECT count(*) AS n FROM deliveries WHERE message_id = ${messageId}`.pipe(
-      Effect.flatMap(decodeCount("MessageStore.countDeliveries")),
-      Effect.map((rows) => rows[0]?.n ?? 0),
-      attempt("MessageStore.countDeliveries")
-    )
+    sql`SELECT count(*) AS n FROM deliveries WHERE message_id = ${messageId}`.pipe(countOf("MessageStore.countDeliveries"))
 
   return MessageStore.MessageStore.of({
     insert,

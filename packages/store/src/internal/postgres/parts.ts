@@ -9,6 +9,7 @@ import { PartQueue, type StoreUnavailable } from "@smsbook/core"
 import * as DispatcherProcess from "../dispatcherProcess.ts"
 import { attempt, NumberFromInt8, rowsDecoder } from "./connection.ts"
 import * as Pool from "./pool.ts"
+import { countOf } from "./rows.ts"
 
 const StateSchema = Schema.Literals(PartQueue.states)
 
@@ -32,15 +33,12 @@ const StateRow = Schema.Struct({
   smsc_id: Schema.NullOr(Schema.String)
 })
 
-const CountRow = Schema.Struct({ n: NumberFromInt8 })
-
 const OwnerRow = Schema.Struct({ owner: Schema.String })
 
 const SeqRow = Schema.Struct({ seq: NumberFromInt8, message_id: Schema.String, state: StateSchema })
 
 const decodeClaimed = rowsDecoder(ClaimedRow)
 const decodeStates = rowsDecoder(StateRow)
-const decodeCount = rowsDecoder(CountRow)
 const decodeOwners = rowsDecoder(OwnerRow)
 const decodeSeqs = rowsDecoder(SeqRow)
 
@@ -265,17 +263,9 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
         }))),
         attempt("parts.states")
       ),
-    awaitingReceipts: sql`SELECT count(*) AS n FROM outbox WHERE state = 'submitted'`.pipe(
-      Effect.flatMap(decodeCount("parts.awaitingReceipts")),
-      Effect.map((rows) => rows[0]?.n ?? 0),
-      attempt("parts.awaitingReceipts")
-    ),
+    awaitingReceipts: sql`SELECT count(*) AS n FROM outbox WHERE state = 'submitted'`.pipe(countOf("parts.awaitingReceipts")),
     pending: sql`SELECT count(*) AS n FROM outbox WHERE state IN ('queued', 'claimed', 'submitting')
-      OR (state = 'in_doubt' AND lease_until IS NOT NULL)`.pipe(
-      Effect.flatMap(decodeCount("parts.pending")),
-      Effect.map((rows) => rows[0]?.n ?? 0),
-      attempt("parts.pending")
-    )
+      OR (state = 'in_doubt' AND lease_until IS NOT NULL)`.pipe(countOf("parts.pending"))
   })
 }
 
