@@ -193,14 +193,6 @@ export const make = (
   let written = 0
   let analyzeAt = firstAnalyzeAfter
 
-  // Inserts and updates alike are upserts (the reference store replaces in both cases); a batch that
-  // names an msisdn twice keeps its last version, since one statement cannot touch a row twice. A row
-  // equal to the stored one is not rewritten (no new row version, no index churn).
-  // - Rows are written in msisdn order, so two writers of overlapping batches lock in one order.
-  // - Writers of one book queue on the writers' lock (see `getMany`, the read of a batch).
-  // - A stored CANCELLED and a suppressed number stay CANCELLED: a batch never decides an opt-out.
-  // - After every 4× more rows written (from 20,000 on), ANALYZE: the first import into a fresh
-  //   database is otherwise planned for empty tables all along.
   /** Counts rows written and runs ANALYZE after every 4× more (from `firstAnalyzeAfter` on). */
   const noteWritten = (rows: number) =>
     Effect.gen(function*() {
@@ -211,6 +203,14 @@ export const make = (
       }
     })
 
+  // Inserts and updates alike are upserts (the reference store replaces in both cases); a batch that
+  // names an msisdn twice keeps its last version, since one statement cannot touch a row twice. A row
+  // equal to the stored one is not rewritten (no new row version, no index churn).
+  // - Rows are written in msisdn order, so two writers of overlapping batches lock in one order.
+  // - Writers of one book queue on the writers' lock (see `getMany`, the read of a batch).
+  // - A stored CANCELLED and a suppressed number stay CANCELLED: a batch never decides an opt-out.
+  // - Rows written are counted for `noteWritten`'s ANALYZE: the first import into a fresh database is otherwise
+  //   planned for empty tables all along.
   const write = ({ insert, update }: ContactStore.Writes) => {
     const all = [...insert, ...update]
     // An opt-out in an earlier version of a number holds, as it would written one by one.
