@@ -31,7 +31,7 @@ export interface SuppressedPage {
   readonly limit: number
 }
 
-/** A batch of writes applied together: new contacts and full replacements of existing ones. */
+/** A batch of writes applied together: new contacts and full replacements of existing ones (see `write`). */
 export interface Writes {
   readonly insert: ReadonlyArray<Contact.Contact>
   readonly update: ReadonlyArray<Contact.Contact>
@@ -120,7 +120,11 @@ export class ContactStore extends Context.Service<ContactStore, {
   /** Replaces the stored contact of the same msisdn. */
   readonly update: (contact: Contact.Contact) => Effect.Effect<void, ContactNotFound | StoreFailure>
   readonly remove: (msisdn: string) => Effect.Effect<void, ContactNotFound | StoreFailure>
-  /** Applies a batch of writes at once (inserts must be new, updates must exist). */
+  /**
+   * Applies a batch of writes at once. Both lists are upserts, as the model check holds every adapter to: an insert of
+   * a stored number replaces it, an update of a missing one creates it, and a number given twice ends as its last
+   * version (an earlier CANCELLED one holds: the opt-out law).
+   */
   readonly write: (writes: Writes) => Effect.Effect<void, StoreFailure>
   readonly list: (filter: ListFilter) => Effect.Effect<ReadonlyArray<Contact.Contact>, StoreFailure>
   /** Every contact that carries one of the tags or is monitoring, each once, ordered by msisdn. */
