@@ -271,7 +271,7 @@ export const make = Effect.fnUntraced(function*(
   /**
    * `run` alone on the connection. Outside a SQLite transaction it runs at once: it is synchronous, so no other
    * fiber's statement can come between its own, and no transaction is open whose writes it could see in part. Taking
-   * the lock there too cost a server's contact read ~4 µs of CPU. (A closed connection fails in `attempt`, as before.)
+   * the lock there too cost a server's contact read ~4 µs of CPU. A closed connection fails in `attempt`.
    */
   const read = <A>(operation: string, run: () => A): Effect.Effect<A, StoreFailure> =>
     Effect.suspend(() =>
