@@ -386,12 +386,6 @@ export const regionsAccepting = (callingCode: string, nationalNumber: string): R
   })
 }
 
-/** The type of a national significant number (no trunk prefix) in a region, or `undefined` when it is not valid there. */
-export const typeInRegion = (region: string, nationalNumber: string): NumberType | undefined => {
-  const plan = planOf(region)
-  return plan === undefined ? undefined : typeIn(plan, nationalNumber)
-}
-
 /** The calling code of a region (`"GB"` → `"44"`), or `undefined` for a region the metadata does not know. */
 export const callingCodeOf = (region: string): string | undefined => planOf(region)?.callingCode
 
