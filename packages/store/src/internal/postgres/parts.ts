@@ -37,10 +37,16 @@ const OwnerRow = Schema.Struct({ owner: Schema.String })
 
 const SeqRow = Schema.Struct({ seq: NumberFromInt8, message_id: Schema.String, state: StateSchema })
 
+const SmscIdRow = Schema.Struct({ seq: NumberFromInt8, smsc_id: Schema.String })
+
+const MessageIdRow = Schema.Struct({ message_id: Schema.String })
+
 const decodeClaimed = rowsDecoder(ClaimedRow)
 const decodeStates = rowsDecoder(StateRow)
 const decodeOwners = rowsDecoder(OwnerRow)
 const decodeSeqs = rowsDecoder(SeqRow)
+const decodeSmscIds = rowsDecoder(SmscIdRow)
+const decodeMessageIds = rowsDecoder(MessageIdRow)
 
 const isFinal = new Set<string>(PartQueue.finalStates)
 
@@ -95,8 +101,8 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
   const applyReceipts = (receipts: ReadonlyArray<PartQueue.ReceiptInput>) =>
     sql.withTransaction(Effect.gen(function*() {
       const ids = [...new Set(receipts.flatMap((receipt) => receipt.smscIds))]
-      const known = ids.length === 0 ? [] : yield* sql<{ readonly seq: string; readonly smsc_id: string }>`SELECT seq::text, smsc_id FROM outbox
-        WHERE smsc_id = ANY(${ids}::text[])`
+      const known = ids.length === 0 ? [] : yield* sql`SELECT seq, smsc_id FROM outbox
+        WHERE smsc_id = ANY(${ids}::text[])`.pipe(Effect.flatMap(decodeSmscIds("parts.receipts")))
       // Each SMSC id's parts, oldest first: a receipt names the oldest part holding any of its ids.
       const seqsById = new Map<string, Array<number>>()
       const index = (id: string, seq: number) => {
@@ -105,8 +111,8 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
         seqs.sort((a, b) => a - b)
         seqsById.set(id, seqs)
       }
-      for (const row of known) index(row.smsc_id, Number(row.seq))
-      const wanted = [...new Set(known.map((row) => Number(row.seq)))]
+      for (const row of known) index(row.smsc_id, row.seq)
+      const wanted = [...new Set(known.map((row) => row.seq))]
       const locked = wanted.length === 0 ? [] : yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
         WHERE seq = ANY(${wanted}::bigint[]) ORDER BY seq FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeStates("parts.receipts")))
       const rows = new Map(locked.map((row) => [row.seq, { ...row }]))
@@ -240,8 +246,8 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
             WHERE outbox.seq = a.seq AND outbox.state IN ('submitting', 'in_doubt')`
         }
         if (refused.length > 0) {
-          const rows = yield* sql<{ readonly message_id: string }>`UPDATE outbox SET state = 'refused', owner = NULL, lease_until = NULL
-            WHERE seq = ANY(${refused}::bigint[]) RETURNING message_id`
+          const rows = yield* sql`UPDATE outbox SET state = 'refused', owner = NULL, lease_until = NULL
+            WHERE seq = ANY(${refused}::bigint[]) RETURNING message_id`.pipe(Effect.flatMap(decodeMessageIds("parts.answer")))
           for (const messageId of new Set(rows.map((row) => row.message_id))) yield* refreshErrorCount(messageId)
         }
       })).pipe(attempt("parts.answer"))
