@@ -31,7 +31,7 @@ export const firstAnalyzeAfter = 20_000
 export const make = (
   sql: SqlClient.SqlClient,
   pageSize: number,
-  options: WritersLock.Options = { maxConnections: 10 }
+  options: WritersLock.Options
 ): ContactStore.ContactStore["Service"] => {
   const columns = sql.literal(contactColumns)
 
