@@ -1,0 +1,31 @@
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as Submit from "../src/internal/submit.ts"
+
+const part = (msisdn: string, short_code: string) => ({
+  message_id: "m1",
+  msisdn,
+  short_code,
+  part: 1,
+  parts: 1,
+  text: "hi"
+})
+
+const encoded = { data_coding: 0, esm_class: 0, short_message: Uint8Array.of(0x41) }
+
+describe("submit_sm", () => {
+  it("law: the destination, an E.164 msisdn of any valid length (Saint Helena's are 8 digits), is international: TON 1, NPI 1", () => {
+    fc.assert(fc.property(fc.stringMatching(/^[1-9]\d{5,14}$/), (msisdn) => {
+      const params = Submit.params(part(msisdn, "SHOP"), encoded, true)
+      expect(params).toMatchObject({ destination_addr: msisdn, dest_addr_ton: 1, dest_addr_npi: 1 })
+    }))
+    expect(Submit.params(part("29051234", "SHOP"), encoded, true)).toMatchObject({ dest_addr_ton: 1, dest_addr_npi: 1 })
+  })
+
+  it("types the sender by its form: alphanumeric TON 5, a short code TON 3, a long number international", () => {
+    expect(Submit.params(part("447400123456", "SHOP"), encoded, true)).toMatchObject({ source_addr_ton: 5, source_addr_npi: 0 })
+    expect(Submit.params(part("447400123456", "12345"), encoded, true)).toMatchObject({ source_addr_ton: 3, source_addr_npi: 0 })
+    expect(Submit.params(part("447400123456", "447400000001"), encoded, true)).toMatchObject({ source_addr_ton: 1, source_addr_npi: 1 })
+    expect(Submit.params(part("447400123456", "SHOP"), encoded, false)).toMatchObject({ registered_delivery: 0 })
+  })
+})
