@@ -61,14 +61,18 @@ export const parse = (fields: {
 }
 
 /**
- * The ids a receipt's id may stand for: itself, and, for a text id written in decimal, its
- * hexadecimal form (some SMSCs answer submit_sm in hex and write receipts in decimal), and back.
+ * The ids a receipt's id may stand for, itself first: the other spellings of the same number. SMSCs
+ * answer submit_sm in hex and write receipts in decimal (or back), pad a decimal id to Appendix B's
+ * 10 digits or a hex one to 8 or 16, and differ in the case of hex digits. An id of digits only is
+ * read as decimal (up to 20 digits, 64 bits); one with a hex letter as hex (up to 16).
  */
 export const idCandidates = (id: string): ReadonlyArray<string> => {
-  const out = [id]
-  if (/^\d{1,15}$/.test(id)) out.push(Number(id).toString(16), Number(id).toString(16).toUpperCase())
-  if (/^[0-9a-f]{1,12}$/i.test(id) && !/^\d+$/.test(id)) out.push(String(Number.parseInt(id, 16)))
-  return out
+  const value = /^\d{1,20}$/.test(id) ? BigInt(id) : /^[0-9a-f]{1,16}$/i.test(id) ? BigInt(`0x${id}`) : undefined
+  if (value === undefined) return [id]
+  const decimal = value.toString()
+  const hex = value.toString(16)
+  const hexes = [hex, hex.padStart(8, "0"), hex.padStart(16, "0")]
+  return [...new Set([id, decimal, decimal.padStart(10, "0"), ...hexes, ...hexes.map((spelling) => spelling.toUpperCase())])]
 }
 
 /** The Appendix B text of a receipt, as SMSCs write it (the test SMSC sends this form). */

@@ -1,0 +1,42 @@
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as Deliveries from "../src/Deliveries.ts"
+import * as Receipt from "../src/Receipt.ts"
+
+/** How SMSCs spell one numeric message id: decimal (bare or Appendix B's 10 digits), hex in either case (bare or 8 digits). */
+const spellings = (value: bigint): ReadonlyArray<string> => {
+  const hex = value.toString(16)
+  return [value.toString(), value.toString().padStart(10, "0"), hex, hex.toUpperCase(), hex.padStart(8, "0"), hex.padStart(8, "0").toUpperCase()]
+}
+
+const value = fc.bigInt({ min: 0n, max: 2n ** 53n - 1n })
+
+describe("Receipt", () => {
+  it("reads the Appendix B text and the TLVs (the TLVs win)", () => {
+    expect(Receipt.parse({ text: Receipt.format({ messageId: "0000012345", stat: "UNDELIV", error: "001" }) }))
+      .toEqual({ messageId: "0000012345", state: "undeliverable", error: "001" })
+    expect(Receipt.parse({ receipted_message_id: "3039", message_state: 2, text: "id:12345 stat:UNDELIV" }))
+      .toEqual({ messageId: "3039", state: "delivered" })
+  })
+
+  it("law: a receipt's id names its part however the SMSC spelled the two ids (decimal or hex, zero-padded or not, either case), the id itself first", () => {
+    fc.assert(fc.property(value, fc.nat(5), fc.nat(5), (v, a, b) => {
+      const submitted = spellings(v)[a] ?? ""
+      const received = spellings(v)[b] ?? ""
+      // An id of digits only is read as decimal: a hex id without a letter cannot be told from one.
+      fc.pre(/^\d+$/.test(received) ? b <= 1 : true)
+      const candidates = Receipt.idCandidates(received)
+      expect(candidates[0]).toBe(received)
+      expect(candidates).toContain(submitted)
+    }))
+  })
+
+  it("applies a receipt whose decimal id is zero-padded to 10 digits to the part its submit_sm_resp named", () => {
+    for (const [submitted, received] of [["12345", "0000012345"], ["0A1B2C3D", "169552957"], ["a1b2c3", "A1B2C3"], ["0000012345", "12345"]] as const) {
+      const deliveries = Deliveries.make()
+      deliveries.submitted({ message_id: "m", msisdn: "447400123456", part: 1 }, submitted)
+      const applied = deliveries.receipt({ messageId: received, state: "delivered" })
+      expect(applied._tag, `${submitted} ← ${received}`).toBe("Updated")
+    }
+  })
+})
