@@ -42,7 +42,9 @@ const field = (text: string, name: string): string | undefined => {
 
 /**
  * The receipt a deliver_sm carries: the TLVs win when present (they are typed), else the text.
- * Undefined when neither names an id and a state; the caller logs such a PDU, it is not dropped silently.
+ * A state neither table knows (SMPP 5.0's SKIPPED, an SMSC's own word) is `unknown`, so the part is
+ * still known to have reached the SMSC. Undefined when neither names an id and a state; the caller
+ * logs such a PDU, it is not dropped silently.
  */
 export const parse = (fields: {
   readonly receipted_message_id?: unknown
@@ -55,7 +57,8 @@ export const parse = (fields: {
   const tlvId = typeof fields.receipted_message_id === "string" && fields.receipted_message_id !== "" ? fields.receipted_message_id : undefined
   const tlvState = typeof fields.message_state === "number" ? byMessageState.get(fields.message_state) : undefined
   const messageId = tlvId ?? textId
-  const state = tlvState ?? (stat === undefined ? undefined : byStat.get(stat.toUpperCase()))
+  const stated = typeof fields.message_state === "number" || (stat !== undefined && stat !== "")
+  const state = tlvState ?? (stat === undefined ? undefined : byStat.get(stat.toUpperCase())) ?? (stated ? "unknown" : undefined)
   if (messageId === undefined || messageId === "" || state === undefined) return undefined
   return error === undefined ? { messageId, state } : { messageId, state, error }
 }

@@ -39,4 +39,21 @@ describe("Receipt", () => {
       expect(applied._tag, `${submitted} ← ${received}`).toBe("Updated")
     }
   })
+
+  it("applies a receipt with an id and a state outside SMPP 3.4's tables as unknown (not final, not failed), never drops it", () => {
+    expect(Receipt.parse({ text: "id:77 sub:001 dlvrd:000 submit date:2601011200 done date:2601011201 stat:SKIPPED err:000 text:" }))
+      .toEqual({ messageId: "77", state: "unknown", error: "000" })
+    // SMPP 5.0's SCHEDULED (0) and SKIPPED (9) in the TLV, no text.
+    expect(Receipt.parse({ receipted_message_id: "77", message_state: 9, text: "" })).toEqual({ messageId: "77", state: "unknown" })
+    expect(Receipt.parse({ receipted_message_id: "77", message_state: 0, text: "" })).toEqual({ messageId: "77", state: "unknown" })
+    // A known state in one form wins over an unknown one in the other.
+    expect(Receipt.parse({ receipted_message_id: "77", message_state: 9, text: "id:77 stat:DELIVRD" })).toEqual({ messageId: "77", state: "delivered" })
+    // Without any state, or without an id, it is unreadable (reported by the caller).
+    expect(Receipt.parse({ text: "id:77 sub:001 dlvrd:000" })).toBeUndefined()
+    expect(Receipt.parse({ text: "stat:DELIVRD" })).toBeUndefined()
+    const deliveries = Deliveries.make()
+    deliveries.submitted({ message_id: "m", msisdn: "447400123456", part: 1 }, "77")
+    expect(deliveries.receipt({ messageId: "77", state: "unknown" })).toMatchObject({ _tag: "Updated", failed: false })
+    expect(deliveries.receipt({ messageId: "77", state: "delivered" })).toMatchObject({ _tag: "Updated", part: { state: "delivered" } })
+  })
 })
