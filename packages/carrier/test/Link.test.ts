@@ -1,3 +1,4 @@
+import smpp from "smpp"
 import { describe, expect, it } from "vitest"
 import * as Link from "../src/internal/link.ts"
 import * as TestSmsc from "./TestSmsc.ts"
@@ -146,5 +147,23 @@ describe("SMPP link", () => {
       await link.close()
       await silent.close()
     }
+  })
+
+  it("answers a request it does not serve as SMPP 3.4 says: an unknown command_id with generic_nack ESME_RINVCMDID, a known one with its _resp", async () => {
+    await withLink({}, {}, async (smsc, link) => {
+      await link.submit(submitParams(1))
+      // A header of a command_id no SMPP version defines, and no body.
+      const unknown = Buffer.alloc(16)
+      unknown.writeUInt32BE(16, 0)
+      unknown.writeUInt32BE(0x00000099, 4)
+      const nack = await smsc.request(unknown)
+      expect({ command: nack.command, status: nack.command_status }).toEqual({ command: "generic_nack", status: 0x03 })
+      const query = await smsc.request(new smpp.PDU("query_sm", { message_id: "1", source_addr: "SHOP" }))
+      expect(query.command).toBe("query_sm_resp")
+      expect(query.command_status).not.toBe(0)
+      // The link stays bound and usable.
+      expect((await link.submit(submitParams(2)))._tag).toBe("Accepted")
+      expect(smsc.binds()).toBe(1)
+    })
   })
 })

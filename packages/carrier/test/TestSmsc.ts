@@ -63,6 +63,11 @@ export interface TestSmsc {
   readonly sendReceipt: (messageId: string, stat: Stat, form?: "text" | "tlv") => Promise<number>
   /** Sends a deliver_sm as is; resolves with the status the ESME answered. */
   readonly deliver: (fields: Record<string, unknown>) => Promise<number>
+  /**
+   * Writes a request on the bound session as is (a PDU, or raw octets for a command the package does
+   * not know); resolves with the ESME's answer of the same sequence_number.
+   */
+  readonly request: (pdu: Pdu | Buffer) => Promise<Pdu>
   /** Sends an inbound text, split in `parts` UCS-2 or GSM parts sent in `order`. */
   readonly sendInbound: (from: string, to: string, text: string, options?: { readonly parts?: number; readonly order?: ReadonlyArray<number>; readonly ucs2?: boolean; readonly reference?: number }) => Promise<ReadonlyArray<number>>
   readonly dropLink: () => void
@@ -300,6 +305,27 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
         },
         sendReceipt: (messageId, stat, form = "text") => deliverOn(boundSession(), receiptFields(messageId, stat, form)),
         deliver: (fields) => deliverOn(boundSession(), fields),
+        request: (pdu) =>
+          new Promise<Pdu>((resolve, reject) => {
+            const session = boundSession()
+            if (session === undefined) return reject(new Error("no ESME is bound"))
+            // Far from the session's own numbering, which counts from 1.
+            const sequence = 0x70000000 + Math.floor(Math.random() * 0x0fffffff)
+            const octets = Buffer.isBuffer(pdu) ? Buffer.from(pdu) : pdu.toBuffer()
+            octets.writeUInt32BE(sequence, 12)
+            const timer = setTimeout(() => {
+              session.off("pdu", onPdu)
+              reject(new Error("the ESME did not answer"))
+            }, 1000)
+            const onPdu = (answer: Pdu) => {
+              if (!answer.isResponse() || answer.sequence_number !== sequence) return
+              clearTimeout(timer)
+              session.off("pdu", onPdu)
+              resolve(answer)
+            }
+            session.on("pdu", onPdu)
+            session.socket.write(octets)
+          }),
         sendInbound: (from, to, text, options = {}) => {
           const count = options.parts ?? 1
           const useUcs2 = options.ucs2 ?? false

@@ -109,6 +109,8 @@ export interface Link {
 
 export const statusThrottled = 0x58
 export const statusQueueFull = 0x14
+/** ESME_RINVCMDID: the answer to a request this ESME does not serve. */
+export const statusInvalidCommand = 0x03
 /** Answer to an inbound PDU that could not be handled now: the SMSC retries it later. */
 export const statusTemporaryError = 0x64
 /** Answer to an inbound PDU that can never be handled (bad encoding): the SMSC drops it. */
@@ -207,6 +209,10 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     } else if (pdu.command === "unbind") {
       session?.send(pdu.response())
       dropLink("the SMSC unbound")
+    } else if (!pdu.isResponse() && pdu.command !== "alert_notification" && pdu.command !== "outbind") {
+      // A request this ESME does not serve (query_sm, a second bind…) gets its _resp refused, one of an
+      // unknown command_id a generic_nack (both ESME_RINVCMDID): an SMSC waiting for the answer would drop the link.
+      session?.send(pdu.response({ command_status: statusInvalidCommand }))
     }
   }
 
