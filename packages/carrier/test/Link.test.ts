@@ -166,4 +166,16 @@ describe("SMPP link", () => {
       expect(smsc.binds()).toBe(1)
     })
   })
+
+  it("after giving up on refused binds, binds again for a later submission instead of holding it forever", async () => {
+    let refuse = true
+    await withLink({ bindStatus: () => refuse ? 0x0e : 0 }, { maxBindAttempts: 2 }, async (smsc, link) => {
+      expect((await link.submit(submitParams(1)))._tag).toBe("LinkFailed")
+      expect(smsc.binds()).toBe(2)
+      refuse = false
+      const later = await Promise.race([link.submit(submitParams(2)), new Promise((resolve) => setTimeout(() => resolve("held"), 2000))])
+      expect(later).toMatchObject({ _tag: "Accepted" })
+      expect(smsc.binds()).toBe(3)
+    })
+  })
 })

@@ -32,7 +32,7 @@ export interface Options {
   readonly reconnectMs: { readonly initial: number; readonly max: number }
   /** Backoff after ESME_RTHROTTLED / ESME_RMSGQFUL: first wait, doubled up to the maximum. */
   readonly throttleMs: { readonly initial: number; readonly max: number }
-  /** Failed connects or binds in a row after which queued submissions fail; 0 to try forever. */
+  /** Failed connects or binds in a row after which queued submissions fail (a later one starts a new round); 0 to try forever. */
   readonly maxBindAttempts: number
 }
 
@@ -148,6 +148,8 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   let bound = false
   let closed = false
   let attempt = 0
+  // maxBindAttempts failed in a row: no attempt is under way until a submission comes.
+  let gaveUp = false
   let reconnectWait = options.reconnectMs.initial
   let throttleWait = options.throttleMs.initial
   let pausedUntil = 0
@@ -191,6 +193,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     if (options.maxBindAttempts > 0 && attempt >= options.maxBindAttempts) {
       for (const submission of queue.splice(0)) submission.settle({ _tag: "LinkFailed", reason, sent: false })
       notifyIdle()
+      gaveUp = true
       return
     }
     setTimeout(connect, wait)
@@ -347,6 +350,13 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
       new Promise<Outcome>((resolve) => {
         if (closed) return resolve({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
         queue.push({ params, settle: resolve, key, cleared: journal === undefined, forgetting: undefined, throttles: 0 })
+        if (gaveUp) {
+          // The SMSC may be back: a new round of at most maxBindAttempts, rather than a submission held forever.
+          gaveUp = false
+          attempt = 0
+          reconnectWait = options.reconnectMs.initial
+          return connect()
+        }
         pump()
       }),
     idle: pending.idle,
