@@ -86,14 +86,18 @@ export const pack = (values: Uint8Array, fillBits = 0): Uint8Array => {
 
 const CR = 0x0d
 
+/** Octets of TP-User-Data in one SMS: UDH and text together. */
+const userDataOctets = 140
+
 /**
  * Packs a text's septets, with 3GPP TS 23.038 6.1.2.3.1's padding: when 7 bits would be left free
  * in the last octet (a receiver would read a phantom `@`), or a wanted final CR ends on an octet
- * boundary, a CR is added, which receivers drop.
+ * boundary, a CR is added, which receivers drop. The second CR of the latter takes an octet more:
+ * it is left out when the part would pass `maxOctets` (a full part ending in CR loses that CR, not the SMS).
  */
-const packText = (values: Uint8Array, fillBits: number): Uint8Array => {
+const packText = (values: Uint8Array, fillBits: number, maxOctets: number): Uint8Array => {
   const bits = fillBits + values.length * 7
-  const padded = bits % 8 === 1 || (bits % 8 === 0 && values[values.length - 1] === CR)
+  const padded = bits % 8 === 1 || (bits % 8 === 0 && values[values.length - 1] === CR && bits / 8 < maxOctets)
   return pack(padded ? Uint8Array.of(...values, CR) : values, fillBits)
 }
 
@@ -173,7 +177,7 @@ export const encodePart = (
   const esm_class = udh.length > 0 ? udhIndicator : 0
   const gsm = options.encoding === "GSM-7" ? septets(text) : undefined
   if (gsm === undefined) return { data_coding: dataCoding.ucs2, esm_class, short_message: concat(udh, ucs2(text)) }
-  const body = options.packing === "packed" ? packText(gsm, (7 - ((udh.length * 8) % 7)) % 7) : gsm
+  const body = options.packing === "packed" ? packText(gsm, (7 - ((udh.length * 8) % 7)) % 7, userDataOctets - udh.length) : gsm
   return { data_coding: dataCoding.smscDefault, esm_class, short_message: concat(udh, body) }
 }
 
