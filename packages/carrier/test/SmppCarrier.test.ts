@@ -135,6 +135,16 @@ describe("SMPP carrier: inbound", () => {
 
   const inbound = () => env.runtime.runPromise(Messaging.listMessages({ direction: "MO", Limit: "1000" }))
 
+  /** The texts recorded from `from`, once there is one (a held part is answered before its message is recorded). */
+  const recordedFrom = async (from: string) => {
+    const until = Date.now() + 5000
+    for (;;) {
+      const texts = (await inbound()).filter((message) => message.msisdn === from).map((message) => message.message)
+      if (texts.length > 0 || Date.now() > until) return texts
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+
   it("records a STOP and opts the sender out before acknowledging the deliver_sm", async () => {
     const msisdn = nextMsisdn()
     await env.runtime.runPromise(ContactBook.createContact(msisdn, { first_name: "B" }))
@@ -185,12 +195,26 @@ describe("SMPP carrier: inbound", () => {
     expect(messages.filter((message) => message.msisdn === ucsFrom).map((message) => message.message)).toEqual([ucs])
   })
 
+  it("reassembles the parts of an SMSC that sends the next only once the one before is answered (a deliver window of 1)", async () => {
+    const from = nextMsisdn()
+    const parts = ["Hello, this is ", "one message ", "in three parts"]
+    for (const [index, text] of parts.entries()) {
+      const started = Date.now()
+      const udh = Buffer.from([0x05, 0x00, 0x03, 0x2a, parts.length, index + 1])
+      expect(await smsc.deliver({ source_addr_ton: 1, source_addr: from, destination_addr: "SHOP", esm_class: 0x40, short_message: Buffer.concat([udh, Buffer.from(text)]) })).toBe(0)
+      // Answered before the reassembly timeout (200 ms here): the next part can come in time.
+      expect(Date.now() - started).toBeLessThan(150)
+    }
+    expect(await recordedFrom(from)).toEqual([parts.join("")])
+  })
+
   it("records a partial message with what arrived once its parts stop coming", async () => {
     const from = nextMsisdn()
     const statuses = await smsc.sendInbound(from, "SHOP", "abcdefghijkl", { parts: 3, order: [0, 2] })
     expect(statuses).toEqual([0, 0])
+    // Answered when their hold ended; recorded once the reassembly timeout passed.
+    expect(await recordedFrom(from)).toEqual(["abcdijkl"])
     expect(env.notices.some((notice) => notice._tag === "Inbound" && notice.from === from && !notice.complete && notice.missing.join() === "2")).toBe(true)
-    expect((await inbound()).filter((message) => message.msisdn === from).map((message) => message.message)).toEqual(["abcdijkl"])
   })
 
   it("decodes data_coding 3 (Latin-1) and refuses an unknown one with a permanent error", async () => {

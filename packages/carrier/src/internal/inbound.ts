@@ -1,6 +1,7 @@
 /**
  * What comes from the SMSC on a bind: delivery receipts handed to the caller's handler, inbound SMS
- * decoded, reassembled and recorded, each deliver_sm answered only once it is handled.
+ * decoded, reassembled and recorded, each deliver_sm answered once it is handled (a part of a
+ * concatenated SMS, once its message is, or after a short hold).
  */
 import * as Link from "./link.ts"
 import * as Raw from "./raw.ts"
@@ -53,6 +54,15 @@ export const senderOf = (pdu: Link.InboundPdu): string => {
   return Number(pdu["source_addr_ton"] ?? 0) === 1 && /^[1-9]\d*$/.test(address) ? `+${address}` : address
 }
 
+/**
+ * How long a part of a concatenated SMS waits for its answer at most: a quarter of the reassembly
+ * timeout, and at most 1 s. An SMSC with a deliver window of 1 sends the next part only once this
+ * one is answered; held until the message is whole, each part waited out the reassembly timeout and
+ * was recorded alone. Parts sent together (the usual case) are all in before the hold ends, and
+ * answered only once their message is recorded; a held part answered is kept until its message is.
+ */
+export const partHoldMs = (reassemblyTimeoutMs: number): number => Math.min(1000, reassemblyTimeoutMs / 4)
+
 export const make = (
   options: { readonly packing: ShortMessage.Packing; readonly reassemblyTimeoutMs: number },
   handlers: Handlers
@@ -91,8 +101,16 @@ export const make = (
       handlers.notify({ _tag: "Inbound", from, text, complete: true, missing: [] })
       return handlers.receive(from, text)
     }
-    // The part is answered only once its whole message is recorded (or timed out and recorded).
-    return new Promise<number>((answer) => {
+    // The part is answered once its whole message is recorded (or timed out and recorded), or when its hold ends.
+    return new Promise<number>((resolve) => {
+      let answered = false
+      const answer = (status: number) => {
+        if (answered) return
+        answered = true
+        clearTimeout(hold)
+        resolve(status)
+      }
+      const hold = setTimeout(() => answer(0), partHoldMs(options.reassemblyTimeoutMs))
       const assembled = reassembler.add({ from, ...concatenation, text, token: answer }, Date.now())
       if (assembled !== undefined) settle(assembled)
     })
