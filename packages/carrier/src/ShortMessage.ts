@@ -1,6 +1,6 @@
 /**
  * The octets of an SMS as SMPP carries them: core's parts encoded in GSM-7 (unpacked or packed) or
- * UCS-2 with an 8-bit-reference concatenation UDH, and inbound short messages decoded (data_coding 0, 1, 3, 8).
+ * UCS-2 with an 8-bit-reference concatenation UDH, and inbound short messages decoded (data_coding 0, 1, 3, 8 and their GSM 03.38 schemes).
  */
 import { Sms } from "@smsbook/core"
 
@@ -240,17 +240,34 @@ export class UnsupportedDataCoding extends Error {
 }
 
 /**
+ * The SMPP coding a GSM 03.38 data coding scheme an SMSC passes through stands for, by its alphabet:
+ * the message class group 0xF0 (GSM-7 or 8-bit data), the general group with a class 0x10–0x1F
+ * (GSM-7, 8-bit data or UCS-2; 11 is reserved), the message waiting groups 0xC0–0xDF (GSM-7) and
+ * 0xE0–0xEF (UCS-2). 8-bit data is read as Latin-1. SMPP 3.4 reserves these values for exactly this.
+ */
+const codingOf = (data_coding: number): number => {
+  const group = data_coding & 0xf0
+  if (group === 0xf0) return (data_coding & 0x04) === 0 ? dataCoding.smscDefault : dataCoding.latin1
+  if (group === 0x10) {
+    const alphabet = (data_coding >> 2) & 0x03
+    return alphabet === 0 ? dataCoding.smscDefault : alphabet === 1 ? dataCoding.latin1 : alphabet === 2 ? dataCoding.ucs2 : data_coding
+  }
+  if (group === 0xc0 || group === 0xd0) return dataCoding.smscDefault
+  if (group === 0xe0) return dataCoding.ucs2
+  return data_coding
+}
+
+/**
  * The text of an inbound short message body: data_coding 0 as GSM-7 (unpacked, or packed by
- * configuration, with the UDH's fill bits), 1 as IA5/ASCII, 3 as Latin-1, 8 as UCS-2. The class
- * bits of the 0xF0 group (GSM-7 or 8-bit data) are read too.
+ * configuration, with the UDH's fill bits), 1 as IA5/ASCII, 3 as Latin-1, 8 as UCS-2, and the GSM
+ * 03.38 schemes of those alphabets (`codingOf`).
  */
 export const decodeText = (
   body: Uint8Array,
   data_coding: number,
   options: { readonly packing: Packing; readonly udhLength: number }
 ): string | UnsupportedDataCoding => {
-  const coding = (data_coding & 0xf0) === 0xf0 ? ((data_coding & 0x04) === 0 ? 0 : 3) : data_coding
-  switch (coding) {
+  switch (codingOf(data_coding)) {
     case dataCoding.smscDefault: {
       if (options.packing === "unpacked") return fromSeptets(body)
       const fill = options.udhLength === 0 ? 0 : (7 - ((options.udhLength * 8) % 7)) % 7

@@ -42,6 +42,18 @@ describe("ShortMessage", () => {
     expect(String(refused)).toContain("data_coding 4")
   })
 
+  it("reads the data codings of GSM 03.38 an SMSC passes through: the general group with a message class (0x10–0x1F) and the message waiting groups (0xC0–0xEF)", () => {
+    const options = { packing: "unpacked", udhLength: 0 } as const
+    const gsm = Uint8Array.of(0x53, 0x54, 0x4f, 0x50)
+    const ucs2 = Uint8Array.of(0x00, 0x53, 0x00, 0x54, 0x00, 0x4f, 0x00, 0x50)
+    for (const coding of [0x10, 0x11, 0x12, 0x13, 0xc0, 0xc8, 0xd0, 0xdb]) expect(ShortMessage.decodeText(gsm, coding, options), `0x${coding.toString(16)}`).toBe("STOP")
+    for (const coding of [0x18, 0x19, 0x1b, 0xe0, 0xe8]) expect(ShortMessage.decodeText(ucs2, coding, options), `0x${coding.toString(16)}`).toBe("STOP")
+    expect(ShortMessage.decodeText(Uint8Array.of(0xe9), 0x14, options)).toBe("é")
+    // Compressed (0x20–0x3F) and the reserved alphabet stay refused.
+    expect(ShortMessage.decodeText(gsm, 0x20, options)).toBeInstanceOf(ShortMessage.UnsupportedDataCoding)
+    expect(ShortMessage.decodeText(gsm, 0x1c, options)).toBeInstanceOf(ShortMessage.UnsupportedDataCoding)
+  })
+
   it("law: packing then unpacking gives the septets back, with any fill", () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }).map((a) => a.map((v) => v & 0x7f)), fc.integer({ min: 0, max: 6 }), (values, fill) => {
       expect([...ShortMessage.unpack(ShortMessage.pack(values, fill), values.length, fill)]).toEqual([...values])
