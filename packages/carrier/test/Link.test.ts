@@ -44,6 +44,22 @@ describe("SMPP link", () => {
     }
   })
 
+  it("backs off once for a window throttled together: an answer to a submit_sm sent before the wait began does not lengthen it", async () => {
+    // The SMSC throttles the whole first window of 8 (as one over its rate does), then takes everything.
+    await withLink({ throttle: (n) => n <= 8, respondDelayMs: 5 }, { window: 8, throttleMs: { initial: 20, max: 2000 } }, async (smsc, link, events) => {
+      const started = Date.now()
+      const outcomes = await Promise.all(Array.from({ length: 8 }, (_, i) => link.submit(submitParams(i))))
+      expect(outcomes.every((outcome) => outcome._tag === "Accepted")).toBe(true)
+      const waits = events.flatMap((event) => event._tag === "Throttled" ? [event.retryInMs] : [])
+      expect(waits.length).toBe(8)
+      expect(Math.max(...waits)).toBeLessThanOrEqual(20)
+      // One wait of 20 ms, not 20 + 40 + … + 2000.
+      expect(Date.now() - started).toBeLessThan(500)
+      // Back in the order they were written, not reversed by each going back to the head.
+      expect(smsc.accepted.map((part) => part.destination)).toEqual(Array.from({ length: 8 }, (_, i) => submitParams(i).destination_addr))
+    })
+  })
+
   it("rebinds after the link drops mid-window and resubmits only the unanswered parts", async () => {
     await withLink({ dropAtSubmit: [15], respondDelayMs: 5 }, { window: 10 }, async (smsc, link, events) => {
       const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => link.submit(submitParams(i))))

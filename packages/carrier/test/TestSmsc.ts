@@ -29,6 +29,8 @@ export interface Script {
   /** Answer every Nth submit_sm (counted over the SMSC's life) with this status instead (ESME_RTHROTTLED 0x58 by default). */
   readonly throttleEvery?: number
   readonly throttleStatus?: number
+  /** Answer the nth submit_sm (1-based, over the SMSC's life) with the throttle status when this says so. */
+  readonly throttle?: (n: number) => boolean
   /** Drop the connection, unanswered, when the nth submit_sm arrives (each listed n once). */
   readonly dropAtSubmit?: ReadonlyArray<number>
   /** Delay before answering a submit_sm, so several are outstanding. */
@@ -241,7 +243,7 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
         pending.set(-1, { part: read(pdu, systemId, "", script.packed === true), accept: () => undefined })
         return drop(session)
       }
-      if (script.throttleEvery !== undefined && n % script.throttleEvery === 0) {
+      if ((script.throttleEvery !== undefined && n % script.throttleEvery === 0) || script.throttle?.(n) === true) {
         return later(script.respondDelayMs ?? 0, () => session.send(pdu.response({ command_status: script.throttleStatus ?? 0x58 })))
       }
       const messageId = `m${(nextId++).toString(16).padStart(8, "0")}`

@@ -91,6 +91,8 @@ export interface Journal {
 interface Submission extends Pending.Entry {
   readonly params: Record<string, unknown>
   throttles: number
+  /** When it was last written; undefined until then. */
+  writtenAt: number | undefined
 }
 
 export interface Link {
@@ -153,6 +155,8 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   let reconnectWait = options.reconnectMs.initial
   let throttleWait = options.throttleMs.initial
   let pausedUntil = 0
+  // When the latest throttle wait began: the throttled answers to what was sent before belong to its burst.
+  let backedOffAt = 0
   let nextSlot = 0
   let lastTraffic = Date.now()
   let enquirePending: number | undefined
@@ -223,15 +227,23 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     const entry = inflight.get(sequence)
     if (entry === undefined) return
     inflight.delete(sequence)
-    const { submission } = entry
+    const { submission, sentAt } = entry
     const status = pdu.command_status
     if (status === statusThrottled || status === statusQueueFull) {
-      // Refused for now: the same part goes back to the head, and the whole bind slows down.
-      const wait = throttleWait
-      throttleWait = Math.min(throttleWait * 2, options.throttleMs.max)
+      // Refused for now: the same part goes back to the head, and the whole bind slows down. A window
+      // throttled together waits once: an answer to a submit_sm sent before the latest wait began is
+      // part of the burst that began it, and does not lengthen it (one step per burst, not per part).
+      let wait = Math.max(0, pausedUntil - Date.now())
+      if (sentAt > backedOffAt) {
+        backedOffAt = Date.now()
+        wait = throttleWait
+        throttleWait = Math.min(throttleWait * 2, options.throttleMs.max)
+        pausedUntil = Math.max(pausedUntil, Date.now() + wait)
+      }
       submission.throttles++
-      pausedUntil = Math.max(pausedUntil, Date.now() + wait)
-      queue.unshift(submission)
+      // Back at the head, after the parts written before it that came back too: the order is kept.
+      const at = queue.findIndex((queued) => queued.writtenAt === undefined || queued.writtenAt > sentAt)
+      queue.splice(at < 0 ? queue.length : at, 0, submission)
       notTaken([submission])
       onEvent({ _tag: "Throttled", status, retryInMs: wait })
     } else {
@@ -271,7 +283,8 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
         queue.unshift(submission)
         return dropLink("the socket is not writable")
       }
-      inflight.set(pdu.sequence_number, { submission, sentAt: Date.now() })
+      submission.writtenAt = Date.now()
+      inflight.set(pdu.sequence_number, { submission, sentAt: submission.writtenAt })
       lastTraffic = Date.now()
     }
   }
@@ -349,7 +362,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     submit: (params, key) =>
       new Promise<Outcome>((resolve) => {
         if (closed) return resolve({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
-        queue.push({ params, settle: resolve, key, cleared: journal === undefined, forgetting: undefined, throttles: 0 })
+        queue.push({ params, settle: resolve, key, cleared: journal === undefined, forgetting: undefined, throttles: 0, writtenAt: undefined })
         if (gaveUp) {
           // The SMSC may be back: a new round of at most maxBindAttempts, rather than a submission held forever.
           gaveUp = false
