@@ -84,18 +84,18 @@ describe("whose file it is", () => {
     // Another connection creates the whole book in one transaction, then removes it in another, for a second.
     const creator = new Worker(
       `const { DatabaseSync } = require("node:sqlite")
-      const { parentPort, workerData: [path, sql, id] } = require("node:worker_threads")
+      const { parentPort, workerData: [path, sql, id, version] } = require("node:worker_threads")
       const db = new DatabaseSync(path, { timeout: 5000 })
       const end = Date.now() + 1000
       parentPort.postMessage("started")
       while (Date.now() < end) {
-        db.exec("BEGIN IMMEDIATE; " + sql + "; PRAGMA application_id = " + id + "; PRAGMA user_version = 6; COMMIT")
+        db.exec("BEGIN IMMEDIATE; " + sql + "; PRAGMA application_id = " + id + "; PRAGMA user_version = " + version + "; COMMIT")
         db.exec("BEGIN IMMEDIATE")
         for (const row of db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all()) db.exec('DROP TABLE "' + row.name + '"')
         db.exec("PRAGMA application_id = 0; PRAGMA user_version = 0; COMMIT")
       }
       db.close()`,
-      { eval: true, workerData: [path, SqliteMigrations.migrations.map((migration) => migration.sql).join(";\n"), Ownership.applicationId] }
+      { eval: true, workerData: [path, SqliteMigrations.migrations.map((migration) => migration.sql).join(";\n"), Ownership.applicationId, SqliteMigrations.latestVersion] }
     )
     await once(creator, "message")
     const reader = new DatabaseSync(path, { timeout: 5000 })
