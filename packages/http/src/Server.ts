@@ -153,7 +153,7 @@ export const layer = (
         requireHostHeader: false,
         // Node checks the two timeouts above on this period (30 s by default).
         connectionsCheckingInterval: Math.min(1000, headersTimeout)
-      }).on("clientError", ClientErrors.onClientError(log))
+      }).on("clientError", ClientErrors.onClientError(log)).on("connect", ClientErrors.onConnect(log))
       drain = Drain.make(server)
       return server
     },

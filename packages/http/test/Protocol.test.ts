@@ -1,6 +1,7 @@
 /**
  * HTTP/1.1's own rules on a real server (127.0.0.1, a SQLite book, a live key) with real clients: a client that waits
- * for `100 Continue` gets it when its body is going to be read, and a request without `Host` is refused in JSON.
+ * for `100 Continue` gets it when its body is going to be read, a request without `Host` or with `CONNECT` is refused in
+ * JSON.
  */
 import * as Http from "node:http"
 import { connect } from "node:net"
@@ -90,5 +91,16 @@ describe("HTTP/1.1 at the wire", () => {
     expect(older).toMatch(/^HTTP\/1\.1 200 /)
     expect(bodyOf(older)).toEqual([])
     expect(server.log.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ method: "GET", path: "/contacts", status: 400 }))
+  })
+
+  it("answers CONNECT, which no endpoint takes, ROUTE_NOT_FOUND in the JSON error body, and logs it", async () => {
+    // Node closed the connection without a word when nothing listened for CONNECT.
+    const answer = await raw(`CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\nAuthorization: Bearer ${key}\r\n\r\n`)
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /)
+    expect(answer.toLowerCase()).toContain("connection: close")
+    expect(bodyOf(answer)).toEqual({
+      error: { code: "ROUTE_NOT_FOUND", number: 3004, status: 404, message: expect.any(String), details: {} }
+    })
+    expect(server.log.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ method: "CONNECT", status: 404 }))
   })
 })

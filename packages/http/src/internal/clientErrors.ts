@@ -1,10 +1,11 @@
 /**
  * Requests Node refuses itself, outside the app: too slow (`headersTimeout`, `requestTimeout`), headers too large,
- * not HTTP at all. Node writes an empty answer on the socket; these are answered as every refusal is (a JSON body,
+ * not HTTP at all, `CONNECT`. Node writes an empty answer on the socket; these are answered as every refusal is (a JSON body,
  * `Connection: close`), with an access-log line where the app never saw the request. A timed-out socket is remembered, so the app's reading of the
  * body it will never get ends as that 408 too, and its own access-log line says what the client was told. A request
  * without `Host`, which Node refused with an empty answer too, is refused by the app instead ({@link hostMissing}).
  */
+import type { IncomingMessage } from "node:http"
 import type { Duplex } from "node:stream"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import type { HttpServerRequest } from "effect/http"
@@ -33,7 +34,7 @@ const refusalOf = (code: string | undefined): ErrorBody.Body => {
   }
 }
 
-const reasons: Readonly<Record<number, string>> = { 400: "Bad Request", 408: "Request Timeout", 413: "Payload Too Large", 431: "Request Header Fields Too Large" }
+const reasons: Readonly<Record<number, string>> = { 400: "Bad Request", 404: "Not Found", 408: "Request Timeout", 413: "Payload Too Large", 431: "Request Header Fields Too Large" }
 
 const raw = (body: ErrorBody.Body): string => {
   const text = JSON.stringify(body)
@@ -65,6 +66,19 @@ export const onClientError = (log: (line: string) => void) => (error: Error & { 
     }
   }
   socket.destroy(error)
+}
+
+/**
+ * The server's `connect` listener: no endpoint takes `CONNECT` (a proxy's method), and without a listener Node closed
+ * the connection without a word. It is answered as every method no endpoint takes, 404 `ROUTE_NOT_FOUND`, then the
+ * connection closes (Node reads nothing more on it), with its access-log line (no path: its target is a host and port).
+ */
+export const onConnect = (log: (line: string) => void) => (_request: IncomingMessage, socket: Duplex): void => {
+  const body = ErrorBody.http("RouteNotFound", "no such endpoint: see /openapi.json")
+  if (socket.writable) socket.end(raw(body), () => socket.destroy())
+  else socket.destroy()
+  const remote: unknown = Reflect.get(socket, "remoteAddress")
+  log(JSON.stringify({ time: new Date().toISOString(), method: "CONNECT", status: body.error.status, remote, refused: "CONNECT" }))
 }
 
 const noHost = ErrorBody.http("MalformedRequest", "an HTTP/1.1 request must name its Host (RFC 9112 §3.2)")
