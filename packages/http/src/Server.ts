@@ -154,6 +154,9 @@ export const layer = (
         // Node checks the two timeouts above on this period (30 s by default).
         connectionsCheckingInterval: Math.min(1000, headersTimeout)
       }).on("clientError", ClientErrors.onClientError(log)).on("connect", ClientErrors.onConnect(log))
+      // Node answers an `Expect` other than 100-continue 417 with an empty body, which no endpoint declares; RFC 9110
+      // §10.1.1 lets a server ignore an expectation it does not know, so such a request is served as one without it.
+      server.on("checkExpectation", (request, response) => void server.emit("request", request, response))
       drain = Drain.make(server)
       return server
     },

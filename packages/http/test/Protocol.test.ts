@@ -1,7 +1,7 @@
 /**
  * HTTP/1.1's own rules on a real server (127.0.0.1, a SQLite book, a live key) with real clients: a client that waits
  * for `100 Continue` gets it when its body is going to be read, a request without `Host` or with `CONNECT` is refused in
- * JSON.
+ * JSON, and an expectation other than `100-continue` is no reason for an answer outside the document.
  */
 import * as Http from "node:http"
 import { connect } from "node:net"
@@ -91,6 +91,20 @@ describe("HTTP/1.1 at the wire", () => {
     expect(older).toMatch(/^HTTP\/1\.1 200 /)
     expect(bodyOf(older)).toEqual([])
     expect(server.log.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ method: "GET", path: "/contacts", status: 400 }))
+  })
+
+  it("serves a request whose Expect names something other than 100-continue as it serves one without (417 is a MAY)", async () => {
+    // Node answered these itself: 417 with an empty body and no log line, a status /openapi.json declares nowhere.
+    const body = JSON.stringify({ msisdn: "447400123456", message: "expected" })
+    const answer = await raw(
+      `POST /messages/send_to_contact HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nExpect: something-else\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+    )
+    expect(answer).toMatch(/^HTTP\/1\.1 201 /)
+    expect(bodyOf(answer)).toMatchObject({ message: "expected", status: "READY" })
+    const noKey = await raw(`GET /contacts HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nConnection: close\r\n\r\n`)
+    expect(noKey).toMatch(/^HTTP\/1\.1 401 /)
+    expect(bodyOf(noKey)).toMatchObject({ error: { code: "UNAUTHORIZED" } })
   })
 
   it("answers CONNECT, which no endpoint takes, ROUTE_NOT_FOUND in the JSON error body, and logs it", async () => {
