@@ -58,7 +58,10 @@ const WireShortContact = Schema.toType(Contact.ShortContact).annotate({ identifi
  */
 const bodyErrors = [ErrorBody.BadRequest, ErrorBody.RequestTimeout, ErrorBody.PayloadTooLarge, ErrorBody.Internal, ErrorBody.Unavailable] as const
 
-/** Errors any endpoint without a body may answer besides its own (a body declared over 1 MiB is refused all the same). */
+/**
+ * Errors any endpoint without a body may answer besides its own (a body declared over 1 MiB is refused all the same),
+ * `/health` included: 400 is also an HTTP/1.1 request without `Host`, refused before any route.
+ */
 const bodilessErrors = [ErrorBody.BadRequest, ErrorBody.PayloadTooLarge, ErrorBody.Internal, ErrorBody.Unavailable] as const
 
 export class MessagesGroup extends HttpApiGroup.make("messages")
@@ -142,7 +145,7 @@ export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
   .add(
     HttpApiEndpoint.get("health", "/health", {
       success: Health,
-      error: [ErrorBody.PayloadTooLarge, ErrorBody.Unavailable]
+      error: bodilessErrors
     }).annotateMerge(OpenApi.annotations({ summary: "Ready once the store answers (no key needed)" }))
   )
 {}

@@ -4,6 +4,7 @@
  * those types calls every endpoint of a real server and gets what the document promises.
  */
 import { existsSync, readFileSync } from "node:fs"
+import { connect } from "node:net"
 import SwaggerParser from "@apidevtools/swagger-parser"
 import createClient from "openapi-fetch"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -61,6 +62,29 @@ describe("the served OpenAPI document", () => {
     expect(send?.properties["misdn"]).toEqual(create?.properties["misdn"])
     expect(send?.properties["msisdn"]).toEqual(create?.properties["msisdn"])
     expect(send?.required).toEqual(["message"])
+  })
+
+  it("declares the refusals /health answers: 400 for an HTTP/1.1 request without Host, as every endpoint without a body", async () => {
+    // Refused by the outermost middleware before any route, on /health too, which declared only 200, 413 and 503.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const { hostname, port } = new URL(server.url)
+      const socket = connect(Number(port), hostname, () => socket.write("GET /health HTTP/1.1\r\nConnection: close\r\n\r\n"))
+      let text = ""
+      socket.on("data", (chunk) => void (text += chunk.toString()))
+      socket.on("error", reject)
+      socket.on("close", () => resolve(text))
+    })
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /)
+    const spec = structuredClone(document) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>
+    }
+    const responses = (path: string) => Object.keys(spec.paths[path]?.["get"]?.responses ?? {}).sort()
+    expect(responses("/health")).toContain("400")
+    // Every status a bodiless endpoint of the interface declares beside its own (401, 404) is declared by /health too.
+    for (const path of ["/contacts", "/messages"]) {
+      expect(responses(path).filter((status) => status !== "200" && status !== "401").every((status) => responses("/health").includes(status)), path)
+        .toBe(true)
+    }
   })
 
   it("says how GET /messages refuses a number that is none: INVALID_MSISDN, as a body's", () => {
