@@ -4,7 +4,7 @@
  * typed client and OpenAPI document all derive from this value.
  */
 import { Contact, Message } from "@smsbook/core"
-import { Schema } from "effect"
+import { Predicate, Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "effect/http-api"
 import * as ErrorBody from "./ErrorBody.ts"
 
@@ -150,6 +150,31 @@ export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
   )
 {}
 
+/** An OpenAPI response as a `HEAD` answers it: its description and headers, no content. */
+const withoutContent = (response: unknown): unknown =>
+  Predicate.isObject(response) ? Object.fromEntries(Object.entries(response).filter(([field]) => field !== "content")) : response
+
+/**
+ * The document with a `HEAD` operation beside each `GET`: the router answers HEAD by the GET route (RFC 9110 §9.3.2:
+ * GET's status and headers, no content), so the document describes those answers too, under their own operation ids.
+ */
+const describeHead = (spec: Record<string, unknown>): Record<string, unknown> => {
+  const paths = spec["paths"]
+  if (!Predicate.isObject(paths)) return spec
+  const described = Object.entries(paths).map(([path, item]): readonly [string, unknown] => {
+    const get = Predicate.isObject(item) ? item["get"] : undefined
+    if (!Predicate.isObject(item) || !Predicate.isObject(get)) return [path, item]
+    const head = Object.fromEntries(Object.entries(get).map(([field, value]) =>
+      field === "operationId" ? [field, `${String(value)}.head`] :
+      field === "responses" && Predicate.isObject(value) ?
+      [field, Object.fromEntries(Object.entries(value).map(([status, response]) => [status, withoutContent(response)]))] :
+      [field, value]
+    ))
+    return [path, { ...item, head }]
+  })
+  return { ...spec, paths: Object.fromEntries(described) }
+}
+
 export class Api extends HttpApi.make("smsbook")
   .add(MessagesGroup)
   .add(ContactsGroup)
@@ -157,6 +182,7 @@ export class Api extends HttpApi.make("smsbook")
   .annotateMerge(OpenApi.annotations({
     title: "smsbook",
     version: "0.1.0",
-    description: "SMS messages and a contact book. Errors answer `{ \"error\": { code, number, status, message, details } }`."
+    description: "SMS messages and a contact book. Errors answer `{ \"error\": { code, number, status, message, details } }`.",
+    transform: describeHead
   }))
 {}

@@ -87,6 +87,26 @@ describe("the served OpenAPI document", () => {
     }
   })
 
+  it("describes HEAD, which the server answers for every GET (its status and headers, no content)", async () => {
+    const spec = structuredClone(document) as {
+      paths: Record<string, Record<string, { operationId?: string; responses: Record<string, { content?: unknown }> }>>
+    }
+    for (const [path, operations] of Object.entries(spec.paths)) {
+      const { get, head } = operations
+      if (get === undefined) continue
+      expect(Object.keys(head?.responses ?? {}), path).toEqual(Object.keys(get.responses))
+      for (const response of Object.values(head?.responses ?? {})) expect(response.content, path).toBeUndefined()
+      expect(head?.operationId, path).not.toBe(get.operationId)
+    }
+    // What the server answers: GET's status, no body.
+    for (const path of ["/contacts", "/contacts/447400123456", "/messages", "/health"]) {
+      const [got, headed] = [await fetch(server.url + path), await fetch(server.url + path, { method: "HEAD" })]
+      expect(headed.status, path).toBe(got.status)
+      expect(await headed.text(), path).toBe("")
+      expect(spec.paths[path.replace(/\/\d+$/, "/{msisdn}")]?.["head"]?.responses[String(headed.status)], path).toBeDefined()
+    }
+  })
+
   it("says how GET /messages refuses a number that is none: INVALID_MSISDN, as a body's", () => {
     const spec = structuredClone(document) as {
       paths: { "/messages": { get: { parameters: ReadonlyArray<{ name: string; schema: { description?: string } }> } } }
