@@ -53,16 +53,19 @@ const WireContact = Schema.toType(Contact.Contact).annotate({ identifier: "Conta
 const WireShortContact = Schema.toType(Contact.ShortContact).annotate({ identifier: "ShortContact" })
 
 /**
- * Errors any endpoint with a body may answer besides its own; 503: its store cannot be reached, or the server is
- * stopping and the request was still running when its drain ended.
+ * Errors every endpoint may answer, Node's refusals before any route included: 400 (also an HTTP/1.1 request without
+ * `Host`), 408 (headers that do not arrive in time), 413 (a body declared over 1 MiB, whatever the method), 431
+ * (headers over 16 KiB); 503: its store cannot be reached, or the server is stopping and the request was still running
+ * when its drain ended. An endpoint with a body also answers 408 to a body that does not arrive in time.
  */
-const bodyErrors = [ErrorBody.BadRequest, ErrorBody.RequestTimeout, ErrorBody.PayloadTooLarge, ErrorBody.Internal, ErrorBody.Unavailable] as const
-
-/**
- * Errors any endpoint without a body may answer besides its own (a body declared over 1 MiB is refused all the same),
- * `/health` included: 400 is also an HTTP/1.1 request without `Host`, refused before any route.
- */
-const bodilessErrors = [ErrorBody.BadRequest, ErrorBody.PayloadTooLarge, ErrorBody.Internal, ErrorBody.Unavailable] as const
+const commonErrors = [
+  ErrorBody.BadRequest,
+  ErrorBody.RequestTimeout,
+  ErrorBody.PayloadTooLarge,
+  ErrorBody.HeadersTooLarge,
+  ErrorBody.Internal,
+  ErrorBody.Unavailable
+] as const
 
 export class MessagesGroup extends HttpApiGroup.make("messages")
   .add(
@@ -77,7 +80,7 @@ export class MessagesGroup extends HttpApiGroup.make("messages")
         direction: parameter("ALL (default), MT or MO.")
       },
       success: Schema.Array(WireMessage),
-      error: bodilessErrors
+      error: commonErrors
     }).annotateMerge(OpenApi.annotations({ summary: "List messages" })),
     HttpApiEndpoint.post("sendToContact", "/messages/send_to_contact", {
       payload: Message.SendToContactRequest.annotate({
@@ -85,12 +88,12 @@ export class MessagesGroup extends HttpApiGroup.make("messages")
         description: "The number as `msisdn` or `misdn` (one of them; both must name the same number); a numeric `id` reads as its decimal text."
       }),
       success: WireMessage.pipe(HttpApiSchema.status(201)),
-      error: [...bodyErrors, ErrorBody.Forbidden, ErrorBody.Conflict]
+      error: [...commonErrors, ErrorBody.Forbidden, ErrorBody.Conflict]
     }).annotateMerge(OpenApi.annotations({ summary: "Send an individual message (READY)" })),
     HttpApiEndpoint.post("send", "/messages/send", {
       payload: Message.SendToGroupsBody.annotate({ identifier: "SendToGroupsBody" }),
       success: WireMessage.pipe(HttpApiSchema.status(202)),
-      error: [...bodyErrors, ErrorBody.Conflict]
+      error: [...commonErrors, ErrorBody.Conflict]
     }).annotateMerge(OpenApi.annotations({ summary: "Send a message to the contacts of tags (PENDING)" }))
   )
   .middleware(Authorization)
@@ -107,12 +110,12 @@ export class ContactsGroup extends HttpApiGroup.make("contacts")
         shortResults: parameter("1 or true: each contact reduced to msisdn, first_name, last_name, status.")
       },
       success: Schema.Union([Schema.Array(WireContact), Schema.Array(WireShortContact)]),
-      error: bodilessErrors
+      error: commonErrors
     }).annotateMerge(OpenApi.annotations({ summary: "List contacts" })),
     HttpApiEndpoint.get("get", "/contacts/:msisdn", {
       params: msisdnPath,
       success: WireContact,
-      error: [...bodilessErrors, ErrorBody.NotFound]
+      error: [...commonErrors, ErrorBody.NotFound]
     }).annotateMerge(OpenApi.annotations({ summary: "Get a contact" })),
     HttpApiEndpoint.post("create", "/contacts/:msisdn", {
       params: msisdnPath,
@@ -121,7 +124,7 @@ export class ContactsGroup extends HttpApiGroup.make("contacts")
         description: "The contact's other fields are refused by name: `status`, `added_from`, `profile_uid`, `full_name` and `phone_number` are the platform's, `tags` and `monitoring` are set by an edit once the contact exists."
       }),
       success: WireContact.pipe(HttpApiSchema.status(201)),
-      error: [...bodyErrors, ErrorBody.Conflict]
+      error: [...commonErrors, ErrorBody.Conflict]
     }).annotateMerge(OpenApi.annotations({ summary: "Create a contact (SUBSCRIBED, added_from API)" })),
     HttpApiEndpoint.put("edit", "/contacts/:msisdn", {
       params: msisdnPath,
@@ -130,12 +133,12 @@ export class ContactsGroup extends HttpApiGroup.make("contacts")
         description: "Editable: first_name, last_name, tags, monitoring. A platform field is refused by name."
       }),
       success: WireContact,
-      error: [...bodyErrors, ErrorBody.NotFound]
+      error: [...commonErrors, ErrorBody.NotFound]
     }).annotateMerge(OpenApi.annotations({ summary: "Edit a contact" })),
     HttpApiEndpoint.delete("delete", "/contacts/:msisdn", {
       params: msisdnPath,
       success: Deleted,
-      error: [...bodilessErrors, ErrorBody.NotFound]
+      error: [...commonErrors, ErrorBody.NotFound]
     }).annotateMerge(OpenApi.annotations({ summary: "Delete a contact" }))
   )
   .middleware(Authorization)
@@ -145,7 +148,7 @@ export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
   .add(
     HttpApiEndpoint.get("health", "/health", {
       success: Health,
-      error: bodilessErrors
+      error: commonErrors
     }).annotateMerge(OpenApi.annotations({ summary: "Ready once the store answers (no key needed)" }))
   )
 {}

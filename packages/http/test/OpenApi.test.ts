@@ -107,6 +107,32 @@ describe("the served OpenAPI document", () => {
     }
   })
 
+  it("declares on every operation the refusals Node answers before any route: 408 for headers too slow, 431 too large", async () => {
+    const answerTo = (url: string, text: string) =>
+      new Promise<string>((resolve, reject) => {
+        const { hostname, port } = new URL(url)
+        const socket = connect(Number(port), hostname, () => socket.write(text))
+        let answer = ""
+        socket.on("data", (chunk) => void (answer += chunk.toString()))
+        socket.on("error", reject)
+        socket.on("close", () => resolve(answer))
+      })
+    // A request line of a documented operation, then headers over 16 KiB, or headers that never end.
+    expect(await answerTo(server.url, `GET /contacts HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 431 /)
+    const slow = await start({ store: store.url, noAuth: true, headersTimeout: 300 })
+    try {
+      expect(await answerTo(slow.url, "GET /contacts HTTP/1.1\r\nHost: x\r\n")).toMatch(/^HTTP\/1\.1 408 /)
+    } finally {
+      await slow.close()
+    }
+    const spec = structuredClone(document) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }
+    for (const [path, operations] of Object.entries(spec.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(["408", "431"]))
+      }
+    }
+  })
+
   it("says how GET /messages refuses a number that is none: INVALID_MSISDN, as a body's", () => {
     const spec = structuredClone(document) as {
       paths: { "/messages": { get: { parameters: ReadonlyArray<{ name: string; schema: { description?: string } }> } } }
