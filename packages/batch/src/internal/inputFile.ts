@@ -4,7 +4,7 @@
  * and `suppressions import` read them.
  */
 import { InvalidField, InvalidParameter } from "@smsbook/core"
-import { Effect } from "effect"
+import { Data, Effect } from "effect"
 import * as fs from "node:fs"
 import { FileFailure } from "../CliErrors.ts"
 import * as CsvRecords from "./csv/records.ts"
@@ -24,30 +24,72 @@ const fileError = (file: string, error: unknown) => {
   return new InvalidParameter({ parameter: "FILE", value: file, reason })
 }
 
-/** The bytes of FILE (`-`: standard input), in 64 KiB chunks. */
+/**
+ * A file that changed while it was read: another program was still writing it (a nightly export not finished, a copy
+ * under way), so its last rows may be cut or missing. Told from the file's size and modification time when opened
+ * and once read to its end; pipes and devices are read as they come.
+ */
+export class Changed extends Data.TaggedError("Changed")<{
+  readonly before: { readonly size: number; readonly mtimeMs: number }
+  readonly after: { readonly size: number; readonly mtimeMs: number }
+  readonly read: number
+}> {
+  override get message(): string {
+    const grew = this.after.size > this.before.size ? "grew" : this.after.size < this.before.size ? "shrank" : "was written to"
+    return `changed while it was read (it ${grew}: ${this.before.size.toLocaleString("en-US")} bytes when opened, ` +
+      `${this.after.size.toLocaleString("en-US")} at the end, ${this.read.toLocaleString("en-US")} read): another program ` +
+      "is still writing it; run again once it is complete (write it under another name and rename it when done)"
+  }
+}
+
+/** The bytes of an open file, then a check that it is still the file that was opened ({@link Changed}). */
+async function* unchanged(handle: fs.promises.FileHandle, before: fs.Stats): AsyncGenerator<Uint8Array> {
+  let read = 0
+  for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 16, autoClose: false, start: 0 })) {
+    const bytes: Uint8Array = chunk
+    read += bytes.length
+    yield bytes
+  }
+  if (!before.isFile()) return
+  const after = await handle.stat()
+  if (after.size !== read || after.mtimeMs !== before.mtimeMs) {
+    throw new Changed({ before: { size: before.size, mtimeMs: before.mtimeMs }, after: { size: after.size, mtimeMs: after.mtimeMs }, read })
+  }
+}
+
+/**
+ * The bytes of FILE (`-`: standard input), in 64 KiB chunks. A regular file that changed while it was read ends in a
+ * {@link Changed} failure instead of its end, so a job never keeps a file another program was still writing.
+ */
 export const open = (file: string) =>
-  file === "-" ? Effect.succeed<AsyncIterable<Uint8Array>>(process.stdin) : Effect.acquireRelease(
-    Effect.tryPromise({
-      try: async () => {
-        const handle = await fs.promises.open(file, "r")
-        const stat = await handle.stat()
-        if (stat.isDirectory()) {
-          await handle.close()
-          throw Object.assign(new Error("is a directory"), { code: "EISDIR" })
-        }
-        return handle.createReadStream({ highWaterMark: 1 << 16 })
-      },
-      catch: (error) => fileError(file, error)
-    }),
-    (stream) => Effect.sync(() => stream.destroy())
+  file === "-" ? Effect.succeed<AsyncIterable<Uint8Array>>(process.stdin) : Effect.map(
+    Effect.acquireRelease(
+      Effect.tryPromise({
+        try: async () => {
+          const handle = await fs.promises.open(file, "r")
+          const stat = await handle.stat()
+          if (stat.isDirectory()) {
+            await handle.close()
+            throw Object.assign(new Error("is a directory"), { code: "EISDIR" })
+          }
+          return { handle, stat }
+        },
+        catch: (error) => fileError(file, error)
+      }),
+      ({ handle }) => Effect.promise(() => handle.close().catch(() => undefined))
+    ),
+    ({ handle, stat }): AsyncIterable<Uint8Array> => unchanged(handle, stat)
   )
 
 /**
  * What stops a job reading the records of `source`: a line that cannot be parsed is bad input naming that line (and
- * `nothing`, what the job then kept: "nothing was imported"); anything else is the source's failure.
+ * `nothing`, what the job then kept: "nothing was imported"), as is a file that changed while it was read; anything
+ * else is the source's failure.
  */
 const readError = (source: string, nothing: string) => (cause: unknown): InvalidParameter | FileFailure =>
-  cause instanceof CsvRecords.Malformed
+  cause instanceof Changed
+    ? new InvalidParameter({ parameter: "FILE", value: source, reason: `${cause.message}; ${nothing}` })
+    : cause instanceof CsvRecords.Malformed
     ? new InvalidParameter({
       parameter: "FILE",
       value: source,

@@ -1,0 +1,79 @@
+/**
+ * The input of `import` and `suppressions import`: a file another program is still writing (a nightly export not
+ * finished, a copy under way) is refused once read to its end, before anything is kept, rather than imported cut short.
+ */
+import { InvalidParameter } from "@smsbook/core"
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import * as InputFile from "../../src/internal/inputFile.ts"
+
+const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-input-file-"))
+afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }))
+let files = 0
+const tempPath = (name: string) => path.join(temporary, `${++files}-${name}`)
+
+/** A contact file of `rows` rows (several of the reader's 64 KiB chunks from a few thousand on). */
+const contactFile = (rows: number): string => {
+  const file = tempPath("contacts.csv")
+  const lines = ["first_name,msisdn", ...Array.from({ length: rows }, (_, i) => `Ann ${i},07400 ${String(100000 + i)}`)]
+  fs.writeFileSync(file, lines.join("\n") + "\n")
+  return file
+}
+
+const drain = async (source: AsyncIterable<Uint8Array>): Promise<number> => {
+  let bytes = 0
+  for await (const chunk of source) bytes += chunk.length
+  return bytes
+}
+
+const rowsOptions = (file: string): InputFile.RowsOptions => ({
+  source: file,
+  nothing: "nothing was imported",
+  columns: "msisdn…",
+  encoding: undefined,
+  batchSize: 100,
+  worker: false
+})
+
+describe("InputFile.open", () => {
+  it("gives every byte of a file nobody writes", async () => {
+    const file = contactFile(5000)
+    const bytes = await Effect.runPromise(Effect.scoped(Effect.flatMap(InputFile.open(file), (source) => Effect.promise(() => drain(source)))))
+    expect(bytes).toBe(fs.statSync(file).size)
+  })
+
+  it("fails at the end of a file that grew while it was read: its last rows were not all there", async () => {
+    const file = contactFile(5000)
+    const read = Effect.scoped(Effect.flatMap(InputFile.open(file), (source) =>
+      Effect.tryPromise({
+        try: async () => {
+          const iterator = source[Symbol.asyncIterator]()
+          await iterator.next()
+          fs.appendFileSync(file, "Bob,07400 999999\n")
+          for (;;) if ((await iterator.next()).done === true) return
+        },
+        catch: (error) => error
+      })))
+    const error = await Effect.runPromise(Effect.flip(read))
+    expect(error).toBeInstanceOf(InputFile.Changed)
+  })
+
+  it("a file that changed after it was opened is refused as bad input naming FILE, and says nothing was imported", async () => {
+    const file = contactFile(3)
+    const read = Effect.scoped(Effect.gen(function*() {
+      const source = yield* InputFile.open(file)
+      // Written to after the job opened it, before it read it: the bytes read may end mid-row.
+      fs.appendFileSync(file, "Bob,07400 9")
+      const { next } = yield* InputFile.rows(source, rowsOptions(file))
+      for (;;) if ((yield* next).length === 0) return
+    }))
+    const error = await Effect.runPromise(Effect.flip(read))
+    expect(error).toBeInstanceOf(InvalidParameter)
+    expect(error).toMatchObject({ parameter: "FILE", value: file })
+    expect(String(error)).toMatch(/changed while it was read/)
+    expect(String(error)).toMatch(/nothing was imported/)
+  })
+})
