@@ -238,7 +238,8 @@ const decodes = (text: string): boolean => {
 /**
  * Checks the store URL before anything opens it: a malformed URL is refused (exit 2), and a SQLite
  * book that does not exist is refused unless `create` (only `import` and `init` create a book), so a
- * typo in `--store` never silently opens a new, empty book.
+ * typo in `--store` never silently opens a new, empty book; where a new book is made, a path that cannot
+ * be one is refused too ({@link unmakeableBook}).
  */
 export const checkStore = (url: string, options: { readonly create: boolean }): Effect.Effect<void, InvalidStoreUrl | StoreNotFound> => {
   const location = Store.locate(url)
@@ -247,8 +248,36 @@ export const checkStore = (url: string, options: { readonly create: boolean }): 
     const reason = malformedPostgres(location.url)
     return reason === undefined ? Effect.void : Effect.fail(new InvalidStoreUrl({ url: location.url.replace(/\/\/[^@/]*@/, "//…@"), reason }))
   }
-  const missing = options.create ? undefined : missingBook(url)
+  if (options.create) {
+    const reason = location.kind === "sqlite" ? unmakeableBook(url, location.path) : undefined
+    return reason === undefined ? Effect.void : Effect.fail(new InvalidStoreUrl({ url, reason }))
+  }
+  const missing = missingBook(url)
   return missing === undefined ? Effect.void : Effect.fail(new StoreNotFound({ path: missing }))
+}
+
+/** A store URL's scheme mistyped (`sqlte:`, `memroy:`, `postgres:/db`): two letters or more, so `C:\…` stays a path. */
+const schemeLike = /^([a-z][a-z0-9+.-]+):/i
+
+/**
+ * Why the SQLite book `path` (given as `url`) cannot be made, when it does not exist yet: its name starts with what reads
+ * as a mistyped scheme (SQLite made a book named `sqlte:book.db` and the import went there, exit 0), its folder does not
+ * exist or is not a folder, or it is a folder itself (SQLite answered only "unable to open database file", exit 1).
+ */
+const unmakeableBook = (url: string, path: string): string | undefined => {
+  const stat = fs.statSync(path, { throwIfNoEntry: false })
+  if (stat?.isDirectory() === true) return "is a directory, not a book: name the book's file in it (--store DIR/smsbook.db)"
+  if (stat !== undefined) return undefined
+  const scheme = url === path ? schemeLike.exec(url) : null
+  if (scheme !== null) {
+    return `unknown scheme ${scheme[1]}: (use a file path, sqlite:PATH, postgres://… or memory:; ` +
+      `a new book whose file name has a colon in it: ./${url})`
+  }
+  const folder = nodePath.dirname(nodePath.resolve(path))
+  const parent = fs.statSync(folder, { throwIfNoEntry: false })
+  if (parent === undefined) return `names a book in ${nodePath.dirname(path)}, which does not exist: create that folder first, or correct the path`
+  if (!parent.isDirectory()) return `names a book in ${nodePath.dirname(path)}, which is not a folder: correct the path`
+  return undefined
 }
 
 /**

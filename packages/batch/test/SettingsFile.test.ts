@@ -32,10 +32,15 @@ describe("the settings file", () => {
     const before = settings()
     fs.mkdirSync(path.join(dir, "folder"))
     fs.writeFileSync(path.join(dir, "contacts.csv"), "msisdn,name\n447400123456,Ann\n")
-    for (const store of ["missing/book.db", "folder", "contacts.csv"]) {
-      expect(run(["init", "--no-input", "--force", "--short-name", "ACME", "--store", store])).toMatchObject({ code: 1, error: { code: "STORE_UNAVAILABLE" } })
+    for (const store of ["missing/book.db", "folder"]) {
+      expect(run(["init", "--no-input", "--force", "--short-name", "ACME", "--store", store])).toMatchObject({
+        code: 2,
+        error: { code: "INVALID_STORE_URL", field: "--store" }
+      })
       expect(settings()).toBe(before)
     }
+    expect(run(["init", "--no-input", "--force", "--short-name", "ACME", "--store", "contacts.csv"])).toMatchObject({ code: 1, error: { code: "STORE_UNAVAILABLE" } })
+    expect(settings()).toBe(before)
     for (const store of ["memory:", "sqlite::memory:"]) {
       expect(run(["init", "--no-input", "--force", "--short-name", "ACME", "--store", store])).toMatchObject({ code: 2, error: { code: "INVALID_PARAMETER", field: "--store" } })
       expect(settings()).toBe(before)

@@ -108,8 +108,37 @@ describe("smsbook import", () => {
     const nowhere = tempPath("no-such-dir/book.db")
     const args = [path.join(samples, "contacts.csv"), "--default-country", "GB", "--store", nowhere, "--json"]
     const [real, preview] = [await runCommand(args), await runCommand([...args, "--dry-run"])]
-    expect(real.error).toMatchObject({ _tag: "StoreUnavailable" })
+    expect(real.error).toMatchObject({ _tag: "InvalidStoreUrl" })
     expect([preview.code, preview.error]).toEqual([real.code, real.error])
+  })
+
+  it("a --store that cannot name a new book is bad input naming --store, and no file is made (a typo of a nightly job)", async () => {
+    const contacts = path.join(samples, "contacts.csv")
+    const cwd = process.cwd()
+    process.chdir(fs.mkdtempSync(path.join(temporary, "cwd-")))
+    try {
+      for (
+        const [store, said] of [
+          ["sqlte:book.db", /unknown scheme sqlte:/],
+          ["memroy:", /unknown scheme memroy:/],
+          ["postgres:/smsbook", /unknown scheme postgres:/],
+          [path.join(temporary, "no-such-dir", "book.db"), /no-such-dir, which does not exist: create that folder/],
+          [temporary, /is a directory/]
+        ] as const
+      ) {
+        const ran = await runCommand([contacts, "--default-country", "GB", "--store", store, "--json"])
+        expect(ran.code, store).toBe(Output.ExitCode.badInput)
+        expect(ran.error, store).toMatchObject({ _tag: "InvalidStoreUrl" })
+        expect(String(ran.error), store).toMatch(said)
+        expect(Output.errorJson(ran.error).error, store).toMatchObject({ code: "INVALID_STORE_URL", field: "--store", exit_code: 2 })
+        expect(fs.readdirSync("."), store).toEqual([])
+      }
+      // A new book whose file name has a colon in it is still made, when the path says it is one.
+      const ran = await runCommand([contacts, "--default-country", "GB", "--store", "./sqlte:book.db", "--json"])
+      expect(JSON.parse(ran.stdout)).toMatchObject({ created: 20 })
+    } finally {
+      process.chdir(cwd)
+    }
   })
 
   it("a first import that fails leaves no book behind (a mistyped path must not become a book others accept)", async () => {
