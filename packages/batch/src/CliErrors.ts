@@ -58,10 +58,15 @@ export class PlanMismatch extends Schema.TaggedError<PlanMismatch>()("PlanMismat
   }
 }
 
-/** An output file (report, plan, rejects) that could not be written or put in place. */
+/**
+ * An output file (report, plan, rejects) that could not be written or put in place. `problem` says what is wrong
+ * beneath it where the system's error code tells (a full disk, a read-only file system, a failing device), as a
+ * store's failure does.
+ */
 export class FileFailure extends Schema.TaggedError<FileFailure>()("FileFailure", {
   path: Schema.String,
-  reason: Schema.String
+  reason: Schema.String,
+  problem: Schema.optionalKey(Schema.Literals(["disk-full", "read-only", "disk-io"]))
 }) {
   override get message(): string {
     return `${this.path}: ${this.reason}`

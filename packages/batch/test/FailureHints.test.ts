@@ -12,6 +12,7 @@ import { Errors, StoreFailure, StoreUnavailable } from "@smsbook/core"
 import * as fc from "fast-check"
 import pg from "pg"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
+import { FileFailure } from "../src/CliErrors.ts"
 import * as FailureHint from "../src/internal/failureHint.ts"
 import * as Interruption from "../src/internal/interruption.ts"
 import * as Import from "../src/jobs/Import.ts"
@@ -48,6 +49,19 @@ describe("the hint lines of a failure", () => {
     }))
   })
 
+  it("a file that could not be written: the problem's advice for that file where one is named, then what the job said stays", () => {
+    const fileProblem = fc.option(fc.constantFrom("disk-full" as const, "read-only" as const, "disk-io" as const), { nil: undefined })
+    fc.assert(fc.property(fileProblem, fc.option(text, { nil: undefined }), text, (named, kept, reason) => {
+      Interruption.keep(kept)
+      const failure = new FileFailure({ path: "rejects.csv", reason, ...(named === undefined ? {} : { problem: named }) })
+      expect(FailureHint.problemOf(failure)).toBe(named)
+      expect(FailureHint.of(failure)).toEqual([
+        ...(named === undefined ? [] : [FailureHint.fileAdvice("rejects.csv", named)]),
+        ...(kept === undefined ? [] : [kept])
+      ])
+    }))
+  })
+
   it("every problem's advice is its own", () => {
     expect(new Set(Errors.storeProblems.map((named) => FailureHint.advice[named])).size).toBe(Errors.storeProblems.length)
   })
@@ -74,6 +88,22 @@ describe("real store failures", () => {
     // A list says nothing of what stays (it changes nothing): the advice alone.
     expect(document.error).toMatchObject({ code: "STORE_FAILURE", problem: "damaged", hints: [FailureHint.advice.damaged], exit_code: 1 })
     expect(listed.stderr.trimEnd().endsWith(`\nhint: ${FailureHint.advice.damaged}`)).toBe(true)
+  })
+
+  it.skipIf(!fs.existsSync("/dev/full"))("rejects onto a full disk: exit 1, the disk's problem, what to do, and that nothing was imported", () => {
+    const book = path.join(dir, "full.db")
+    const ran = spawnSync(process.execPath, [
+      bin, "import", path.join(samples, "bad-rows.csv"), "--default-country", "GB", "--rejects", "/dev/full", "--store", book, "--json"
+    ], { cwd: dir, env: env(), encoding: "utf8" })
+    expect(ran.status, ran.stderr).toBe(1)
+    const document = JSON.parse(ran.stdout) as ErrorDocument
+    expect(document.error).toMatchObject({
+      code: "FILE_FAILURE",
+      problem: "disk-full",
+      hints: [FailureHint.fileAdvice("/dev/full", "disk-full"), Import.rolledBack],
+      exit_code: 1
+    })
+    expect(ran.stderr).toContain(`hint: ${Import.rolledBack}`)
   })
 
   const postgresUrl = process.env["SMSBOOK_TEST_POSTGRES_URL"] ?? ""

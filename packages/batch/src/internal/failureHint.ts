@@ -1,9 +1,11 @@
 /**
  * What a run that failed in its store says besides the error, for whoever reads it at 3 a.m.: what is wrong beneath
  * the book, where the adapter could tell by the driver's codes (`StoreProblem`), what to do about it, and what the
- * command's work left behind, where the job said; and how to send again on purpose what was refused as a duplicate.
+ * command's work left behind, where the job said; the same for an output file that could not be written (a full disk
+ * under the rejects file); and how to send again on purpose what was refused as a duplicate.
  */
 import { DuplicateSend, StoreFailure, type StoreProblem, StoreUnavailable } from "@smsbook/core"
+import { FileFailure } from "../CliErrors.ts"
 import * as Interruption from "./interruption.ts"
 import * as SendDigest from "./sendDigest.ts"
 
@@ -19,9 +21,17 @@ export const advice: { readonly [P in StoreProblem]: string } = {
     "(--store, SMSBOOK_STORE or smsbook.json) and the role's grants"
 }
 
-/** The problem beneath the book that `error` names, if it is a store's failure that names one. */
+/** What to check or do when the file at `path` could not be written for `problem`. */
+export const fileAdvice = (path: string, problem: NonNullable<FileFailure["problem"]>): string =>
+  problem === "disk-full"
+    ? `the disk that holds ${path} is full: free some space there, or write it elsewhere; nothing half-written was left there`
+    : problem === "read-only"
+    ? `${path} is on a read-only file system: write it elsewhere`
+    : `the disk that holds ${path} failed a write: check the device, or write it elsewhere`
+
+/** The problem beneath the book or the output file that `error` names, if it is a store's or a file's failure that names one. */
 export const problemOf = (error: unknown): StoreProblem | undefined =>
-  error instanceof StoreFailure || error instanceof StoreUnavailable ? error.problem : undefined
+  error instanceof StoreFailure || error instanceof StoreUnavailable || error instanceof FileFailure ? error.problem : undefined
 
 /**
  * The hint lines for `error`: the problem's advice where the adapter named one, and, for a failure under way (not one
@@ -31,6 +41,11 @@ export const problemOf = (error: unknown): StoreProblem | undefined =>
  */
 export const of = (error: unknown): ReadonlyArray<string> => {
   if (error instanceof DuplicateSend) return SendDigest.isDigest(error.id) ? [SendDigest.sentAgainHint] : []
+  if (error instanceof FileFailure) {
+    // A file fails while the job runs: the job's word on what stays matters as much as it does for the store's failures.
+    const kept = Interruption.keptSoFar()
+    return [...(error.problem === undefined ? [] : [fileAdvice(error.path, error.problem)]), ...(kept === undefined ? [] : [kept])]
+  }
   if (!(error instanceof StoreFailure || error instanceof StoreUnavailable)) return []
   const kept = error instanceof StoreFailure ? Interruption.keptSoFar() : undefined
   return [...(error.problem === undefined ? [] : [advice[error.problem]]), ...(kept === undefined ? [] : [kept])]

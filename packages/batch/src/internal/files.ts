@@ -61,8 +61,22 @@ export const reasonOf = (cause: unknown, missing?: string): string => {
   return reasons[code] ?? (cause instanceof Error ? cause.message : String(cause))
 }
 
-const failure = (path: string, doing: string) => (cause: unknown) =>
-  new FileFailure({ path, reason: `${doing}: ${reasonOf(cause)}` })
+/** What is wrong beneath a file, by the system's error code (see `FileFailure.problem`). */
+const problems: { readonly [code: string]: NonNullable<FileFailure["problem"]> } = {
+  ENOSPC: "disk-full",
+  EDQUOT: "disk-full",
+  EROFS: "read-only",
+  EIO: "disk-io"
+}
+
+/** The problem beneath the file system error `cause`, where its code tells one. */
+export const problemOf = (cause: unknown): FileFailure["problem"] =>
+  typeof cause === "object" && cause !== null && "code" in cause ? problems[String(cause.code)] : undefined
+
+const failure = (path: string, doing: string) => (cause: unknown) => {
+  const problem = problemOf(cause)
+  return new FileFailure({ path, reason: `${doing}: ${reasonOf(cause)}`, ...(problem === undefined ? {} : { problem }) })
+}
 
 /** The temporary name of `path` while this process writes it. */
 export const partialPath = (path: string): string => `${path}.${process.pid}.partial`

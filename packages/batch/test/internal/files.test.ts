@@ -332,12 +332,12 @@ describe("files.open on devices", () => {
     expect(fs.readdirSync("/dev").filter((name) => name.startsWith("null."))).toEqual([])
   })
 
-  it.skipIf(!fs.existsSync("/dev/full"))("a device that is full fails with the reason in words", async () => {
+  it.skipIf(!fs.existsSync("/dev/full"))("a device that is full fails with the reason in words, and the problem (a full disk)", async () => {
     const exit = await Effect.runPromiseExit(Effect.scoped(Effect.gen(function*() {
       const sink = yield* files.open("/dev/full")
       yield* sink.write("x".repeat(1 << 16))
       yield* sink.close
     })))
-    expect(exit).toStrictEqual(Exit.fail(new FileFailure({ path: "/dev/full", reason: "cannot write: no space left on the device" })))
+    expect(exit).toStrictEqual(Exit.fail(new FileFailure({ path: "/dev/full", reason: "cannot write: no space left on the device", problem: "disk-full" })))
   })
 })
