@@ -130,6 +130,7 @@ export const command = Command.make("import", flags, (input) =>
           OutputPath.ensureDistinct("--rejects", rejectsPath, [{ role: "the input FILE", path: input.file }, ...OutputPath.storeFiles(store)])
       }
     ).pipe(
+      Effect.mapError(RejectsFile.explainDefault(input.rejects, input.file)),
       // Over the limit, the rejects still come (they are what to fix), once the store is closed (a book the run created
       // removed), with exit code 3 kept should their reader go away.
       Effect.catchTag("TooManyRejects", (tooMany) =>

@@ -85,7 +85,7 @@ const importCommand = Command.make(
           check: (store) =>
             OutputPath.ensureDistinct("--rejects", rejectsPath, [{ role: "the input FILE", path: input.file }, ...OutputPath.storeFiles(store)])
         }
-      )
+      ).pipe(Effect.mapError(RejectsFile.explainDefault(input.rejects, input.file)))
       yield* Output.print(input.json, loaded, (l) => Format.suppressionsLoaded(input.file, l))
     }).pipe(Effect.scoped)
 ).pipe(

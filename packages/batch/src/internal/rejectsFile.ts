@@ -4,7 +4,7 @@
  * for standard output, copied there once the import has ended.
  */
 import { stringify } from "csv-stringify/sync"
-import { Effect, type Scope } from "effect"
+import { Effect, Option, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { InvalidParameter } from "@smsbook/core"
@@ -42,6 +42,20 @@ const leading = ["line", "reason", "message"] as const
 
 /** Where the rejected rows of FILE go when `--rejects` is not given (`-`, standard input: the working directory). */
 export const defaultPath = (file: string): string => file === "-" ? "smsbook-rejects.csv" : `${file}.rejects.csv`
+
+/**
+ * An error about `--rejects` when the flag was not given (`given` is none): the default path beside the input could not
+ * be used (an input in a folder the job may only read), which the error says, with the flag that gets out of it.
+ */
+export const explainDefault = (given: Option.Option<string>, file: string) => <E>(error: E): E | InvalidParameter =>
+  Option.isNone(given) && error instanceof InvalidParameter && error.parameter === "--rejects"
+    ? new InvalidParameter({
+      parameter: error.parameter,
+      value: error.value,
+      reason: `${error.reason} (the default rejects file, ${file === "-" ? "in the working directory" : "beside FILE"}, ` +
+        "as --rejects was not given: give --rejects a path that can be written)"
+    })
+    : error
 
 /** Whether the file at `path` is a rejects file this command wrote (its header starts `line,reason,message`). */
 const isOurs = (path: string): boolean => {

@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import * as CliErrors from "../../src/CliErrors.ts"
 import * as ImportCommand from "../../src/commands/ImportCommand.ts"
+import * as RejectsFile from "../../src/internal/rejectsFile.ts"
 import * as Output from "../../src/Output.ts"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -225,6 +226,36 @@ describe("smsbook import", () => {
     expect(ran.error).toMatchObject({ parameter: "--rejects", value: rejects })
     expect(String(ran.error)).toContain("no such directory")
     expect(await contactsOf(url)).toEqual([])
+  })
+
+  it("the default rejects file beside the input that cannot be written: the error says it was the default, and the flag to give", async () => {
+    const input = tempPath("contacts.csv")
+    fs.copyFileSync(path.join(samples, "contacts.csv"), input)
+    // Beside an input in a folder the job may only read, or (here) where something else already has the name.
+    fs.mkdirSync(`${input}.rejects.csv`)
+    const url = store()
+    const ran = await runCommand([input, "--default-country", "GB", "--store", url])
+    expect(ran.code).toBe(Output.ExitCode.badInput)
+    expect(ran.error).toMatchObject({ parameter: "--rejects", value: `${input}.rejects.csv` })
+    expect(String(ran.error)).toContain("is a directory")
+    expect(String(ran.error)).toContain("the default rejects file, beside FILE, as --rejects was not given: give --rejects a path that can be written")
+    // Given, the flag is the user's own, and its error says no more than what is wrong with it.
+    const given = await runCommand([input, "--default-country", "GB", "--store", url, "--rejects", `${input}.rejects.csv`])
+    expect(String(given.error)).not.toContain("default")
+  })
+
+  it("standard input's default rejects file that cannot be written: the error says it was the default, in the working directory", async () => {
+    const cwd = process.cwd()
+    const folder = fs.mkdtempSync(path.join(temporary, "cwd-"))
+    fs.mkdirSync(path.join(folder, RejectsFile.defaultPath("-")))
+    process.chdir(folder)
+    try {
+      const ran = await runCommand(["-", "--default-country", "GB", "--store", store()])
+      expect(ran.code).toBe(Output.ExitCode.badInput)
+      expect(String(ran.error)).toContain("the default rejects file, in the working directory, as --rejects was not given")
+    } finally {
+      process.chdir(cwd)
+    }
   })
 })
 
