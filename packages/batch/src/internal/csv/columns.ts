@@ -255,7 +255,27 @@ export const parseMapping = (
     : Result.succeed({ column, field })
 }
 
-const describe = (header: ReadonlyArray<string>) => header.map((name) => JSON.stringify(name)).join(", ")
+/** Columns a message names, at most, and characters of each: a header of hundreds of columns must not bury what to do. */
+const namedColumns = 20
+const namedLength = 40
+
+/** `text` cut to `length` code points, marked with `…` where cut. */
+const cut = (text: string, length: number): string => {
+  const points = Array.from(text)
+  return points.length <= length ? text : `${points.slice(0, length).join("")}…`
+}
+
+/** The header as a message names it: its first columns, each cut short, and how many more there are. */
+const describe = (header: ReadonlyArray<string>) => {
+  const named = header.slice(0, namedColumns).map((name) => JSON.stringify(cut(name, namedLength))).join(", ")
+  return header.length > namedColumns ? `${named} and ${header.length - namedColumns} more` : named
+}
+
+/**
+ * Whether a header is no header but text read in the wrong encoding (UTF-8 read as UTF-16 makes one cell of the first
+ * megabyte) or bytes that are not text: a name hundreds of characters long, or characters that could not be decoded.
+ */
+const undecoded = (header: ReadonlyArray<string>): boolean => header.some((name) => name.length > 200 || name.includes("\uFFFD"))
 
 /**
  * Matches a header to the fields. `--map` entries name a column exactly, or failing that by {@link key}; every other
@@ -360,8 +380,11 @@ export const match = (
     return Result.fail(
       new InvalidField({
         field: "msisdn",
-        value: header.join(","),
+        value: cut(header.join(","), 200),
         reason: `no column of the header is a phone number (columns: ${describe(header)}); ` +
+          (undecoded(header)
+            ? "the header is not text as read: is the file in another encoding (give it with --encoding) or not CSV at all? Else "
+            : "") +
           `name one "msisdn", "phone" or "mobile", or map it: --map "COLUMN=msisdn"`
       })
     )

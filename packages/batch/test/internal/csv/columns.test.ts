@@ -116,4 +116,24 @@ describe("header matching", () => {
     const matched = Columns.match(["line", "reason", "message", "phone"])
     expect(Result.isSuccess(matched) && matched.success.unknown).toEqual([])
   })
+
+  it("a header without a phone column is named in a bounded message: a file read in the wrong encoding is one huge 'column'", () => {
+    // A UTF-8 file read as UTF-16 (--encoding utf-16): its whole first megabyte is one header cell of CJK-looking text.
+    const garbage = Buffer.from("First Name,Last Name,Mobile\n".repeat(40_000), "utf8").toString("utf16le")
+    for (const header of [[garbage], Array.from({ length: 500 }, (_, i) => `Column ${i}`)]) {
+      const matched = Columns.match(header)
+      expect(Result.isFailure(matched)).toBe(true)
+      if (Result.isFailure(matched)) {
+        expect(matched.failure.message.length).toBeLessThan(1500)
+        expect(matched.failure.message).toContain("--map")
+      }
+    }
+    const wide = Columns.match([garbage])
+    if (Result.isFailure(wide)) expect(wide.failure.message).toContain("--encoding")
+    const many = Columns.match(Array.from({ length: 500 }, (_, i) => `Column ${i}`))
+    if (Result.isFailure(many)) expect(many.failure.message).toContain("and 480 more")
+    // A plain header is named whole, as before.
+    const plain = Columns.match(["Name", "Notes"])
+    if (Result.isFailure(plain)) expect(plain.failure.message).toContain(`(columns: "Name", "Notes")`)
+  })
 })
