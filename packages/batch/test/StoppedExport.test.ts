@@ -85,4 +85,14 @@ describe("an export to standard output that is a file stops on a signal", () => 
     expect(stderr).toContain("error INTERRUPTED (2005): interrupted by SIGTERM")
     expect(text.split("\n").length).toBeLessThan(10_001)
   })
+
+  it("the stop says that standard output holds an unfinished export, never that nothing half-written was kept", async () => {
+    for (const [args, signal] of [[["contacts", "export"], "SIGTERM"], [["report", "--out", "-", "--format", "jsonl"], "SIGINT"]] as const) {
+      const { code, stderr, text } = await stopped(args, signal)
+      expect(code, stderr).toBe(signal === "SIGINT" ? 130 : 143)
+      expect(stderr).not.toContain("nothing half-written was kept")
+      expect(stderr).toContain("standard output holds an unfinished export: discard what it received")
+      expect(text.length).toBeGreaterThan(0)
+    }
+  })
 })

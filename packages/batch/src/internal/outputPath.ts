@@ -11,6 +11,7 @@ import * as tty from "node:tty"
 import type { FileFailure } from "../CliErrors.ts"
 import * as Settings from "../Settings.ts"
 import * as Files from "./files.ts"
+import * as Interruption from "./interruption.ts"
 
 /** A file a command must not write over, and what it is to the command (`the input FILE`, `the store`…). */
 export type Kept = Files.Kept
@@ -132,6 +133,26 @@ export const exportCheck = (out: string) => (store: string): Effect.Effect<void,
  */
 export const openFlag = (path: string, flag: string): Effect.Effect<Files.Sink, InvalidParameter, Scope.Scope> =>
   Effect.mapError(Files.open(path), asFlag(flag))
+
+/**
+ * {@link openFlag} for a data export's `--out` (`report`, `contacts export`, `suppressions export`). Standard output,
+ * a device or a FIFO is written in place, so what a stopped or failed export wrote there stays: once it has written,
+ * the run says so (`Interruption.keep`) instead of "nothing half-written was kept", which holds for a file only (put
+ * in place whole, or not at all).
+ */
+export const openExport = (out: string): Effect.Effect<Files.Sink, InvalidParameter, Scope.Scope> =>
+  Effect.map(openFlag(out, "--out"), (sink): Files.Sink => {
+    if (!writtenInPlace(out)) return sink
+    const where = out === "-" || isStandardOutput(out) ? "standard output" : out
+    const unfinished = `${where} holds an unfinished export: discard what it received, and run the export again`
+    return {
+      write: (text) => Effect.andThen(Effect.sync(() => Interruption.keep(unfinished)), sink.write(text)),
+      close: Effect.andThen(sink.close, Effect.sync(() => Interruption.keep(undefined)))
+    }
+  })
+
+/** Whether `out` is written in place rather than through a temporary file: standard output, a device, a FIFO. */
+const writtenInPlace = (out: string): boolean => out === "-" || identity(out)?.isFile() === false
 
 /** A failure to create the output a command's `flag` names, as bad input naming the flag. */
 export const asFlag = (flag: string) => (failure: FileFailure): InvalidParameter =>

@@ -39,7 +39,7 @@ export const write = <A, E, R>(out: string, options: Options, source: Source<A, 
     const { excel, format } = options
     const csv = (items: ReadonlyArray<A>, header: boolean) =>
       stringify(items.map(source.row), { ...spreadsheet.csvOptions, record_delimiter: excel ? "windows" : "unix", header, columns: [...source.columns] })
-    const sink = yield* OutputPath.openFlag(out, "--out")
+    const sink = yield* OutputPath.openExport(out)
     if (excel && format === "csv") yield* sink.write("\uFEFF")
     if (format === "json") yield* sink.write("[")
     if (format === "csv") yield* sink.write(csv([], true))

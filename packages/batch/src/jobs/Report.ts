@@ -101,7 +101,7 @@ export const write = Effect.fnUntraced(function*(filter: MessageStore.Filter, fo
   const summary = summarizer()
   let rows = 0
   yield* Effect.scoped(Effect.gen(function*() {
-    const sink = yield* OutputPath.openFlag(out, "--out")
+    const sink = yield* OutputPath.openExport(out)
     if (excel) yield* sink.write("\uFEFF")
     if (format === "json") yield* sink.write("[")
     // A chunk of the store's stream (one keyset page) at a time: no per-row effect on the hot path.
