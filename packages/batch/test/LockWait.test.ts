@@ -54,6 +54,16 @@ describe("a writer behind another process's write", () => {
     expect(smsbook(["contacts", "list", "--json"]).stdout).not.toContain("447400123456")
   })
 
+  it("the error itself (the one JSON document a nightly job keeps) names the wait to raise and says nothing was written", () => {
+    const run = holding(() => smsbook(["contacts", "add", "447400123458", "--wait", "1", "--json"]))
+    expect(run.code).toBe(1)
+    const { error } = JSON.parse(run.stdout) as { error: { code: string; message: string } }
+    expect(error.code).toBe("STORE_FAILURE")
+    expect(error.message).toMatch(/database is locked/)
+    expect(error.message).toContain("--wait")
+    expect(error.message).toContain("nothing was written")
+  })
+
   it("takes its wait from SMSBOOK_LOCK_WAIT too, and refuses one that is not a number of seconds", () => {
     const run = holding(() => smsbook(["contacts", "add", "447400123457"], { SMSBOOK_LOCK_WAIT: "1" }))
     expect(run.code).toBe(1)

@@ -303,7 +303,8 @@ export const make = Effect.fnUntraced(function*(
         if (waitedMs >= busyTimeout) {
           return yield* new StoreFailure({
             operation: "transaction",
-            reason: `database is locked: another connection kept it for more than ${busyTimeout} ms`
+            reason: `database is locked: another connection (an import, a send) kept it for more than ${busyTimeout} ms, ` +
+              "the lock wait (--wait, SMSBOOK_LOCK_WAIT); nothing was written"
           })
         }
         const wait = pause
