@@ -14,6 +14,7 @@ import * as CsvDialect from "./internal/csv/dialect.ts"
 import * as DefaultCountry from "./internal/defaultCountry.ts"
 import * as Files from "./internal/files.ts"
 import * as Visible from "./internal/visible.ts"
+import * as Output from "./Output.ts"
 import * as Settings from "./Settings.ts"
 
 /** A text flag that may be absent. */
@@ -281,6 +282,18 @@ const unmakeableBook = (url: string, path: string): string | undefined => {
 }
 
 /**
+ * {@link checkStore} for the store of `resolved`: a refusal's `field` names where that store was said (`--store`,
+ * `SMSBOOK_STORE`, `smsbook.json: store`), as a refused setting's does, so a nightly job's environment is not sent
+ * looking for a flag it never passed.
+ */
+export const checkResolvedStore = (
+  resolved: Settings.Resolved,
+  options: { readonly create: boolean }
+): Effect.Effect<void, InvalidStoreUrl | StoreNotFound> =>
+  Effect.mapError(checkStore(resolved.store, options), (error) =>
+    resolved.storeSaidAt === undefined || resolved.storeSaidAt === "--store" ? error : Output.carrying(error, { field: resolved.storeSaidAt }))
+
+/**
  * The path of the SQLite book `url` names, when its file does not exist or is empty: SQLite takes an empty file for an
  * empty database, so `messages list --store empty.db` made a book of a file a typo or a failed copy had left.
  */
@@ -329,7 +342,7 @@ export const withStore = <A, E, R, E2 = never>(
     })
     return Effect.andThen(
       Effect.andThen(
-        checkStore(resolved.store, { create: options.create !== undefined && options.create !== false }),
+        checkResolvedStore(resolved, { create: options.create !== undefined && options.create !== false }),
         options.check === undefined ? Effect.void : options.check(resolved.store)
       ),
       missing === undefined

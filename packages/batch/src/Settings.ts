@@ -28,6 +28,8 @@ export interface Resolved {
   readonly carrier?: string
   /** How long a writer waits for another process's write on a SQLite book; absent: the store's default. */
   readonly lockWait?: Duration.Duration
+  /** Where `store` was said, as a refusal of it names it ({@link origin}); absent: `--store` (or the default book). */
+  readonly storeSaidAt?: string
 }
 
 export const defaultStore = "./smsbook.db"
@@ -221,9 +223,10 @@ export const fileSettings = Effect.gen(function*() {
  */
 export const load = Effect.fnUntraced(function*(flags: Given, options: { readonly needsShortName: boolean }) {
   const file = yield* fileSettings
-  return yield* resolve(layered([fromGiven(flags), fromEnvironment(), fromGiven(file)]), options).pipe(
+  const resolved = yield* resolve(layered([fromGiven(flags), fromEnvironment(), fromGiven(file)]), options).pipe(
     Effect.mapError((error) =>
       isKey(error.setting) ? new InvalidSettings({ setting: origin(error.setting, flags, file), value: error.value, reason: error.reason }) : error
     )
   )
+  return { ...resolved, storeSaidAt: origin("store", flags, file) } satisfies Resolved
 })

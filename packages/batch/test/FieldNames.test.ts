@@ -9,7 +9,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { bin, env } from "./cliProcess.ts"
+import { bin, env, samples } from "./cliProcess.ts"
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-field-names-"))
 const book = path.join(dir, "book.db")
@@ -61,6 +61,19 @@ it("a setting from the environment or smsbook.json is named there", () => {
     .toBe("smsbook.json: carrier")
   // The flag, said over the environment and the file, is the one named.
   expect(refusal(["contacts", "list", ...store, "--spam-period", "x"], { SMSBOOK_SPAM_PERIOD: "-1" }, spam).field).toBe("--spam-period")
+})
+
+it("a store refused where it was said in the environment or smsbook.json is named there too (a nightly job's SMSBOOK_STORE)", () => {
+  const missing = path.join(dir, "no-such-book.db")
+  for (const [store, code] of [[missing, "STORE_NOT_FOUND"], ["postgress://u@127.0.0.1/db", "INVALID_STORE_URL"]] as const) {
+    expect(refusal(["contacts", "list"], { SMSBOOK_STORE: store })).toMatchObject({ code, field: "SMSBOOK_STORE" })
+    const folder = fs.mkdtempSync(path.join(dir, "store-"))
+    fs.writeFileSync(path.join(folder, "smsbook.json"), JSON.stringify({ store }))
+    expect(refusal(["contacts", "list"], {}, folder)).toMatchObject({ code, field: "smsbook.json: store" })
+    expect(refusal(["keys", "list"], {}, folder)).toMatchObject({ code, field: "smsbook.json: store" })
+    expect(refusal(["contacts", "list", "--store", store], { SMSBOOK_STORE: book })).toMatchObject({ code, field: "--store" })
+  }
+  expect(refusal(["import", path.join(samples, "contacts.csv")], { SMSBOOK_STORE: "sqlte:book.db" })).toMatchObject({ code: "INVALID_STORE_URL", field: "SMSBOOK_STORE" })
 })
 
 it("--since after --until quotes the dates as typed, not as the HTTP-date they were read as", () => {

@@ -59,7 +59,7 @@ export const command = Command.make(
       }
       const resolved = yield* Settings.load(given, { needsShortName: true })
       // Dispatch drains an existing book: a mistyped --store is refused, never created.
-      yield* GlobalFlags.checkStore(resolved.store, { create: false })
+      yield* GlobalFlags.checkResolvedStore(resolved, { create: false })
       const defaultCountry = yield* GlobalFlags.checkedCountry(input.defaultCountry)
       const base = Layer.merge(Account.layer(resolved.account), GlobalFlags.storeLayer(resolved))
       if (resolved.carrier === undefined) {

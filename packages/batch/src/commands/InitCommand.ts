@@ -125,7 +125,7 @@ export const command = Command.make(
       })
     }
     yield* checkReplace(Settings.configFile, input.force)
-    yield* GlobalFlags.checkStore(resolved.store, { create: true })
+    yield* GlobalFlags.checkResolvedStore(resolved, { create: true })
     // Opening the store creates and migrates it; then the settings that name it are written (a store that cannot be
     // opened leaves the settings as they were).
     yield* Effect.provide(Effect.void, GlobalFlags.storeLayer(resolved))

@@ -18,7 +18,7 @@ const withKeys = <A, E>(
 ) =>
   Effect.flatMap(GlobalFlags.settings({ ...GlobalFlags.noAccountFlags, store: input.store, wait: input.wait }, { needsShortName: false }), (resolved) =>
     Effect.andThen(
-      GlobalFlags.checkStore(resolved.store, { create: false }),
+      GlobalFlags.checkResolvedStore(resolved, { create: false }),
       Effect.provide(Effect.flatMap(Effect.service(ApiKeyStore.ApiKeyStore), use), GlobalFlags.storeLayer(resolved))
     ))
 

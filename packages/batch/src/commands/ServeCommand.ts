@@ -51,7 +51,7 @@ export const command = Command.make(
   (input) =>
     Effect.gen(function*() {
       const resolved = yield* GlobalFlags.settings(input, { needsShortName: true })
-      yield* GlobalFlags.checkStore(resolved.store, { create: false })
+      yield* GlobalFlags.checkResolvedStore(resolved, { create: false })
       const defaultCountry = yield* GlobalFlags.checkedCountry(input.defaultCountry)
       // This process only serves: V8's heap is sized so its memory stays flat (docs/benchmarks.md). The
       // executable did so already before loading anything for `smsbook serve …`; this covers other spellings.
