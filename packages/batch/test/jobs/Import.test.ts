@@ -596,7 +596,9 @@ describe("Import semantics", () => {
       [Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(2000, 7)]), "ZIP archive"],
       [Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), Buffer.alloc(2000, 0)]), "old Office document"],
       [zipped, "gzip-compressed"],
-      [Buffer.from("%PDF-1.7\n"), "PDF document"]
+      [Buffer.from("%PDF-1.7\n"), "PDF document"],
+      // A book given as the FILE (`smsbook import book.db`): its bytes became a header of NULs and page data.
+      [Buffer.concat([Buffer.from("SQLite format 3\0"), Buffer.alloc(4080, 0)]), "SQLite database"]
     ] as const) {
       const error = await run(Effect.flip(importBytes(bytes)))
       expect(error).toBeInstanceOf(InvalidParameter)

@@ -273,9 +273,11 @@ const describe = (header: ReadonlyArray<string>) => {
 
 /**
  * Whether a header is no header but text read in the wrong encoding (UTF-8 read as UTF-16 makes one cell of the first
- * megabyte) or bytes that are not text: a name hundreds of characters long, or characters that could not be decoded.
+ * megabyte) or bytes that are not text: a name hundreds of characters long, characters that could not be decoded, or
+ * control characters no text file has (NUL…).
  */
-const undecoded = (header: ReadonlyArray<string>): boolean => header.some((name) => name.length > 200 || name.includes("\uFFFD"))
+const undecoded = (header: ReadonlyArray<string>): boolean =>
+  header.some((name) => name.length > 200 || /[\uFFFD\u0000-\u0008\u000E-\u001F]/.test(name))
 
 /**
  * Matches a header to the fields. `--map` entries name a column exactly, or failing that by {@link key}; every other

@@ -81,8 +81,13 @@ const binaryKinds: ReadonlyArray<{ readonly magic: ReadonlyArray<number>; readon
   { magic: [0x50, 0x4b, 0x03, 0x04], kind: "a ZIP archive (an Excel .xlsx or OpenDocument .ods workbook?)" },
   { magic: [0xd0, 0xcf, 0x11, 0xe0], kind: "an old Office document (an Excel .xls workbook?)" },
   { magic: [0x1f, 0x8b], kind: "gzip-compressed (decompress it first: gunzip)" },
-  { magic: [0x25, 0x50, 0x44, 0x46], kind: "a PDF document" }
+  { magic: [0x25, 0x50, 0x44, 0x46], kind: "a PDF document" },
+  // "SQLite format 3\0": a book (or another SQLite database) given as the file to read.
+  { magic: [...Buffer.from("SQLite format 3\0", "latin1")], kind: "a SQLite database (a book? import reads a CSV file)" }
 ]
+
+/** Bytes read ahead before the file's kind and encoding are decided: enough for the longest of {@link binaryKinds}. */
+const sniffLength = Math.max(4, ...binaryKinds.map(({ magic }) => magic.length))
 
 /** The kind of binary file `bytes` begin, when they begin one of {@link binaryKinds}. */
 export const binaryKindOf = (bytes: Uint8Array): Undecodable | undefined => {
@@ -156,7 +161,7 @@ async function* toUtf8(
   state: { encoding: Encoding }
 ): AsyncGenerator<Uint8Array> {
   const ahead = readAhead(source[Symbol.asyncIterator]())
-  while (!ahead.ended && ahead.bytes.length < 4) await ahead.pull()
+  while (!ahead.ended && ahead.bytes.length < sniffLength) await ahead.pull()
   const binary = binaryKindOf(ahead.bytes)
   if (binary !== undefined) throw binary
   const bom = bomOf(ahead.bytes)

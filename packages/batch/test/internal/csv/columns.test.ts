@@ -130,6 +130,9 @@ describe("header matching", () => {
     }
     const wide = Columns.match([garbage])
     if (Result.isFailure(wide)) expect(wide.failure.message).toContain("--encoding")
+    // Bytes that are no text at all (a program, an unknown binary format): NULs and control characters in the header.
+    const binary = Columns.match(["ELF\u0002\u0001\u0001\u0000\u0000\u0000\u0000>\u0000"])
+    if (Result.isFailure(binary)) expect(binary.failure.message).toContain("not CSV at all")
     const many = Columns.match(Array.from({ length: 500 }, (_, i) => `Column ${i}`))
     if (Result.isFailure(many)) expect(many.failure.message).toContain("and 480 more")
     // A plain header is named whole, as before.
