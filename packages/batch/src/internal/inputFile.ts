@@ -45,14 +45,16 @@ export class Changed extends Data.TaggedError("Changed")<{
 /** The bytes of an open file, then a check that it is still the file that was opened ({@link Changed}). */
 async function* unchanged(handle: fs.promises.FileHandle, before: fs.Stats): AsyncGenerator<Uint8Array> {
   let read = 0
-  for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 16, autoClose: false, start: 0 })) {
+  // No `start`: a pipe or FIFO named as FILE (`/dev/stdin`, `<(zcat …)`) cannot be read at a position.
+  for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 16, autoClose: false })) {
     const bytes: Uint8Array = chunk
     read += bytes.length
     yield bytes
   }
   if (!before.isFile()) return
   const after = await handle.stat()
-  if (after.size !== read || after.mtimeMs !== before.mtimeMs) {
+  // The sizes tell a file appended to where modification times are coarse (1 s on some file systems).
+  if (read !== before.size || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
     throw new Changed({ before: { size: before.size, mtimeMs: before.mtimeMs }, after: { size: after.size, mtimeMs: after.mtimeMs }, read })
   }
 }

@@ -4,6 +4,7 @@
  */
 import { InvalidParameter } from "@smsbook/core"
 import { Effect } from "effect"
+import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -43,6 +44,36 @@ describe("InputFile.open", () => {
     const file = contactFile(5000)
     const bytes = await Effect.runPromise(Effect.scoped(Effect.flatMap(InputFile.open(file), (source) => Effect.promise(() => drain(source)))))
     expect(bytes).toBe(fs.statSync(file).size)
+  })
+
+  it("gives every byte of a FIFO named as FILE (/dev/stdin, a shell's <(…)), which cannot be read at a position", async () => {
+    const fifo = tempPath("contacts.fifo")
+    execFileSync("mkfifo", [fifo])
+    const text = "first_name,msisdn\nAnn,07400 100000\n".repeat(5000)
+    const writer = fs.promises.writeFile(fifo, text)
+    const bytes = await Effect.runPromise(Effect.scoped(Effect.flatMap(InputFile.open(fifo), (source) => Effect.promise(() => drain(source)))))
+    await writer
+    expect(bytes).toBe(Buffer.byteLength(text))
+  })
+
+  it("fails at the end of a file appended to while it was read, whatever its modification time says", async () => {
+    const file = contactFile(5000)
+    // A file system whose times are whole seconds shows no change of time within the second.
+    const second = new Date("2026-11-28T03:00:00Z")
+    fs.utimesSync(file, second, second)
+    const read = Effect.scoped(Effect.flatMap(InputFile.open(file), (source) =>
+      Effect.tryPromise({
+        try: async () => {
+          const iterator = source[Symbol.asyncIterator]()
+          await iterator.next()
+          fs.appendFileSync(file, "Bob,07400 999999\n")
+          fs.utimesSync(file, second, second)
+          for (;;) if ((await iterator.next()).done === true) return
+        },
+        catch: (error) => error
+      })))
+    const error = await Effect.runPromise(Effect.flip(read))
+    expect(error).toBeInstanceOf(InputFile.Changed)
   })
 
   it("fails at the end of a file that grew while it was read: its last rows were not all there", async () => {
