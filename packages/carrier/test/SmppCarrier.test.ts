@@ -4,6 +4,7 @@ import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type * as Deliveries from "../src/Deliveries.ts"
 import * as Inbound from "../src/internal/inbound.ts"
+import * as Link from "../src/internal/link.ts"
 import * as SmppCarrier from "../src/SmppCarrier.ts"
 import * as SmppConfig from "../src/SmppConfig.ts"
 import type * as ShortMessage from "../src/ShortMessage.ts"
@@ -206,6 +207,23 @@ describe("SMPP carrier: inbound", () => {
       expect(Date.now() - started).toBeLessThan(150)
     }
     expect(await recordedFrom(from)).toEqual([parts.join("")])
+  })
+
+  it("answers the parts of a whole message by its record, however long the record takes: a failed one is sent again", async () => {
+    // Longer than the parts' hold (1 s at most), as a write waiting behind an import can be.
+    const inbound = Inbound.make({ packing: "unpacked", reassemblyTimeoutMs: 60_000 }, {
+      receive: () => new Promise((resolve) => setTimeout(() => resolve(Link.statusTemporaryError), 1_500)),
+      receipt: () => Promise.resolve(0),
+      notify: () => undefined
+    })
+    const part = (sequence: number, text: string) => inbound.handle({
+      command: "deliver_sm",
+      source_addr_ton: 1,
+      source_addr: "447400123456",
+      esm_class: 0x40,
+      short_message: Buffer.concat([Buffer.from([0x05, 0x00, 0x03, 0x17, 2, sequence]), Buffer.from(text)])
+    })
+    expect(await Promise.all([part(1, "Hello "), part(2, "world")])).toEqual([Link.statusTemporaryError, Link.statusTemporaryError])
   })
 
   it("records a partial message with what arrived once its parts stop coming", async () => {

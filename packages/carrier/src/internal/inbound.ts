@@ -55,25 +55,34 @@ export const senderOf = (pdu: Link.InboundPdu): string => {
 }
 
 /**
- * How long a part of a concatenated SMS waits for its answer at most: a quarter of the reassembly
- * timeout, and at most 1 s. An SMSC with a deliver window of 1 sends the next part only once this
- * one is answered; held until the message is whole, each part waited out the reassembly timeout and
- * was recorded alone. Parts sent together (the usual case) are all in before the hold ends, and
- * answered only once their message is recorded; a held part answered is kept until its message is.
+ * How long a part of a concatenated SMS waits for its answer while its message is not whole: a quarter
+ * of the reassembly timeout, and at most 1 s. An SMSC with a deliver window of 1 sends the next part
+ * only once this one is answered, so a part held until its message is whole would hold the rest back.
+ * Parts sent together (the usual case) are all in before the hold ends, and answered only once their
+ * message is recorded; a held part answered is kept until its message is.
  */
-export const partHoldMs = (reassemblyTimeoutMs: number): number => Math.min(1000, reassemblyTimeoutMs / 4)
+const partHoldMs = (reassemblyTimeoutMs: number): number => Math.min(1000, reassemblyTimeoutMs / 4)
+
+/** A part of a concatenated SMS waiting for its answer. */
+interface HeldPart {
+  readonly answer: (status: number) => void
+  /** Its message is whole and being recorded: from now on only the record answers it. */
+  readonly recording: () => void
+}
 
 export const make = (
   options: { readonly packing: ShortMessage.Packing; readonly reassemblyTimeoutMs: number },
   handlers: Handlers
 ): Inbound => {
-  const reassembler = Reassembly.make<(status: number) => void>(options.reassemblyTimeoutMs)
+  const reassembler = Reassembly.make<HeldPart>(options.reassemblyTimeoutMs)
 
-  const settle = (assembled: Reassembly.Assembled<(status: number) => void>) => {
+  const settle = (assembled: Reassembly.Assembled<HeldPart>) => {
+    // A hold ending during a slow record would answer 0 for a message a failed record then loses.
+    assembled.tokens.forEach((part) => part.recording())
     handlers.notify({ _tag: "Inbound", from: assembled.from, text: assembled.text, complete: assembled.complete, missing: assembled.missing })
     handlers.receive(assembled.from, assembled.text).then(
-      (status) => assembled.tokens.forEach((answer) => answer(status)),
-      () => assembled.tokens.forEach((answer) => answer(Link.statusTemporaryError))
+      (status) => assembled.tokens.forEach((part) => part.answer(status)),
+      () => assembled.tokens.forEach((part) => part.answer(Link.statusTemporaryError))
     )
   }
 
@@ -111,7 +120,8 @@ export const make = (
         resolve(status)
       }
       const hold = setTimeout(() => answer(0), partHoldMs(options.reassemblyTimeoutMs))
-      const assembled = reassembler.add({ from, ...concatenation, text, token: answer }, Date.now())
+      const part: HeldPart = { answer, recording: () => clearTimeout(hold) }
+      const assembled = reassembler.add({ from, ...concatenation, text, token: part }, Date.now())
       if (assembled !== undefined) settle(assembled)
     })
   }
