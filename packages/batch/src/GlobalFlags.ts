@@ -266,17 +266,18 @@ const schemeLike = /^([a-z][a-z0-9+.-]+):/i
  * exist or is not a folder, or it is a folder itself (SQLite answered only "unable to open database file", exit 1).
  */
 const unmakeableBook = (url: string, path: string): string | undefined => {
-  const stat = fs.statSync(path, { throwIfNoEntry: false })
-  if (stat?.isDirectory() === true) return "is a directory, not a book: name the book's file in it (--store DIR/smsbook.db)"
-  if (stat !== undefined) return undefined
+  const stat = lookAt(path)
+  if (stat === "unknown") return undefined
+  if (stat !== "absent") return stat.isDirectory() ? "is a directory, not a book: name the book's file in it (--store DIR/smsbook.db)" : undefined
   const scheme = url === path ? schemeLike.exec(url) : null
   if (scheme !== null) {
     return `unknown scheme ${scheme[1]}: (use a file path, sqlite:PATH, postgres://… or memory:; ` +
       `a new book whose file name has a colon in it: ./${url})`
   }
   const folder = nodePath.dirname(nodePath.resolve(path))
-  const parent = fs.statSync(folder, { throwIfNoEntry: false })
-  if (parent === undefined) return `names a book in ${nodePath.dirname(path)}, which does not exist: create that folder first, or correct the path`
+  const parent = lookAt(folder)
+  if (parent === "unknown") return undefined
+  if (parent === "absent") return `names a book in ${nodePath.dirname(path)}, which does not exist: create that folder first, or correct the path`
   if (!parent.isDirectory()) return `names a book in ${nodePath.dirname(path)}, which is not a folder: correct the path`
   return undefined
 }
@@ -300,8 +301,20 @@ export const checkResolvedStore = (
 const missingBook = (url: string): string | undefined => {
   const location = Store.locate(url)
   if (location instanceof InvalidStoreUrl || location.kind !== "sqlite" || location.path === ":memory:") return undefined
-  const stat = fs.statSync(location.path, { throwIfNoEntry: false })
-  return stat === undefined || (stat.isFile() && stat.size === 0) ? location.path : undefined
+  const stat = lookAt(location.path)
+  return stat === "absent" || (stat !== "unknown" && stat.isFile() && stat.size === 0) ? location.path : undefined
+}
+
+/**
+ * What is at `path`: its stats, `"absent"`, or `"unknown"` where the file system will not say (a loop of links, a name
+ * too long, a folder it may not search): the book's opening then fails naming the store and why.
+ */
+const lookAt = (path: string): fs.Stats | "absent" | "unknown" => {
+  try {
+    return fs.statSync(path, { throwIfNoEntry: false }) ?? "absent"
+  } catch {
+    return "unknown"
+  }
 }
 
 export interface StoreOptions<E2> {

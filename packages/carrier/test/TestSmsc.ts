@@ -2,6 +2,7 @@
  * A scriptable SMSC for tests, on the `smpp` package's server side on 127.0.0.1: accepts binds (or
  * refuses them), throttles every Nth submit, drops the link mid-window, sends receipts and inbound SMS.
  * And SMSCs that are not there: a port nothing listens on, a server that takes connections and never answers.
+ * Over 400 lines as one module: every script acts on the same sessions and counts, which the tests read.
  */
 import * as net from "node:net"
 import smpp, { type Pdu, type Session } from "smpp"

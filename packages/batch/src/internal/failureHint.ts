@@ -24,7 +24,7 @@ export const advice: { readonly [P in StoreProblem]: string } = {
 /** What to check or do when the file at `path` could not be written for `problem`. */
 export const fileAdvice = (path: string, problem: NonNullable<FileFailure["problem"]>): string =>
   problem === "disk-full"
-    ? `the disk that holds ${path} is full: free some space there, or write it elsewhere; nothing half-written was left there`
+    ? `the disk that holds ${path} is full: free some space there, or write it elsewhere`
     : problem === "read-only"
     ? `${path} is on a read-only file system: write it elsewhere`
     : `the disk that holds ${path} failed a write: check the device, or write it elsewhere`

@@ -70,7 +70,7 @@ const problems: { readonly [code: string]: NonNullable<FileFailure["problem"]> }
 }
 
 /** The problem beneath the file system error `cause`, where its code tells one. */
-export const problemOf = (cause: unknown): FileFailure["problem"] =>
+const problemOf = (cause: unknown): FileFailure["problem"] =>
   typeof cause === "object" && cause !== null && "code" in cause ? problems[String(cause.code)] : undefined
 
 const failure = (path: string, doing: string) => (cause: unknown) => {

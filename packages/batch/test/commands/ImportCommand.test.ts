@@ -1,6 +1,7 @@
 /**
  * `smsbook import` as users run it: flags, the JSON summary, exit codes, standard input, the default rejects file,
- * and a real process killed mid-import leaving the SQLite store as it was.
+ * and a real process killed mid-import leaving the SQLite store as it was. One file over 400 lines: each case runs the
+ * command the same way (`runCommand`, the temporary books), and split by theme the cases would share that set-up.
  */
 import { type Contact, ContactStore, InvalidParameter } from "@smsbook/core"
 import { NodeServices } from "@effect/platform-node"
@@ -139,6 +140,16 @@ describe("smsbook import", () => {
       expect(JSON.parse(ran.stdout)).toMatchObject({ created: 20 })
     } finally {
       process.chdir(cwd)
+    }
+  })
+
+  it("a --store the file system will not look at (a loop of links, a name too long) fails opening, naming the store", async () => {
+    const loop = tempPath("loop.db")
+    fs.symlinkSync(loop, loop)
+    for (const store of [loop, tempPath("b".repeat(300))]) {
+      const ran = await runCommand([path.join(samples, "contacts.csv"), "--default-country", "GB", "--store", store, "--json"])
+      expect(ran.error, store).toMatchObject({ _tag: "StoreUnavailable" })
+      expect(Output.errorJson(ran.error).error, store).toMatchObject({ code: "STORE_UNAVAILABLE", exit_code: 1 })
     }
   })
 

@@ -3,6 +3,8 @@
 /**
  * One SMPP transceiver bind kept alive: connect and bind, rebind with backoff when the link drops,
  * enquire_link when idle, a window of outstanding submit_sm, a tps limit, and retries on throttling.
+ * Over 400 lines as one module: the window, the session and the backoff share one state (what is
+ * outstanding on which session), which split modules would hand back and forth.
  */
 import smpp, { type Pdu, type Session } from "smpp"
 import * as ConnectFailure from "./connectFailure.ts"
