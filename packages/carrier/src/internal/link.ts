@@ -93,8 +93,8 @@ export interface Journal {
 interface Submission extends Pending.Entry {
   readonly params: Record<string, unknown>
   throttles: number
-  /** When it was last written; undefined until then. */
-  writtenAt: number | undefined
+  /** Its place in the order of the link's writes when it was last written; undefined until then. */
+  written: number | undefined
 }
 
 export interface Link {
@@ -147,7 +147,9 @@ const connectFailure = (options: Options, error: Error & { readonly code?: unkno
 /** Opens the link and keeps it bound until `close`. */
 export const open = (options: Options, onInbound: InboundHandler, onEvent: (event: Event) => void, journal?: Journal): Link => {
   Raw.apply()
-  const inflight = new Map<number, { readonly submission: Submission; readonly sentAt: number }>()
+  // `sentAt` times the answer; `order` (the link's writes counted) keeps the order of parts written in one millisecond.
+  const inflight = new Map<number, { readonly submission: Submission; readonly sentAt: number; readonly order: number }>()
+  let writes = 0
   let session: Session | undefined
   let bound = false
   let closed = false
@@ -157,8 +159,8 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   let reconnectWait = options.reconnectMs.initial
   let throttleWait = options.throttleMs.initial
   let pausedUntil = 0
-  // When the latest throttle wait began: the throttled answers to what was sent before belong to its burst.
-  let backedOffAt = 0
+  // The last write before the latest throttle wait began: the throttled answers to what was written by then belong to its burst.
+  let backedOffAfter = 0
   let nextSlot = 0
   let lastTraffic = Date.now()
   let enquirePending: number | undefined
@@ -185,7 +187,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     enquirePending = undefined
     clearTimeout(connectTimer)
     // Unanswered submissions were not accepted: they go back to the head of the queue, in order.
-    const requeued = [...inflight.values()].sort((a, b) => a.sentAt - b.sentAt).map((entry) => entry.submission)
+    const requeued = [...inflight.values()].sort((a, b) => a.order - b.order).map((entry) => entry.submission)
     inflight.clear()
     queue.unshift(...requeued)
     notTaken(requeued)
@@ -229,22 +231,22 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     const entry = inflight.get(sequence)
     if (entry === undefined) return
     inflight.delete(sequence)
-    const { submission, sentAt } = entry
+    const { submission, order } = entry
     const status = pdu.command_status
     if (status === statusThrottled || status === statusQueueFull) {
       // Refused for now: the same part goes back to the head, and the whole bind slows down. A window
       // throttled together waits once: an answer to a submit_sm sent before the latest wait began is
       // part of the burst that began it, and does not lengthen it (one step per burst, not per part).
       let wait = Math.max(0, pausedUntil - Date.now())
-      if (sentAt > backedOffAt) {
-        backedOffAt = Date.now()
+      if (order > backedOffAfter) {
+        backedOffAfter = writes
         wait = throttleWait
         throttleWait = Math.min(throttleWait * 2, options.throttleMs.max)
         pausedUntil = Math.max(pausedUntil, Date.now() + wait)
       }
       submission.throttles++
       // Back at the head, after the parts written before it that came back too: the order is kept.
-      const at = queue.findIndex((queued) => queued.writtenAt === undefined || queued.writtenAt > sentAt)
+      const at = queue.findIndex((queued) => queued.written === undefined || queued.written > order)
       queue.splice(at < 0 ? queue.length : at, 0, submission)
       notTaken([submission])
       onEvent({ _tag: "Throttled", status, retryInMs: wait })
@@ -285,8 +287,8 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
         queue.unshift(submission)
         return dropLink("the socket is not writable")
       }
-      submission.writtenAt = Date.now()
-      inflight.set(pdu.sequence_number, { submission, sentAt: submission.writtenAt })
+      submission.written = ++writes
+      inflight.set(pdu.sequence_number, { submission, sentAt: Date.now(), order: submission.written })
       lastTraffic = Date.now()
     }
   }
@@ -364,7 +366,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     submit: (params, key) =>
       new Promise<Outcome>((resolve) => {
         if (closed) return resolve({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
-        queue.push({ params, settle: resolve, key, cleared: journal === undefined, forgetting: undefined, throttles: 0, writtenAt: undefined })
+        queue.push({ params, settle: resolve, key, cleared: journal === undefined, forgetting: undefined, throttles: 0, written: undefined })
         if (gaveUp) {
           // The SMSC may be back: a new round of at most maxBindAttempts, rather than a submission held forever.
           gaveUp = false
