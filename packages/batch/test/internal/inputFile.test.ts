@@ -30,6 +30,19 @@ const drain = async (source: AsyncIterable<Uint8Array>): Promise<number> => {
   return bytes
 }
 
+/** How reading `file` whole fails when `write` changes it after the first chunk is read. */
+const failureReading = (file: string, write: () => void): Promise<unknown> =>
+  Effect.runPromise(Effect.flip(Effect.scoped(Effect.flatMap(InputFile.open(file), (source) =>
+    Effect.tryPromise({
+      try: async () => {
+        const iterator = source[Symbol.asyncIterator]()
+        await iterator.next()
+        write()
+        for (;;) if ((await iterator.next()).done === true) return
+      },
+      catch: (error) => error
+    })))))
+
 const rowsOptions = (file: string): InputFile.RowsOptions => ({
   source: file,
   nothing: "nothing was imported",
@@ -56,40 +69,21 @@ describe("InputFile.open", () => {
     expect(bytes).toBe(Buffer.byteLength(text))
   })
 
+  it("fails at the end of a file that grew while it was read: its last rows were not all there", async () => {
+    const file = contactFile(5000)
+    expect(await failureReading(file, () => fs.appendFileSync(file, "Bob,07400 999999\n"))).toBeInstanceOf(InputFile.Changed)
+  })
+
   it("fails at the end of a file appended to while it was read, whatever its modification time says", async () => {
     const file = contactFile(5000)
     // A file system whose times are whole seconds shows no change of time within the second.
     const second = new Date("2026-11-28T03:00:00Z")
     fs.utimesSync(file, second, second)
-    const read = Effect.scoped(Effect.flatMap(InputFile.open(file), (source) =>
-      Effect.tryPromise({
-        try: async () => {
-          const iterator = source[Symbol.asyncIterator]()
-          await iterator.next()
-          fs.appendFileSync(file, "Bob,07400 999999\n")
-          fs.utimesSync(file, second, second)
-          for (;;) if ((await iterator.next()).done === true) return
-        },
-        catch: (error) => error
-      })))
-    const error = await Effect.runPromise(Effect.flip(read))
-    expect(error).toBeInstanceOf(InputFile.Changed)
-  })
-
-  it("fails at the end of a file that grew while it was read: its last rows were not all there", async () => {
-    const file = contactFile(5000)
-    const read = Effect.scoped(Effect.flatMap(InputFile.open(file), (source) =>
-      Effect.tryPromise({
-        try: async () => {
-          const iterator = source[Symbol.asyncIterator]()
-          await iterator.next()
-          fs.appendFileSync(file, "Bob,07400 999999\n")
-          for (;;) if ((await iterator.next()).done === true) return
-        },
-        catch: (error) => error
-      })))
-    const error = await Effect.runPromise(Effect.flip(read))
-    expect(error).toBeInstanceOf(InputFile.Changed)
+    const appended = () => {
+      fs.appendFileSync(file, "Bob,07400 999999\n")
+      fs.utimesSync(file, second, second)
+    }
+    expect(await failureReading(file, appended)).toBeInstanceOf(InputFile.Changed)
   })
 
   it("a file that changed after it was opened is refused as bad input naming FILE, and says nothing was imported", async () => {
