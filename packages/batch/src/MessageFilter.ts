@@ -11,6 +11,12 @@ const dateOnly = /^\s*\d{4}-\d{2}-\d{2}\s*$/
 /** An ISO 8601 date-time that names no zone or offset: a wall-clock time of the account's zone. */
 const isoWithoutZone = /^\s*\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?)?\s*$/
 
+/** The forms `--since`/`--until` take, a date-time without an offset read in the account's `timeZone`. */
+const expectedIn = (timeZone: string) =>
+  `expected a date (2026-11-21), a date-time read in the account's time zone ${timeZone} (2026-11-21T10:15, ` +
+  `2026-11-21 10:15:00), one with an offset (2026-11-21T10:15:00+01:00, 2026-11-21T10:15:00Z) or an HTTP-date ` +
+  `(Sat, 21 Nov 2026 10:15:00 GMT)`
+
 /**
  * `--since`/`--until` as the instant it names: a date, a date-time or an HTTP-date. Without an offset
  * it is read in `timeZone` (the account's); a date alone is a whole day — `--since` its first second,
@@ -23,7 +29,10 @@ export const readDate = (
 ): Result.Result<DateTime.Utc, InvalidParameter> => {
   const refuse = (reason: string) => Result.fail(new InvalidParameter({ parameter: flag, value: text, reason }))
   const parsed = HttpDate.parseFlexible(text)
-  if (Result.isFailure(parsed)) return refuse(parsed.failure.reason)
+  if (Result.isFailure(parsed)) {
+    // The parser's own shape error reads a date-time without an offset as UTC, as `GET /messages` does.
+    return refuse(parsed.failure.reason.startsWith("expected") ? expectedIn(timeZone) : parsed.failure.reason)
+  }
   if (!isoWithoutZone.test(text)) return Result.succeed(parsed.success)
   // The parser read the wall clock as UTC; the same wall clock in the account's zone. A whole day
   // ends a second before the next one starts (days are 23 or 25 hours long at a DST change).

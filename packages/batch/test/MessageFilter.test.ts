@@ -53,6 +53,13 @@ describe("MessageFilter.readDate", () => {
     expect(Result.isFailure(refused) && refused.failure.parameter).toBe("--until")
     const noDay = MessageFilter.readDate("--since", "2026-04-31", "UTC")
     expect(Result.isFailure(noDay) && noDay.failure.message).toContain("--since")
+    expect(Result.isFailure(noDay) && noDay.failure.message).toContain("no such day")
+  })
+
+  it("says a date-time without an offset is read in the account's time zone, not in UTC as GET /messages reads it", () => {
+    const refused = MessageFilter.readDate("--since", "21/11/2026", "Europe/Paris")
+    expect(Result.isFailure(refused) && refused.failure.message).toContain("read in the account's time zone Europe/Paris")
+    expect(Result.isFailure(refused) && refused.failure.message).not.toContain("UTC")
   })
 })
 
