@@ -201,10 +201,13 @@ export const decodeEditBody = (input: unknown): Result.Result<EditBody, InvalidF
   return decodeEdit(input)
 }
 
-/** Applies an edit: only editable fields change, `full_name` is recomputed, tags are normalised. */
+/**
+ * Applies an edit: only editable fields change, names are trimmed (as a create and an import store them: `" Anne "` is
+ * `Anne` however it came in), `full_name` is recomputed, tags are normalised.
+ */
 export const applyEdit = (contact: Contact, edit: EditBody): Contact => {
-  const first_name = edit.first_name ?? contact.first_name
-  const last_name = edit.last_name ?? contact.last_name
+  const first_name = edit.first_name?.trim() ?? contact.first_name
+  const last_name = edit.last_name?.trim() ?? contact.last_name
   return {
     ...contact,
     first_name,

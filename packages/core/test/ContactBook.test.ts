@@ -1,3 +1,4 @@
+import { Fixtures } from "@smsbook/testing"
 import { Result } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -164,13 +165,28 @@ describe("Contact.applyEdit", () => {
       const edited = Contact.applyEdit(s, e)
       expect(edited).toEqual({
         ...s,
-        first_name: e.first_name ?? s.first_name,
-        last_name: e.last_name ?? s.last_name,
+        first_name: e.first_name?.trim() ?? s.first_name,
+        last_name: e.last_name?.trim() ?? s.last_name,
         full_name: Contact.fullName(e.first_name ?? s.first_name, e.last_name ?? s.last_name),
         tags: e.tags === undefined ? s.tags : Contact.normalizeTags(e.tags),
         monitoring: e.monitoring ?? s.monitoring
       })
       expect(edited.full_name).toBe(edited.full_name.trim())
     }))
+  })
+
+  it("law: an edited name is stored trimmed, as a create or an import stores it (blanks alone are the empty name)", () => {
+    fc.assert(fc.property(stored, name, name, (s, first, last) => {
+      const edited = Contact.applyEdit(s, { first_name: first, last_name: last })
+      expect([edited.first_name, edited.last_name]).toEqual([first.trim(), last.trim()])
+    }))
+  })
+
+  it("example: the sample edit (4.7) with stray blanks stores the names as the create did", () => {
+    const created = Contact.applyEdit({ ...Fixtures.contact(1), first_name: "Ann", last_name: "Lee", full_name: "Ann Lee" }, {
+      first_name: " Anne ",
+      last_name: "Leigh  "
+    })
+    expect([created.first_name, created.last_name, created.full_name]).toEqual(["Anne", "Leigh", "Anne Leigh"])
   })
 })

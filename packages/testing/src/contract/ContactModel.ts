@@ -87,9 +87,14 @@ export const applyOp = Effect.fnUntraced(function*(model: Map<string, Contact.Co
         expect(yield* Observe.refused(ContactBook.editContact(key, editBody(op)), "ContactNotFound")).toMatchObject({ msisdn: key })
         return
       }
-      // What the edit sends replaces what was known; the full name and the tags are then worked out again
-      // (known tags are already the model's, which it leaves as they are).
-      const sent = { ...known, ...editBody(op) }
+      // What the edit sends replaces what was known, names trimmed as a create stores them; the full name and the
+      // tags are then worked out again (known tags are already the model's, which it leaves as they are).
+      const sent = {
+        ...known,
+        ...editBody(op),
+        first_name: op.first?.trim() ?? known.first_name,
+        last_name: op.last?.trim() ?? known.last_name
+      }
       const expected: Contact.Contact = { ...sent, full_name: modelFullName(sent.first_name, sent.last_name), tags: modelTags(sent.tags) }
       expect(yield* ContactBook.editContact(key, editBody(op))).toEqual(expected)
       model.set(key, expected)
