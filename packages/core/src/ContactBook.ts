@@ -118,14 +118,18 @@ export interface TagChange {
   readonly removed: ReadonlyArray<string>
 }
 
-/** The tags a contact ends with after `change`: `added` once each and `removed` taken away, case-insensitively. */
+/**
+ * The tags a contact ends with after `change`: `added` once each and `removed` taken away, compared as tags are stored
+ * (trimmed, in any case: removing `" vip "` takes `VIP` away); trimmed, blanks dropped.
+ */
 export const nextTags = (current: ReadonlyArray<string>, change: TagChange): ReadonlyArray<string> => {
-  const removed = new Set(change.removed.map((tag) => tag.toLowerCase()))
+  const removed = new Set(change.removed.map((tag) => tag.trim().toLowerCase()))
   const out: Array<string> = []
   const seen = new Set<string>()
-  for (const tag of [...(change.set ?? current), ...change.added]) {
+  for (const raw of [...(change.set ?? current), ...change.added]) {
+    const tag = raw.trim()
     const key = tag.toLowerCase()
-    if (seen.has(key) || removed.has(key)) continue
+    if (tag === "" || seen.has(key) || removed.has(key)) continue
     seen.add(key)
     out.push(tag)
   }

@@ -190,3 +190,22 @@ describe("Contact.applyEdit", () => {
     expect([created.first_name, created.last_name, created.full_name]).toEqual(["Anne", "Leigh", "Anne Leigh"])
   })
 })
+
+describe("ContactBook.nextTags", () => {
+  const given = fc.array(fc.constantFrom("news", "NEWS", " vip ", "VIP", "", " ", "Sport", "trial "), { maxLength: 5 })
+  const change = fc.record({ set: fc.option(given, { nil: undefined }), added: given, removed: given })
+
+  it("law: a removed tag is gone, in any case and whatever blanks surround it; the rest are distinct, trimmed tags", () => {
+    fc.assert(fc.property(given.map(Contact.normalizeTags), change, (current, c) => {
+      const next = ContactBook.nextTags(current, c)
+      const keys = next.map((tag) => tag.toLowerCase())
+      for (const tag of c.removed) expect(keys).not.toContain(tag.trim().toLowerCase())
+      expect(new Set(keys).size).toBe(keys.length)
+      for (const tag of next) expect(tag).toBe(tag.trim())
+    }))
+  })
+
+  it("example: --remove-tags \" vip \" takes VIP away; an added tag is kept once", () => {
+    expect(ContactBook.nextTags(["News", "VIP"], { added: [" trial ", "news"], removed: [" vip "] })).toEqual(["News", "trial"])
+  })
+})
