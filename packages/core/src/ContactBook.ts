@@ -201,6 +201,9 @@ export const resubscribe = move("resubscribe")
 /** Invitation answered: INVITED → CONFIRMED. */
 export const confirm = move("confirm")
 
+/** A confirmed contact subscribed: CONFIRMED → SUBSCRIBED, the last step of an invitation (a CANCELLED one only resubscribes). */
+export const subscribe = move("subscribe")
+
 /** The statuses a new contact can start in (an opt-out is never a starting state: it goes on the suppression list). */
 export type StartingStatus = Exclude<Contact.Status, "CANCELLED">
 

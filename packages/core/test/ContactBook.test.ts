@@ -1,9 +1,11 @@
 import { Fixtures } from "@smsbook/testing"
-import { Result } from "effect"
+import { Effect, Result } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as Contact from "../src/Contact.ts"
 import * as ContactBook from "../src/ContactBook.ts"
+import { ContactStore } from "../src/ContactStore.ts"
+import * as MemoryStore from "../src/MemoryStore.ts"
 import * as Msisdn from "../src/Msisdn.ts"
 
 const number = Result.getOrThrow(Msisdn.parse("447400000001"))
@@ -207,5 +209,28 @@ describe("ContactBook.nextTags", () => {
 
   it("example: --remove-tags \" vip \" takes VIP away; an added tag is kept once", () => {
     expect(ContactBook.nextTags(["News", "VIP"], { added: [" trial ", "news"], removed: [" vip "] })).toEqual(["News", "trial"])
+  })
+})
+
+describe("ContactBook status moves (DESIGN: INVITED → CONFIRMED → SUBSCRIBED)", () => {
+  const statusAfter = (from: Contact.Status, moves: ReadonlyArray<(msisdn: string) => Effect.Effect<Contact.Contact, unknown, ContactStore>>) =>
+    Effect.runPromise(Effect.gen(function*() {
+      const store = yield* ContactStore
+      yield* store.insert(Fixtures.contact(1, { status: from }))
+      for (const move of moves) {
+        const moved = yield* Effect.result(move(Fixtures.msisdn(1)))
+        if (Result.isFailure(moved)) return "refused"
+      }
+      return (yield* ContactBook.getContact(Fixtures.msisdn(1))).status
+    }).pipe(Effect.provide(MemoryStore.layer)))
+
+  it("example: an invited contact is confirmed, then subscribed", async () => {
+    expect(await statusAfter("INVITED", [ContactBook.confirm, ContactBook.subscribe])).toBe("SUBSCRIBED")
+  })
+
+  it("law: subscribe moves CONFIRMED only; a CANCELLED contact comes back only by resubscribe", async () => {
+    for (const from of Contact.statuses) {
+      expect([from, await statusAfter(from, [ContactBook.subscribe])]).toEqual([from, from === "CONFIRMED" ? "SUBSCRIBED" : "refused"])
+    }
   })
 })
