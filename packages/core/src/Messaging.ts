@@ -308,9 +308,37 @@ export const deliverMessage = Effect.fnUntraced(function*(messageId: string) {
 const optOutKeywords = new Set(["STOP", "STOPALL", "UNSUBSCRIBE", "END", "QUIT", "CANCEL", "OPTOUT"])
 const resubscribeKeywords = new Set(["START", "UNSTOP"])
 
-/** What an inbound text asks for: only a keyword alone in the text (any case, surrounding blanks) counts. */
+/** White space or an invisible format character (a direction mark, a zero-width space, a byte-order mark). */
+const blank = /^[\s\p{Cf}]$/u
+
+/**
+ * The text without the blanks around it, invisible format characters among them: a right-to-left keyboard's direction
+ * marks or a zero-width space a handset puts around a word are no part of it (`ExternalId` counts them blank too).
+ * A scan from each end, one code point at a time: linear in the text, which an anchored regex at its end is not.
+ */
+const stripBlanks = (text: string): string => {
+  let start = 0
+  let end = text.length
+  while (start < end) {
+    const char = String.fromCodePoint(text.codePointAt(start) ?? 0)
+    if (!blank.test(char)) break
+    start += char.length
+  }
+  while (end > start) {
+    const low = text.charCodeAt(end - 1)
+    const width = low >= 0xdc00 && low <= 0xdfff && end - 2 >= start ? 2 : 1
+    if (!blank.test(text.slice(end - width, end))) break
+    end -= width
+  }
+  return text.slice(start, end)
+}
+
+/**
+ * What an inbound text asks for: only a keyword alone in the text (any case; surrounding blanks, invisible format
+ * characters among them) counts.
+ */
 export const keywordAction = (text: string): "opt-out" | "resubscribe" | undefined => {
-  const word = text.trim().toUpperCase()
+  const word = stripBlanks(text).toUpperCase()
   return optOutKeywords.has(word) ? "opt-out" : resubscribeKeywords.has(word) ? "resubscribe" : undefined
 }
 

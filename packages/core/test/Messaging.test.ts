@@ -45,6 +45,21 @@ describe("Messaging.keywordAction", () => {
     ))
   })
 
+  it("law: invisible format characters around a keyword (a right-to-left keyboard's marks, a zero-width space) are blanks too", () => {
+    const invisible = fc.string({ unit: fc.constantFrom(" ", "\u200b", "\u200e", "\u200f", "\u202b", "\u202c", "\u2060", "\ufeff"), maxLength: 3 })
+    fc.assert(fc.property(fc.constantFrom(...optOutKeywords).chain(anyCase), invisible, invisible, (word, before, after) => {
+      expect(Messaging.keywordAction(before + word + after)).toBe("opt-out")
+    }))
+    expect(Messaging.keywordAction("\u200fSTOP\u200f")).toBe("opt-out")
+    expect(Messaging.keywordAction("Stop\u200b")).toBe("opt-out")
+    expect(Messaging.keywordAction("\u200bUNSTOP")).toBe("resubscribe")
+    expect(Messaging.keywordAction("ST\u200bOP")).toBeUndefined()
+    // An astral format character (a tag character) and a long run of blanks, as a concatenated MO may carry.
+    expect(Messaging.keywordAction("\u{E0020}STOP\u{E0020}")).toBe("opt-out")
+    expect(Messaging.keywordAction(`STOP${" ".repeat(40_000)}`)).toBe("opt-out")
+    expect(Messaging.keywordAction(`S${" ".repeat(40_000)}STOP`)).toBeUndefined()
+  })
+
   it("examples: near misses are no keyword", () => {
     for (const text of ["", "  ", "STOP.", "S T O P", "stopp", "please stop", "STOP STOP", "OPT OUT", "UN STOP"]) {
       expect(Messaging.keywordAction(text)).toBeUndefined()
