@@ -1,4 +1,4 @@
-import smpp from "smpp"
+import smpp, { type Pdu } from "smpp"
 import { describe, expect, it } from "vitest"
 import * as Link from "../src/internal/link.ts"
 import * as TestSmsc from "./TestSmsc.ts"
@@ -58,6 +58,44 @@ describe("SMPP link", () => {
       // Back in the order they were written, not reversed by each going back to the head.
       expect(smsc.accepted.map((part) => part.destination)).toEqual(Array.from({ length: 8 }, (_, i) => submitParams(i).destination_addr))
     })
+  })
+
+  it("after a throttle and then a drop, parts go out again in the order they were first written", async () => {
+    // A is throttled (its answer late), B accepted, C written in B's place and held unanswered until the link drops:
+    // C and A both go back, and A was written first.
+    const taken: Array<string> = []
+    let submits = 0
+    let sessions = 0
+    const server = smpp.createServer({}, (session) => {
+      const first = ++sessions === 1
+      session.on("error", () => undefined)
+      session.on("bind_transceiver", (pdu: Pdu) => void session.send(pdu.response({ system_id: "smsc" })))
+      session.on("enquire_link", (pdu: Pdu) => void session.send(pdu.response()))
+      session.on("unbind", (pdu: Pdu) => {
+        session.send(pdu.response())
+        session.socket.end()
+      })
+      session.on("submit_sm", (pdu: Pdu) => {
+        const n = ++submits
+        const destination = String(pdu["destination_addr"])
+        if (first && n === 1) return void setTimeout(() => session.send(pdu.response({ command_status: 0x58 })), 30)
+        if (first && n === 3) return void setTimeout(() => session.socket.destroy(), 80)
+        taken.push(destination)
+        session.send(pdu.response({ message_id: `m${n}` }))
+      })
+    })
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", () => listening()))
+    const address = server.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    const link = Link.open(TestSmsc.clientConfig(port, { window: 2, throttleMs: { initial: 300, max: 1000 } }), async () => 0, () => undefined)
+    try {
+      const outcomes = await Promise.all([0, 1, 2, 3].map((i) => link.submit(submitParams(i))))
+      expect(outcomes.every((outcome) => outcome._tag === "Accepted")).toBe(true)
+      expect(taken).toEqual([1, 0, 2, 3].map((i) => submitParams(i).destination_addr))
+    } finally {
+      await link.close()
+      server.close()
+    }
   })
 
   it("rebinds after the link drops mid-window and resubmits only the unanswered parts", async () => {

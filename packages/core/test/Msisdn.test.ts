@@ -407,8 +407,9 @@ describe("Msisdn examples", () => {
       }),
       { numRuns: 3000 }
     )
-    // Enough of the generated digits have two readings for the rule to be exercised, not skipped.
-    expect(ambiguous).toBeGreaterThan(100)
+    // Enough of the generated digits have two readings for the rule to be exercised, not skipped (105–139 of the 3000
+    // in twenty runs; a bound of 100 failed about one run in thirty).
+    expect(ambiguous).toBeGreaterThan(60)
   })
 
   it("reads national numbers of countries that write no trunk prefix", () => {

@@ -186,10 +186,12 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     bound = false
     enquirePending = undefined
     clearTimeout(connectTimer)
-    // Unanswered submissions were not accepted: they go back to the head of the queue, in order.
-    const requeued = [...inflight.values()].sort((a, b) => a.order - b.order).map((entry) => entry.submission)
+    // Unanswered submissions were not accepted: they go back to the queue in the order they were written, among
+    // the throttled ones already back there (written before or after them); what was never written stays behind.
+    const requeued = [...inflight.values()].map((entry) => entry.submission)
     inflight.clear()
     queue.unshift(...requeued)
+    queue.sort((a, b) => (a.written ?? Number.MAX_SAFE_INTEGER) - (b.written ?? Number.MAX_SAFE_INTEGER))
     notTaken(requeued)
     current.removeAllListeners()
     current.on("error", () => undefined)
