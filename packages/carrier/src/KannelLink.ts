@@ -11,6 +11,8 @@ interface Submission extends Pending.Entry {
   readonly url: string
   readonly destination: string
   readonly id: string
+  /** Its place in the order of the link's requests when it was last sent; undefined until then. */
+  written: number | undefined
 }
 
 /** What one sendsms answer means for its part. */
@@ -123,13 +125,14 @@ export const open = (
   })
   const { queue, notifyIdle } = pending
 
-  // When the link last began to wait: a failure of a request sent before then (or in the same millisecond: none is
-  // sent after a wait began within it) is part of the same burst.
-  let backedOffAt = 0
+  // The link's requests counted, and the last one sent before the link last began to wait: a failure of a request
+  // sent by then is part of the same burst.
+  let writes = 0
+  let backedOffAfter = 0
 
   /** The link waits before its next request, longer after each failure in a row; answers the wait. */
   const backOff = () => {
-    backedOffAt = Date.now()
+    backedOffAfter = writes
     const wait = retryWait
     retryWait = Math.min(retryWait * 2, config.retryMs.max)
     pausedUntil = Math.max(pausedUntil, Date.now() + wait)
@@ -147,9 +150,10 @@ export const open = (
     return was
   }
 
-  /** Back to the head of the queue, not taken: the journal hears it. */
-  const requeue = (submission: Submission) => {
-    queue.unshift(submission)
+  /** Back to the queue, not taken, after the parts sent before it that came back too: the journal hears it. */
+  const requeue = (submission: Submission, written: number) => {
+    const at = queue.findIndex((queued) => queued.written === undefined || queued.written > written)
+    queue.splice(at < 0 ? queue.length : at, 0, submission)
     pending.notTaken([submission])
   }
 
@@ -184,7 +188,8 @@ export const open = (
     const timer = setTimeout(() => controller.abort(new Error(`no answer within ${config.responseTimeoutMs / 1000} s`)), config.responseTimeoutMs)
     inflight.set(submission, controller)
     busy.add(submission.destination)
-    const sentAt = Date.now()
+    const written = ++writes
+    submission.written = written
     request(submission.url, controller.signal).then(
       (status) => {
         clearTimeout(timer)
@@ -198,10 +203,10 @@ export const open = (
         }
         const answer = verdict(status)
         if (answer._tag === "Retry") {
-          requeue(submission)
+          requeue(submission, written)
           // A window refused together waits once: a 503 to a request sent before the latest wait began is part of
           // the burst that began it, and does not lengthen it.
-          onEvent({ _tag: "Throttled", status, retryInMs: sentAt <= backedOffAt ? Math.max(0, pausedUntil - Date.now()) : backOff() })
+          onEvent({ _tag: "Throttled", status, retryInMs: written <= backedOffAfter ? Math.max(0, pausedUntil - Date.now()) : backOff() })
         }
         else {
           retryWait = Math.max(config.retryMs.initial, retryWait / 2)
@@ -216,7 +221,7 @@ export const open = (
         failures++
         const unbound = unbind()
         if (unsent(error)) {
-          requeue(submission)
+          requeue(submission, written)
           return onEvent({ _tag: "Disconnected", reason: connectFailure(config, error), requeued: 1, retryInMs: unbound ? backOff() : 0 })
         }
         // smsbox may have it: never asked again. Its report names it, so it is taken as submitted
@@ -280,7 +285,8 @@ export const open = (
           key,
           settle: resolve,
           cleared: journal === undefined,
-          forgetting: undefined
+          forgetting: undefined,
+          written: undefined
         })
         pump()
       }),

@@ -224,6 +224,8 @@ describe("KannelLink", () => {
     for (const wait of waits.slice(1)) expect(wait).toBeLessThanOrEqual(50)
     // One step of backoff for the burst: per part, the fifth would have waited 800 ms.
     expect(Date.now() - started).toBeLessThan(400)
+    // Back in the order they were sent, not reversed by each going back to the head.
+    expect(smsbox.taken.map((url) => /id=(k\d)/.exec(url)?.[1])).toEqual(["k0", "k1", "k2", "k3", "k4", "k5"])
   })
 
   it("under a tps limit too, a window smsbox refuses together waits once", async () => {
