@@ -31,7 +31,7 @@ export const readDate = (
   const parsed = HttpDate.parseFlexible(text)
   if (Result.isFailure(parsed)) {
     // The parser's own shape error reads a date-time without an offset as UTC, as `GET /messages` does.
-    return refuse(parsed.failure.reason.startsWith("expected") ? expectedIn(timeZone) : parsed.failure.reason)
+    return refuse(parsed.failure.reason === HttpDate.expectedForms ? expectedIn(timeZone) : parsed.failure.reason)
   }
   if (!isoWithoutZone.test(text)) return Result.succeed(parsed.success)
   // The parser read the wall clock as UTC; the same wall clock in the account's zone. A whole day

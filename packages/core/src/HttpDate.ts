@@ -19,7 +19,8 @@ const FULL_MONTHS = [
 const EXPECTED =
   "expected e.g. \"Sat, 21 Nov 2026 10:15:00 GMT\" (IMF-fixdate), \"Saturday, 21-Nov-26 10:15:00 GMT\" (RFC 850) or \"Sat Nov 21 10:15:00 2026\" (asctime)"
 
-const EXPECTED_ISO =
+/** What {@link parseFlexible} says of a text of no form it reads (a date-time without an offset: UTC). */
+export const expectedForms =
   "expected an HTTP-date (e.g. \"Sat, 21 Nov 2026 10:15:00 GMT\") or ISO 8601 (e.g. \"2026-11-21\", \"2026-11-21T10:15:00Z\", \"2026-11-21 10:15:00\" read as UTC, \"2026-11-21T10:15:00+01:00\")"
 
 /** Zone names of RFC 2822 §4.3 and RFC 9110, as minutes east of UTC. */
@@ -271,11 +272,11 @@ export const parseFlexible = (text: string, options?: ParseOptions): Result.Resu
   if (!/^\d{4}-/.test(trimmed)) {
     const httpDate = parse(text, options)
     return Result.isFailure(httpDate) && httpDate.failure.reason === EXPECTED
-      ? Result.fail(new InvalidHttpDate({ value: text, reason: EXPECTED_ISO }))
+      ? Result.fail(new InvalidHttpDate({ value: text, reason: expectedForms }))
       : httpDate
   }
   const match = ISO_FORM.exec(trimmed)
-  if (match === null) return Result.fail(new InvalidHttpDate({ value: text, reason: EXPECTED_ISO }))
+  if (match === null) return Result.fail(new InvalidHttpDate({ value: text, reason: expectedForms }))
   const [, year = "", month = "", day = "", hour, minute, second, fraction, zone] = match
   const monthNumber = Number(month)
   if (monthNumber < 1 || monthNumber > 12) {
