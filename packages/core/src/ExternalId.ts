@@ -5,6 +5,7 @@
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { ExternalIdTooLong, InvalidField } from "./Errors.ts"
+import { isBlank } from "./internal/blank.ts"
 import * as Sms from "./Sms.ts"
 import * as Wire from "./Wire.ts"
 
@@ -14,11 +15,9 @@ export const maxLength = 40
 /** Code points of a text; a lone surrogate counts as one, as `[...text].length` does. */
 export const length = Sms.characterCount
 
-/** White space and invisible format characters alone (`" "`, a zero-width space): no id a person can tell apart. */
-const blank = /^[\s\p{Cf}]*$/u
 
 /** Whether a text is an id: not blank, at most {@link maxLength} code points. */
-const isExternalId = (text: string): text is ExternalId => !blank.test(text) && length(text) <= maxLength
+const isExternalId = (text: string): text is ExternalId => !isBlank(text) && length(text) <= maxLength
 
 /**
  * An external id: text of at most 40 code points, not blank, kept exactly as sent (no trimming, no case folding: it
@@ -65,7 +64,7 @@ export const parse = (input: unknown): Result.Result<ExternalId, ExternalIdTooLo
     return Result.fail(new InvalidField({ field: "id", value: describe(input), reason: "must be text or a number" }))
   }
   if (isExternalId(input)) return Result.succeed(input)
-  if (blank.test(input)) {
+  if (isBlank(input)) {
     return Result.fail(new InvalidField({ field: "id", value: input, reason: "must not be empty or blank; omit it instead" }))
   }
   return Result.fail(new ExternalIdTooLong({ value: input, length: length(input), max: maxLength }))

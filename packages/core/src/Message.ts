@@ -4,6 +4,7 @@
  */
 import { Result, Schema, SchemaTransformation } from "effect"
 import { IllegalTransition, InvalidField } from "./Errors.ts"
+import { isBlank } from "./internal/blank.ts"
 import * as Msisdn from "./Msisdn.ts"
 import * as Wire from "./Wire.ts"
 
@@ -88,9 +89,6 @@ export const SendToGroupsBody = Schema.toStandardSchemaV1(Schema.Struct({
 }))
 export type SendToGroupsBody = typeof SendToGroupsBody.Type
 
-/** White space and invisible format characters alone (a zero-width space, a direction mark): no handset shows a word. */
-const blank = /^[\s\p{Cf}]*$/u
-
 /**
  * The text of an outgoing message, as every entry point checks it: valid Unicode (no lone surrogate), no U+FFFD
  * (the mark of bytes that were not valid UTF-8 where it was decoded), not empty or only blanks — a send with an
@@ -105,7 +103,7 @@ export const checkText = (text: string, field: string = "message"): Result.Resul
       new InvalidField({ field, value: text, reason: "holds U+FFFD, the mark of bytes that were not valid UTF-8: fix the text or its encoding" })
     )
   }
-  if (blank.test(text)) {
+  if (isBlank(text)) {
     return Result.fail(new InvalidField({ field, value: text, reason: "is empty or only blanks: nothing would be said" }))
   }
   // NUL and the other C0 controls but tab, line ends and form feed (GSM-7 has LF, CR and, in its extension table, FF):

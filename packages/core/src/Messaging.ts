@@ -13,6 +13,7 @@ import * as Country from "./Country.ts"
 import * as CreatedOn from "./CreatedOn.ts"
 import { IllegalTransition, MessageNotFound, MissingTags, NoRecipients, RecipientOptedOut } from "./Errors.ts"
 import * as ExternalId from "./ExternalId.ts"
+import { isBlankCharacter } from "./internal/blank.ts"
 import * as ids from "./internal/ids.ts"
 import { useCaseSpan } from "./internal/useCaseSpan.ts"
 import * as Message from "./Message.ts"
@@ -308,12 +309,9 @@ export const deliverMessage = Effect.fnUntraced(function*(messageId: string) {
 const optOutKeywords = new Set(["STOP", "STOPALL", "UNSUBSCRIBE", "END", "QUIT", "CANCEL", "OPTOUT"])
 const resubscribeKeywords = new Set(["START", "UNSTOP"])
 
-/** White space or an invisible format character (a direction mark, a zero-width space, a byte-order mark). */
-const blank = /^[\s\p{Cf}]$/u
-
 /**
  * The text without the blanks around it, invisible format characters among them: a right-to-left keyboard's direction
- * marks or a zero-width space a handset puts around a word are no part of it (`ExternalId` counts them blank too).
+ * marks or a zero-width space a handset puts around a word are no part of it (`internal/blank.ts`: an id and a message text count them blank too).
  * A scan from each end, one code point at a time: linear in the text, which an anchored regex at its end is not.
  */
 const stripBlanks = (text: string): string => {
@@ -321,13 +319,13 @@ const stripBlanks = (text: string): string => {
   let end = text.length
   while (start < end) {
     const char = String.fromCodePoint(text.codePointAt(start) ?? 0)
-    if (!blank.test(char)) break
+    if (!isBlankCharacter(char)) break
     start += char.length
   }
   while (end > start) {
     const low = text.charCodeAt(end - 1)
     const width = low >= 0xdc00 && low <= 0xdfff && end - 2 >= start ? 2 : 1
-    if (!blank.test(text.slice(end - width, end))) break
+    if (!isBlankCharacter(text.slice(end - width, end))) break
     end -= width
   }
   return text.slice(start, end)

@@ -147,8 +147,8 @@ const connectFailure = (options: Options, error: Error & { readonly code?: unkno
 /** Opens the link and keeps it bound until `close`. */
 export const open = (options: Options, onInbound: InboundHandler, onEvent: (event: Event) => void, journal?: Journal): Link => {
   Raw.apply()
-  // `sentAt` times the answer; `order` (the link's writes counted) keeps the order of parts written in one millisecond.
-  const inflight = new Map<number, { readonly submission: Submission; readonly sentAt: number; readonly order: number }>()
+  // `sentAt` times the answer; a submission's `written` keeps the order of parts written in one millisecond.
+  const inflight = new Map<number, { readonly submission: Submission; readonly sentAt: number }>()
   let writes = 0
   let session: Session | undefined
   let bound = false
@@ -233,7 +233,8 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     const entry = inflight.get(sequence)
     if (entry === undefined) return
     inflight.delete(sequence)
-    const { submission, order } = entry
+    const { submission } = entry
+    const order = submission.written ?? 0
     const status = pdu.command_status
     if (status === statusThrottled || status === statusQueueFull) {
       // Refused for now: the same part goes back to the head, and the whole bind slows down. A window
@@ -290,7 +291,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
         return dropLink("the socket is not writable")
       }
       submission.written = ++writes
-      inflight.set(pdu.sequence_number, { submission, sentAt: Date.now(), order: submission.written })
+      inflight.set(pdu.sequence_number, { submission, sentAt: Date.now() })
       lastTraffic = Date.now()
     }
   }
