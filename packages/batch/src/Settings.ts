@@ -217,6 +217,10 @@ export const fileSettings = Effect.gen(function*() {
   return Option.isSome(text) ? yield* Effect.fromResult(fromFile(text.value, configFile)) : {}
 })
 
+/** `error` with its setting named where it was said ({@link origin}): `resolve` names settings by their key. */
+export const namedWhereSaid = (error: InvalidSettings, flags: Given, file: Given): InvalidSettings =>
+  isKey(error.setting) ? new InvalidSettings({ setting: origin(error.setting, flags, file), value: error.value, reason: error.reason }) : error
+
 /**
  * Flags, then environment, then `./smsbook.json` (if present), then defaults. A refused setting is named where it was
  * said ({@link origin}): `--spam-period`, `SMSBOOK_SPAM_PERIOD` or `smsbook.json: spam_period_seconds`.
@@ -224,9 +228,7 @@ export const fileSettings = Effect.gen(function*() {
 export const load = Effect.fnUntraced(function*(flags: Given, options: { readonly needsShortName: boolean }) {
   const file = yield* fileSettings
   const resolved = yield* resolve(layered([fromGiven(flags), fromEnvironment(), fromGiven(file)]), options).pipe(
-    Effect.mapError((error) =>
-      isKey(error.setting) ? new InvalidSettings({ setting: origin(error.setting, flags, file), value: error.value, reason: error.reason }) : error
-    )
+    Effect.mapError((error) => namedWhereSaid(error, flags, file))
   )
   return { ...resolved, storeSaidAt: origin("store", flags, file) } satisfies Resolved
 })

@@ -85,3 +85,12 @@ it("--since after --until quotes the dates as typed, not as the HTTP-date they w
   }
   expect(fs.existsSync(path.join(dir, "r.csv"))).toBe(false)
 })
+
+it("init names a refused setting where it was said too, not by its smsbook.json key", () => {
+  const fresh = () => fs.mkdtempSync(path.join(dir, "init-"))
+  const init = ["init", "--no-input", "--store", "book.db"]
+  expect(refusal([...init, "--spam-period", "abc"], {}, fresh()).field).toBe("--spam-period")
+  expect(refusal([...init, "--time-zone", "Mars/Olympus"], {}, fresh()).field).toBe("--time-zone")
+  expect(refusal([...init, "--wait", "soon"], {}, fresh()).field).toBe("--wait")
+  expect(refusal(init, { SMSBOOK_SPAM_PERIOD: "abc" }, fresh()).field).toBe("SMSBOOK_SPAM_PERIOD")
+})

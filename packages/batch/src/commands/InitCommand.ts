@@ -106,6 +106,7 @@ export const command = Command.make(
     // Checked exactly as every later command will read them (the environment under the flags), before anything
     // is written; only what was given here goes into the file.
     const resolved = yield* Settings.resolve(Settings.layered([Settings.fromGiven(given), Settings.fromEnvironment()]), { needsShortName: false })
+      .pipe(Effect.mapError((error) => Settings.namedWhereSaid(error, given, {})))
     const location = Store.locate(resolved.store)
     const existed = "path" in location && fs.existsSync(location.path)
     // smsbook.json must not be the book (`--store smsbook.json`, or a link to the book): writing it would destroy it.
