@@ -177,23 +177,30 @@ export const dashValueHint = (args: ReadonlyArray<string>): string | undefined =
   return undefined
 }
 
+/** A usage error found before the parser runs, with the flag it is about (`field`, as every usage error names it). */
+interface Refusal {
+  readonly reason: string
+  readonly field: string
+}
+
 /**
  * `--message -hi`: the parser would read the value as the flags `-h -i` and show help, so nothing is sent and
  * the exit is 0. Someone asking for help writes `-h` alone; a longer word starting `-h` or `-v` right after a
  * flag is a value, refused (exit 2, `USAGE`) with the way to write it.
  */
-const swallowedValue = (args: ReadonlyArray<string>): string | undefined => {
+const swallowedValue = (args: ReadonlyArray<string>): Refusal | undefined => {
   const at = args.findIndex((arg, i) => i > 0 && /^-[hv]./.test(arg) && /^--[a-z][a-z-]*$/.test(args[i - 1] ?? ""))
-  return at < 0 ? undefined : `${args[at - 1]} ${args[at]} is read as flags: ${dashValueHint(args.slice(at - 1)) ?? ""}`
+  const flag = args[at - 1] ?? ""
+  return at < 0 ? undefined : { reason: `${flag} ${args[at]} is read as flags: ${dashValueHint(args.slice(at - 1)) ?? ""}`, field: flag }
 }
 
 /**
  * effect/cli's own global flags that answer with no JSON document (a wizard's questions, a shell script): with `--json`
  * they are refused, as a script's stdout must hold one document (before the end of flags, `--`).
  */
-const notJson = (args: ReadonlyArray<string>): string | undefined => {
-  const flag = beforeEnd(args).find((arg) => arg === "--wizard" || /^--completions(=|$)/.test(arg))
-  return flag === undefined ? undefined : `${flag.replace(/=.*/, "")} writes no JSON document: leave out --json`
+const notJson = (args: ReadonlyArray<string>): Refusal | undefined => {
+  const flag = beforeEnd(args).find((arg) => arg === "--wizard" || /^--completions(=|$)/.test(arg))?.replace(/=.*/, "")
+  return flag === undefined ? undefined : { reason: `${flag} writes no JSON document: leave out --json`, field: flag }
 }
 
 /**
@@ -207,7 +214,7 @@ export const program = (
 ): Effect.Effect<Output.ExitCode> => {
   const asJson = wantsJson(args)
   const swallowed = swallowedValue(args) ?? (asJson ? notJson(args) : undefined)
-  const refused = swallowed === undefined ? Effect.void : Effect.fail(new CliErrors.Usage({ reason: swallowed }))
+  const refused = swallowed === undefined ? Effect.void : Effect.fail(new CliErrors.Usage(swallowed))
   const run = Effect.andThen(refused, Effect.flatMap(root(needed(args)), (smsbook) => Command.runWith(smsbook, { version })(args))).pipe(
     Effect.provideService(CliOutput.Presenter, presenter(asJson)),
     Effect.provide(NodeServices.layer),

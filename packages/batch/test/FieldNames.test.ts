@@ -94,3 +94,9 @@ it("init names a refused setting where it was said too, not by its smsbook.json 
   expect(refusal([...init, "--wait", "soon"], {}, fresh()).field).toBe("--wait")
   expect(refusal(init, { SMSBOOK_SPAM_PERIOD: "abc" }, fresh()).field).toBe("SMSBOOK_SPAM_PERIOD")
 })
+
+it("a usage error found before the parser runs names its flag too: a value starting with -h, --wizard with --json", () => {
+  expect(refusal(["send", ...store, "--to", "447400123456", "--message", "-hello"]).field).toBe("--message")
+  expect(refusal(["--wizard"]).field).toBe("--wizard")
+  expect(refusal(["--completions=bash"]).field).toBe("--completions")
+})
