@@ -72,3 +72,12 @@ describe("--help examples", () => {
     }
   }, 600_000)
 })
+
+describe("--help says what the command writes", () => {
+  it("suppressions export names the columns of its CSV", () => {
+    const header = shell(template, "smsbook suppressions export").stdout.split("\n")[0] ?? ""
+    const help = shell(template, "smsbook suppressions export --help").stdout
+    expect(header.split(",").length).toBeGreaterThan(1)
+    for (const column of header.split(",")) expect(help).toContain(column)
+  }, 120_000)
+})

@@ -18,7 +18,7 @@ const exportCommand = Command.make(
   {
     ...GlobalFlags.flags,
     format: Flag.Literals("format", ["csv", "json", "jsonl"]).pipe(
-      Flag.withDescription("csv (default; one msisdn column, as suppressions import reads it), json (one array) or jsonl"),
+      Flag.withDescription("csv (default; suppressed_msisdn and country_code columns, as suppressions import reads them), json (one array) or jsonl"),
       Flag.optional
     ),
     ...GlobalFlags.exportFlags
