@@ -100,7 +100,19 @@ export class Interrupted extends Schema.TaggedError<Interrupted>()("Interrupted"
   }
 }
 
-export type CliError = TooManyRejects | PlanMismatch | FileFailure | InvalidSettings | Usage | StoreNotFound | Interrupted
+/**
+ * A failure that is none of smsbook's own (a library's error nobody turned into one of ours, a defect): reported with
+ * an identity all the same, so `--json` callers always find `code`, `number` and `status`, and stderr the usual line.
+ */
+export class Unexpected extends Schema.TaggedError<Unexpected>()("Unexpected", {
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return this.reason
+  }
+}
+
+export type CliError = TooManyRejects | PlanMismatch | FileFailure | InvalidSettings | Usage | StoreNotFound | Interrupted | Unexpected
 
 /** Their identities, numbered among core's (see `Errors.catalog`): never renumber, only append. */
 export const catalog: { readonly [Tag in CliError["_tag"]]: Errors.Info } = {
@@ -110,5 +122,6 @@ export const catalog: { readonly [Tag in CliError["_tag"]]: Errors.Info } = {
   StoreNotFound: { code: "STORE_NOT_FOUND", number: 1019, status: 400 },
   Usage: { code: "USAGE", number: 1020, status: 400 },
   FileFailure: { code: "FILE_FAILURE", number: 2004, status: 500 },
-  Interrupted: { code: "INTERRUPTED", number: 2005, status: 503 }
+  Interrupted: { code: "INTERRUPTED", number: 2005, status: 503 },
+  Unexpected: { code: "FAILED", number: 2006, status: 500 }
 }

@@ -38,6 +38,12 @@ export const isSmsbookError = (error: unknown): error is ReportedError =>
 /** The code, number and HTTP status of an error. */
 export const info = (error: ReportedError): Errors.Info => catalog[error._tag]
 
+/** `error` as one of the reported errors: a foreign one as `Unexpected`, with its own message. */
+const asReported = (error: unknown): ReportedError =>
+  isSmsbookError(error)
+    ? error
+    : new CliErrors.Unexpected({ reason: error instanceof Error ? error.message : String(error) })
+
 const signalCodes = { SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated, SIGHUP: ExitCode.hungUp } as const
 
 /** The exit code of a failure: too many rejects 3, interrupted 130/143/129, input errors 2, everything else 1. */
@@ -55,12 +61,11 @@ export const exitCodeOf = (error: unknown): ExitCode => {
  * characters in them are shown as escapes (see `internal/visible.ts`).
  */
 export const describeError = (error: unknown): string => {
-  if (isSmsbookError(error)) {
-    const { code, number } = info(error)
-    return Visible.show(`error ${code} (${number}): ${error.message}`)
-  }
-  return Visible.show(`error: ${error instanceof Error ? error.message : String(error)}`)
+  const reported = asReported(error)
+  const { code, number } = info(reported)
+  return Visible.show(`error ${code} (${number}): ${reported.message}`)
 }
+
 
 /** The flag, setting or field an error is about, when it names one. */
 const fieldOf = (error: ReportedError): string | undefined => {
@@ -104,8 +109,8 @@ export const carrying = <E extends object>(error: E, extra: { readonly [key: str
  * The JSON document of a failure: `{"error": {code, number, message, field?, line?, …}}`, plus its
  * tag, HTTP status and exit code, and what the error carries for scripts (an import's summary, {@link carrying}).
  */
-export const errorJson = (error: unknown) => {
-  if (!isSmsbookError(error)) return { error: { code: "FAILED", message: describeError(error), exit_code: ExitCode.failed } }
+export const errorJson = (given: unknown) => {
+  const error = asReported(given)
   const field = fieldOf(error)
   const line = lineOf(error)
   return {

@@ -152,4 +152,13 @@ describe("real store failures", () => {
       await admin.end()
     }
   }, 120_000)
+
+  it.skipIf(postgresUrl === "")("PostgreSQL: a store URL naming a database the server lacks: exit 1, STORE_UNAVAILABLE, and the hint to create it", () => {
+    const url = new URL(postgresUrl)
+    url.pathname = `/smsbook_missing_${Date.now().toString(36)}`
+    const ran = spawnSync(process.execPath, [bin, "contacts", "list", "--store", url.href, "--json"], { cwd: dir, env: env(), encoding: "utf8" })
+    expect(ran.status, ran.stderr).toBe(1)
+    const document = JSON.parse(ran.stdout) as ErrorDocument
+    expect(document.error).toMatchObject({ code: "STORE_UNAVAILABLE", problem: "no-database", hints: [FailureHint.advice["no-database"]] })
+  }, 60_000)
 })

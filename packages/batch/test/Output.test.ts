@@ -8,6 +8,7 @@ import * as fs from "node:fs"
 import { describe, expect, it } from "vitest"
 import * as CliErrors from "../src/CliErrors.ts"
 import * as Output from "../src/Output.ts"
+import * as Visible from "../src/internal/visible.ts"
 
 type Tag = keyof typeof Output.catalog
 
@@ -38,7 +39,8 @@ const examples: { readonly [T in Tag]: Extract<Output.ReportedError, { readonly 
   FileFailure: new CliErrors.FileFailure({ path: "out.csv", reason: "permission denied" }),
   StoreNotFound: new CliErrors.StoreNotFound({ path: "contcts.db" }),
   Usage: new CliErrors.Usage({ reason: "Missing required flag: --to", field: "--to" }),
-  Interrupted: new CliErrors.Interrupted({ signal: "SIGTERM" })
+  Interrupted: new CliErrors.Interrupted({ signal: "SIGTERM" }),
+  Unexpected: new CliErrors.Unexpected({ reason: "Cannot read properties of undefined (reading 'length')" })
 }
 
 const tags = Object.keys(Output.catalog).filter((tag): tag is Tag => Object.hasOwn(examples, tag))
@@ -132,13 +134,13 @@ describe("Output.describeError", () => {
     expect(Output.describeError(examples.TooManyRejects)).toBe(
       "error TOO_MANY_REJECTS (1018): nothing imported: 12 rows rejected, more than --max-rejects 10"
     )
-    expect(Output.describeError(new Error("boom"))).toBe("error: boom")
-    expect(Output.describeError("plain text")).toBe("error: plain text")
+    expect(Output.describeError(new Error("boom"))).toBe("error FAILED (2006): boom")
+    expect(Output.describeError("plain text")).toBe("error FAILED (2006): plain text")
   })
 
-  it("law: a failure that is not smsbook's is one `error: ` line with its message", () => {
+  it("law: a failure that is not smsbook's is one line of code FAILED with its message, as Unexpected", () => {
     fc.assert(fc.property(fc.string(), (message) => {
-      expect(Output.describeError(new Error(message))).toBe(`error: ${message}`)
+      expect(Output.describeError(new Error(message))).toBe(Visible.show(`error FAILED (2006): ${message}`))
     }))
   })
 })
@@ -171,11 +173,13 @@ describe("Output.errorJson", () => {
     expect(Output.errorJson(error).error).toMatchObject({ summary: { read: 20000 }, exit_code: 3 })
   })
 
-  it("law: a foreign failure gives code FAILED, its stderr line as message, exit code 1", () => {
+  it("law: a foreign failure is reported as Unexpected: code FAILED with its number and status, its own message, exit code 1", () => {
     fc.assert(fc.property(foreign, (error) => {
+      const message = error instanceof Error ? error.message : String(error)
       expect(Output.errorJson(error)).toStrictEqual({
-        error: { code: "FAILED", message: Output.describeError(error), exit_code: 1 }
+        error: { code: "FAILED", number: 2006, status: 500, tag: "Unexpected", message, exit_code: 1 }
       })
+      expect(Output.describeError(error)).toBe(Visible.show(`error FAILED (2006): ${message}`))
     }))
   })
 

@@ -179,9 +179,10 @@ export class InvalidStoreUrl extends /* @__PURE__ */ Data.TaggedError("InvalidSt
  * - `disk-io`: the disk failed a read or a write;
  * - `damaged`: the book's file or the server's data is corrupt (a file that is no database at all is not named:
  *   it is most often the wrong path);
- * - `access-denied`: the server refused the credentials or the role's privileges.
+ * - `access-denied`: the server refused the credentials or the role's privileges;
+ * - `no-database`: the server has no database of the name the store's URL gives.
  */
-export const storeProblems = ["connection", "disk-full", "read-only", "disk-io", "damaged", "access-denied"] as const
+export const storeProblems = ["connection", "disk-full", "read-only", "disk-io", "damaged", "access-denied", "no-database"] as const
 export type StoreProblem = (typeof storeProblems)[number]
 
 export class StoreUnavailable extends /* @__PURE__ */ Data.TaggedError("StoreUnavailable")<{

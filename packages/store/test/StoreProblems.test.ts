@@ -92,13 +92,14 @@ describe("PostgreSQL: the problem of a driver error, by its reason and the serve
     }
   })
 
-  it("the server's full disk, read-only transaction, I/O error, corruption and refusals are named", () => {
+  it("the server's full disk, read-only transaction, I/O error, corruption, refusals and a missing database are named", () => {
     expect(PgConnection.problemOf(serverError("53100"))).toEqual({ problem: "disk-full" })
     expect(PgConnection.problemOf(serverError("25006"))).toEqual({ problem: "read-only" })
     expect(PgConnection.problemOf(serverError("58030"))).toEqual({ problem: "disk-io" })
     expect(PgConnection.problemOf(serverError("XX001"))).toEqual({ problem: "damaged" })
     expect(PgConnection.problemOf(serverError("28P01"))).toEqual({ problem: "access-denied" })
     expect(PgConnection.problemOf(serverError("42501"))).toEqual({ problem: "access-denied" })
+    expect(PgConnection.problemOf(serverError("3D000"))).toEqual({ problem: "no-database" })
     const refused = new SqlError.SqlError({ reason: new SqlError.AuthenticationError({ cause: new Error("no"), message: "auth" }) })
     expect(PgConnection.problemOf(refused)).toEqual({ problem: "access-denied" })
   })

@@ -18,7 +18,9 @@ export const advice: { readonly [P in StoreProblem]: string } = {
   "disk-io": "the disk failed a read or a write: check the device and its free space",
   "damaged": "the book's data is damaged: stop writing to it and restore it from a backup",
   "access-denied": "the server refused the user or its privileges: check the user and password of the store URL " +
-    "(--store, SMSBOOK_STORE or smsbook.json) and the role's grants"
+    "(--store, SMSBOOK_STORE or smsbook.json) and the role's grants",
+  "no-database": "the server has no database of the name the store URL gives: check the name, or create the database " +
+    "(createdb NAME, or CREATE DATABASE as a role allowed to): smsbook creates its tables, not the database"
 }
 
 /** What to check or do when the file at `path` could not be written for `problem`. */

@@ -35,7 +35,8 @@ const problemCodes: ReadonlyMap<string, StoreProblem> = new Map([
   ["XX002", "damaged"], // index_corrupted
   ["28000", "access-denied"], // invalid_authorization_specification
   ["28P01", "access-denied"], // invalid_password
-  ["42501", "access-denied"] // insufficient_privilege
+  ["42501", "access-denied"], // insufficient_privilege
+  ["3D000", "no-database"] // invalid_catalog_name: the URL's database does not exist
 ])
 
 /**
