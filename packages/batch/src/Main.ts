@@ -162,19 +162,29 @@ const fail = (error: unknown, asJson: boolean) => {
   )
 }
 
+const isFlag = (arg: string): boolean => /^--[a-z][a-z-]*$/.test(arg)
+
+/** An argument no flag can be, starting with `-` (`-5 off`, `-20%`, `-hello`), which the parser splits into flags. */
+const isDashText = (arg: string): boolean =>
+  arg.startsWith("-") && !/^--[a-z][a-z-]*(=|$)/.test(arg) && (/\s|^-\d/.test(arg) || (!arg.startsWith("--") && arg.length > 2))
+
 /**
- * A flag followed by a value starting with `-` (`--message -5`): the parser takes that value for a flag, so the
- * usage error it gives is followed by the way out, `--message=-5`.
+ * A flag followed by a value starting with `-` (`--message -5`), or an argument starting with `-` (`inspect "-5 off"`):
+ * the parser takes it for flags, so the usage error it gives is followed by the way out, `--message=-5` or `-- "-5 off"`.
  */
 export const dashValueHint = (args: ReadonlyArray<string>): string | undefined => {
-  for (let i = 0; i + 1 < args.length; i++) {
-    const flag = args[i] ?? ""
-    const value = args[i + 1] ?? ""
-    if (/^--[a-z][a-z-]*$/.test(flag) && value.startsWith("-") && value !== "-" && !/^--[a-z][a-z-]*(=|$)/.test(value)) {
+  const flags = beforeEnd(args)
+  for (let i = 0; i + 1 < flags.length; i++) {
+    const flag = flags[i] ?? ""
+    const value = flags[i + 1] ?? ""
+    if (isFlag(flag) && value.startsWith("-") && value !== "-" && !/^--[a-z][a-z-]*(=|$)/.test(value)) {
       return `a value starting with "-" must be joined to its flag with "=": ${flag}=${value}`
     }
   }
-  return undefined
+  const text = flags.find((arg, i) => isDashText(arg) && !isFlag(flags[i - 1] ?? ""))
+  return text === undefined
+    ? undefined
+    : `an argument starting with "-" goes after "--", which ends the flags (write the flags before it): -- ${JSON.stringify(text)}`
 }
 
 /** A usage error found before the parser runs, with the flag it is about (`field`, as every usage error names it). */
@@ -232,9 +242,10 @@ export const program = (
         if (error._tag === "ShowHelp" && error.errors.length === 0) return Effect.succeed(Output.ExitCode.done)
         const hint = dashValueHint(args)
         const usage = usageError(error)
+        const document = { error: { ...Output.errorJson(usage).error, ...(hint === undefined ? {} : { hints: [hint] }) } }
         return Effect.andThen(
           hint === undefined ? Effect.void : Console.error(Output.describeHint(hint)),
-          Effect.as(asJson ? Output.json(Output.errorJson(usage)) : Effect.void, Output.ExitCode.badInput)
+          Effect.as(asJson ? Output.json(document) : Effect.void, Output.ExitCode.badInput)
         )
       }
       return fail(error, asJson)

@@ -100,3 +100,11 @@ it("a usage error found before the parser runs names its flag too: a value start
   expect(refusal(["--wizard"]).field).toBe("--wizard")
   expect(refusal(["--completions=bash"]).field).toBe("--completions")
 })
+
+it("an argument starting with - (the parser reads it as flags) is refused with the way to write it, on stderr and in hints", () => {
+  const error = refusal(["inspect", "-5 off", "--short-name", "ACME"]) as { hints?: ReadonlyArray<string> }
+  expect(error.hints).toEqual([`an argument starting with "-" goes after "--", which ends the flags (write the flags before it): -- "-5 off"`])
+  const fixed = spawnSync(process.execPath, [bin, "inspect", "--short-name", "ACME", "--json", "--", "-5 off"], { cwd: dir, env: env(), encoding: "utf8" })
+  expect(fixed.status, fixed.stderr).toBe(0)
+  expect(JSON.parse(fixed.stdout)).toMatchObject({ prefixed: "ACME: -5 off" })
+})

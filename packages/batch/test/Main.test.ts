@@ -10,6 +10,18 @@ describe("Main.dashValueHint", () => {
     expect(Main.dashValueHint(["import", "-", "--dry-run"])).toBeUndefined()
     expect(Main.dashValueHint(["report", "--summary", "--json"])).toBeUndefined()
   })
+
+  it("names the end of flags for an argument starting with - that no flag can be", () => {
+    for (const text of ["-5 off", "-20%", "-hello", "--- sale ---"]) {
+      expect(Main.dashValueHint(["inspect", text, "--short-name", "ACME"]), text).toBe(
+        `an argument starting with "-" goes after "--", which ends the flags (write the flags before it): -- ${JSON.stringify(text)}`
+      )
+    }
+    // A flag's own forms, a short flag, standard input, and anything after the end of flags are no such argument.
+    for (const args of [["import", "-", "--dry-run"], ["inspect", "-h"], ["report", "--out=-"], ["inspect", "--", "-5 off"]]) {
+      expect(Main.dashValueHint(args), args.join(" ")).toBeUndefined()
+    }
+  })
 })
 
 describe("Main.wantsJson", () => {
