@@ -271,11 +271,15 @@ export const processGroupMessage = Effect.fn("Messaging.processGroupMessage")(fu
       })
     )
   )
+  // sent_count is every part handed over, in this run and any interrupted one: the deliveries ledger's members, not the
+  // audience resolved now, which leaves out whoever was handed the message before a stop and opted out or left its
+  // tags since (a dispatcher that cancels an opted-out member's unsent part takes it off then, once).
+  const members = yield* store.countDeliveries(message.message_id)
   const ready = yield* advance({
     ...message,
     total_recipients: totals.recipients,
     total_monitors: totals.monitors,
-    sent_count: Sms.sentCount(texts.length, totals.recipients, totals.monitors),
+    sent_count: texts.length * members,
     error_count: message.error_count + totals.failed
   }, "READY")
   const sent = yield* advance(ready, "SENT")

@@ -147,6 +147,23 @@ export const register = ({ test, racers }: Harness.Harness): void => {
         expect(yield* store.countDeliveries(message_id)).toBe(4)
       }))
 
+    test("a resumed run counts in sent_count every member handed the message, those who left the audience since included", () =>
+      Effect.gen(function*() {
+        const store = yield* MessageStore.MessageStore
+        yield* ContactBook.upsertContacts([1, 2, 3, 4].map((n) => Fixtures.candidate(n, { tags: ["club"] })), { blankErases: false })
+        const { message_id } = yield* Messaging.sendToGroups({ tags: ["club"], message: "Meeting tonight" })
+        // A crashed run handed the message to 1 and 2; then 1 left the group and 2 opted out.
+        yield* store.update({ ...Option.getOrThrow(yield* store.get(message_id)), status: "PROCESSING" })
+        yield* store.recordDeliveries(message_id, [Fixtures.msisdn(1), Fixtures.msisdn(2)])
+        yield* ContactBook.editContact(Fixtures.msisdn(1), { tags: ["other"] })
+        yield* ContactBook.optOut(Fixtures.msisdn(2))
+        const resumed = yield* Messaging.processGroupMessage(message_id)
+        expect(resumed.handedOver).toBe(2)
+        // Four members were handed a part (a dispatcher's cancellation of 2's unsent part takes one off later);
+        // the audience resolved now is two.
+        expect(resumed.message).toMatchObject({ status: "SENT", total_recipients: 2, sent_count: 4 })
+      }))
+
     test("concurrent processing of one message hands each member every part exactly once", () =>
       Effect.gen(function*() {
         yield* ContactBook.upsertContacts(Array.from({ length: 12 }, (_, n) => Fixtures.candidate(n, { tags: ["all"] })), { blankErases: false })
