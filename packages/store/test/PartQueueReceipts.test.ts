@@ -90,3 +90,37 @@ describe("PartQueue.receipts", () => {
   it("law on SQLite: a batch of receipts leaves what the same receipts one at a time leave", law(sqliteBook, 20), 120_000)
   it.skipIf(postgresUrl === "")("law on PostgreSQL: a batch of receipts leaves what the same receipts one at a time leave", law(postgresBook, 10), 180_000)
 })
+
+/**
+ * What `Receipt.idCandidates` reads a receipt's id `16` as: itself, then the other spellings of the number (its decimal
+ * padding, its hex `10`…). An SMSC that numbers its parts in decimal gave an earlier part the id `10`.
+ */
+const spellingsOf16 = ["16", "0000000016", "10", "00000010", "0000000000000010"]
+
+/** Two parts answered with the SMSC ids `10` and `16`, then a receipt for `16`: the part it names is the second. */
+const exactIdFirst = (makeBook: () => Promise<Book>, batched: boolean) => async () => {
+  const book = await makeBook()
+  const runtime = ManagedRuntime.make(Layer.mergeAll(Store.layer(book.url), PartStore.layer(book.url), Account.layer({ ...Account.defaults, short_name: "Shop" })))
+  try {
+    for (const [i, number] of numbers.entries()) await runtime.runPromise(Messaging.sendNow({ msisdn: number, message: `message ${i}` }))
+    const queue = await runtime.runPromise(Effect.service(PartQueue.PartQueue))
+    const claimed = (await runtime.runPromise(queue.claim("d", 2, 0, 1000))).parts
+    const seqs = claimed.map((part) => part.seq)
+    await runtime.runPromise(queue.sending(seqs))
+    await runtime.runPromise(queue.answer([{ seq: seqs[0] ?? 0, smscId: "10" }, { seq: seqs[1] ?? 0, smscId: "16" }]))
+    const input = { smscIds: spellingsOf16, state: "undeliverable" as const, msisdn: numbers[1] }
+    const outcome = batched ? (await runtime.runPromise(queue.receipts([input])))[0] : await runtime.runPromise(queue.receipt(input))
+    expect(outcome).toMatchObject({ _tag: "Updated", message_id: claimed[1]?.message_id, msisdn: numbers[1] })
+    expect((await runtime.runPromise(queue.states(claimed[0]?.message_id ?? ""))).map((row) => row.state)).toEqual(["submitted"])
+  } finally {
+    await runtime.dispose()
+    await book.drop()
+  }
+}
+
+describe("PartQueue.receipt: the receipt's own id before its other spellings", () => {
+  it("SQLite, one at a time", exactIdFirst(sqliteBook, false), 60_000)
+  it("SQLite, batched", exactIdFirst(sqliteBook, true), 60_000)
+  it.skipIf(postgresUrl === "")("PostgreSQL, one at a time", exactIdFirst(postgresBook, false), 60_000)
+  it.skipIf(postgresUrl === "")("PostgreSQL, batched", exactIdFirst(postgresBook, true), 60_000)
+})

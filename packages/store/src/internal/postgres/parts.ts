@@ -77,7 +77,7 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
   const applyReceipt = (receipt: PartQueue.ReceiptInput) =>
     Effect.gen(function*() {
       let rows = receipt.smscIds.length === 0 ? [] : yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
-        WHERE smsc_id IN ${sql.in(receipt.smscIds)} ORDER BY seq LIMIT 1 FOR UPDATE`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
+        WHERE smsc_id IN ${sql.in(receipt.smscIds)} ORDER BY array_position(${receipt.smscIds}::text[], smsc_id), seq LIMIT 1 FOR UPDATE`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
       if (rows.length === 0) {
         rows = yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
           WHERE state = 'in_doubt' AND msisdn = ${receipt.msisdn} ORDER BY written, seq LIMIT 1 FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
@@ -103,7 +103,9 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
       const ids = [...new Set(receipts.flatMap((receipt) => receipt.smscIds))]
       const known = ids.length === 0 ? [] : yield* sql`SELECT seq, smsc_id FROM outbox
         WHERE smsc_id = ANY(${ids}::text[])`.pipe(Effect.flatMap(decodeSmscIds("parts.receipts")))
-      // Each SMSC id's parts, oldest first: a receipt names the oldest part holding any of its ids.
+      // Each SMSC id's parts, oldest first: a receipt names the oldest part holding its own id, else its first other
+      // spelling that a part holds (as SQLite asks them in turn): an SMSC numbering in decimal gave another part `10`,
+      // which is also the hex of a receipt's `16`.
       const seqsById = new Map<string, Array<number>>()
       const index = (id: string, seq: number) => {
         const seqs = seqsById.get(id) ?? []
@@ -130,7 +132,7 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
       })
       const outcomes: Array<PartQueue.ReceiptOutcome> = []
       for (const receipt of receipts) {
-        const target = Math.min(...receipt.smscIds.flatMap((id) => seqsById.get(id)?.slice(0, 1) ?? []))
+        const target = receipt.smscIds.map((id) => seqsById.get(id)?.[0]).find((seq) => seq !== undefined) ?? Number.POSITIVE_INFINITY
         let row = rows.get(target)
         if (Number.isFinite(target) && row === undefined) {
           outcomes.push({ _tag: "Unknown" })
