@@ -124,3 +124,38 @@ describe("PartQueue.receipt: the receipt's own id before its other spellings", (
   it.skipIf(postgresUrl === "")("PostgreSQL, one at a time", exactIdFirst(postgresBook, false), 60_000)
   it.skipIf(postgresUrl === "")("PostgreSQL, batched", exactIdFirst(postgresBook, true), 60_000)
 })
+
+/**
+ * An SMSC that restarts numbers its parts from the start again: a part answered `m1` got its receipt, a later one is
+ * answered `m1` too. The later receipt is the later part's.
+ */
+const reusedId = (makeBook: () => Promise<Book>, batched: boolean) => async () => {
+  const book = await makeBook()
+  const runtime = ManagedRuntime.make(Layer.mergeAll(Store.layer(book.url), PartStore.layer(book.url), Account.layer({ ...Account.defaults, short_name: "Shop" })))
+  const apply = (queue: PartQueue.PartQueue["Service"], input: PartQueue.ReceiptInput) =>
+    batched ? Effect.map(queue.receipts([input]), (outcomes) => outcomes[0]) : queue.receipt(input)
+  try {
+    const queue = await runtime.runPromise(Effect.service(PartQueue.PartQueue))
+    const sent = []
+    for (const [i, number] of numbers.entries()) {
+      await runtime.runPromise(Messaging.sendNow({ msisdn: number, message: `message ${i}` }))
+      const [part] = (await runtime.runPromise(queue.claim("d", 1, 0, 1000))).parts
+      await runtime.runPromise(queue.sending([part?.seq ?? 0]))
+      await runtime.runPromise(queue.answer([{ seq: part?.seq ?? 0, smscId: "m1" }]))
+      const outcome = await runtime.runPromise(apply(queue, { smscIds: ["m1"], state: i === 0 ? "delivered" : "undeliverable", msisdn: number }))
+      expect(outcome).toMatchObject({ _tag: "Updated", message_id: part?.message_id, msisdn: number })
+      sent.push(part)
+    }
+    expect((await runtime.runPromise(queue.states(sent[0]?.message_id ?? ""))).map((row) => row.state)).toEqual(["delivered"])
+  } finally {
+    await runtime.dispose()
+    await book.drop()
+  }
+}
+
+describe("PartQueue.receipt: an SMSC id given again names the part given it last", () => {
+  it("SQLite, one at a time", reusedId(sqliteBook, false), 60_000)
+  it("SQLite, batched", reusedId(sqliteBook, true), 60_000)
+  it.skipIf(postgresUrl === "")("PostgreSQL, one at a time", reusedId(postgresBook, false), 60_000)
+  it.skipIf(postgresUrl === "")("PostgreSQL, batched", reusedId(postgresBook, true), 60_000)
+})
