@@ -77,7 +77,7 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
   const applyReceipt = (receipt: PartQueue.ReceiptInput) =>
     Effect.gen(function*() {
       let rows = receipt.smscIds.length === 0 ? [] : yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
-        WHERE smsc_id IN ${sql.in(receipt.smscIds)} ORDER BY array_position(${receipt.smscIds}::text[], smsc_id), seq DESC LIMIT 1 FOR UPDATE`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
+        WHERE smsc_id IN ${sql.in(receipt.smscIds)} ORDER BY array_position(${receipt.smscIds}::text[], smsc_id), written DESC NULLS LAST, seq DESC LIMIT 1 FOR UPDATE`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
       if (rows.length === 0) {
         rows = yield* sql`SELECT seq, message_id, msisdn, part, state, smsc_id FROM outbox
           WHERE state = 'in_doubt' AND msisdn = ${receipt.msisdn} ORDER BY written, seq LIMIT 1 FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeStates("parts.receipt")))
@@ -101,16 +101,15 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
   const applyReceipts = (receipts: ReadonlyArray<PartQueue.ReceiptInput>) =>
     sql.withTransaction(Effect.gen(function*() {
       const ids = [...new Set(receipts.flatMap((receipt) => receipt.smscIds))]
+      // Each SMSC id's parts, the one written last first: a receipt names the part given its own id last (an SMSC that
+      // restarts numbers its parts from the start again), else its first other spelling that a part holds (as SQLite
+      // asks them in turn): an SMSC numbering in decimal gave another part `10`, which is also the hex of a receipt's `16`.
       const known = ids.length === 0 ? [] : yield* sql`SELECT seq, smsc_id FROM outbox
-        WHERE smsc_id = ANY(${ids}::text[])`.pipe(Effect.flatMap(decodeSmscIds("parts.receipts")))
-      // Each SMSC id's parts, newest first: a receipt names the part given its own id last (an SMSC that restarts
-      // numbers its parts from the start again), else its first other spelling that a part holds (as SQLite asks them in
-      // turn): an SMSC numbering in decimal gave another part `10`, which is also the hex of a receipt's `16`.
+        WHERE smsc_id = ANY(${ids}::text[]) ORDER BY written DESC NULLS LAST, seq DESC`.pipe(Effect.flatMap(decodeSmscIds("parts.receipts")))
       const seqsById = new Map<string, Array<number>>()
       const index = (id: string, seq: number) => {
         const seqs = seqsById.get(id) ?? []
         seqs.push(seq)
-        seqs.sort((a, b) => b - a)
         seqsById.set(id, seqs)
       }
       for (const row of known) index(row.smsc_id, row.seq)

@@ -43,9 +43,9 @@ export const sql = {
   submitted: "UPDATE outbox SET state = 'submitted', smsc_id = ?, owner = NULL, lease_until = NULL WHERE seq = ? AND state IN ('submitting', 'in_doubt')",
   refused: "UPDATE outbox SET state = 'refused', owner = NULL, lease_until = NULL WHERE seq = ? RETURNING message_id",
   release: "UPDATE outbox SET state = 'queued', owner = NULL, lease_until = NULL WHERE seq = ? AND state IN ('claimed', 'submitting')",
-  // The part given the id last: an SMSC that restarts numbers its parts from the start again, and the earlier part
-  // holding the id has had its receipt.
-  bySmscId: "SELECT seq, message_id, msisdn, part, state FROM outbox WHERE smsc_id = ? ORDER BY seq DESC LIMIT 1",
+  // The part given the id last (written last: a part queued early may be sent late): an SMSC that restarts numbers its
+  // parts from the start again, and the earlier part holding the id has had its receipt.
+  bySmscId: "SELECT seq, message_id, msisdn, part, state FROM outbox WHERE smsc_id = ? ORDER BY written DESC, seq DESC LIMIT 1",
   oldestInDoubt: "SELECT seq, message_id, msisdn, part, state FROM outbox WHERE state = 'in_doubt' AND msisdn = ? ORDER BY written, seq LIMIT 1",
   setState: "UPDATE outbox SET state = ?, smsc_id = coalesce(smsc_id, ?), lease_until = NULL WHERE seq = ?",
   errorCount: `UPDATE messages SET error_count = (SELECT count(*) FROM outbox WHERE message_id = ?1 AND ${Migrations.failedPartsPredicate}) WHERE message_id = ?1`,
