@@ -34,7 +34,12 @@ export class MessageStore extends Context.Service<MessageStore, {
    * store, so two processes sending the same id at the same moment cannot both succeed.
    */
   readonly insert: (message: Message.Stored, antiSpam?: AntiSpam) => Effect.Effect<void, DuplicateSend | StoreFailure>
-  readonly get: (messageId: string) => Effect.Effect<Option.Option<Message.Stored>, StoreFailure>
+  /**
+   * The message of `messageId`. With `forUpdate`, inside a `transaction`, no other writer changes it until that ends
+   * (PostgreSQL locks its row; SQLite's and the memory store's transactions already exclude other writers): what the
+   * transaction then writes from it loses nobody's change, such as a dispatcher's counts of failed and cancelled parts.
+   */
+  readonly get: (messageId: string, options?: { readonly forUpdate?: boolean }) => Effect.Effect<Option.Option<Message.Stored>, StoreFailure>
   /** The latest message carrying the external `id`, if any. */
   readonly findById: (id: string) => Effect.Effect<Option.Option<Message.Stored>, StoreFailure>
   /** Replaces the stored message of the same message_id (status and counters move). */

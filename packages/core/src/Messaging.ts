@@ -216,8 +216,8 @@ export const HandOverProgress = Context.Reference<(messageId: string, handedOver
   { defaultValue: () => () => undefined }
 )
 
-const find = Effect.fnUntraced(function*(messageId: string) {
-  const found = yield* (yield* MessageStore).get(messageId)
+const find = Effect.fnUntraced(function*(messageId: string, options?: { readonly forUpdate?: boolean }) {
+  const found = yield* (yield* MessageStore).get(messageId, options)
   return Option.isSome(found) ? found.value : yield* new MessageNotFound({ message_id: messageId })
 })
 
@@ -257,6 +257,7 @@ export const processGroupMessage = Effect.fn("Messaging.processGroupMessage")(fu
       Effect.andThen(Effect.yieldNow, store.transaction(Effect.gen(function*() {
         const fresh = yield* store.recordDeliveries(current.message_id, batch.map((member) => member.msisdn))
         const failed = fresh.length === 0 ? 0 : yield* carrier.handOver(fresh.flatMap((msisdn) => partsFor(current, texts, msisdn)))
+        if (fresh.length > 0) yield* count(current.message_id, texts.length * fresh.length, failed)
         const recipients = batch.filter((member) => member.role === "recipient").length
         return { recipients, monitors: batch.length - recipients, fresh: fresh.length, failed }
       }))).pipe(Effect.tap((batch) => Effect.sync(() => progress(current.message_id, handed += batch.fresh))))
@@ -271,21 +272,30 @@ export const processGroupMessage = Effect.fn("Messaging.processGroupMessage")(fu
       })
     )
   )
-  // sent_count is every part handed over, in this run and any interrupted one: the deliveries ledger's members, not the
-  // audience resolved now, which leaves out whoever was handed the message before a stop and opted out or left its
-  // tags since (a dispatcher that cancels an opted-out member's unsent part takes it off then, once).
-  const members = yield* store.countDeliveries(message.message_id)
-  const ready = yield* advance({
-    ...message,
-    total_recipients: totals.recipients,
-    total_monitors: totals.monitors,
-    sent_count: texts.length * members,
-    error_count: message.error_count + totals.failed
-  }, "READY")
-  const sent = yield* advance(ready, "SENT")
-  // READY then SENT, recorded together: the counts are final once every part is handed over.
-  yield* store.transaction(Effect.andThen(store.update(ready), store.update(sent)))
-  return { message: sent, handedOver: totals.fresh } satisfies Processed
+  // READY then SENT, recorded together from the message as it is now: its counts moved batch by batch, and a dispatcher
+  // may have counted failed or cancelled parts meanwhile. Another run of the same message may have finished first.
+  const finished = yield* store.transaction(Effect.gen(function*() {
+    const now = yield* find(messageId, { forUpdate: true })
+    if (now.status !== "PROCESSING") return now
+    const ready = yield* advance({ ...now, total_recipients: totals.recipients, total_monitors: totals.monitors }, "READY")
+    const sent = yield* advance(ready, "SENT")
+    yield* store.update(ready)
+    yield* store.update(sent)
+    return sent
+  }))
+  return { message: finished, handedOver: totals.fresh } satisfies Processed
+})
+
+/**
+ * Adds a committed batch's parts to its message's `sent_count` (and those the carrier refused to `error_count`), in
+ * the batch's transaction: the counts are right at every moment, through a stop and its resumption (a member handed the
+ * message before a stop counts once, whatever became of its tags), and a dispatcher cancelling an opted-out member's
+ * unsent part, or counting a failed one, changes counts that already hold it.
+ */
+const count = Effect.fnUntraced(function*(messageId: string, parts: number, failed: number) {
+  const store = yield* MessageStore
+  const now = yield* find(messageId, { forUpdate: true })
+  yield* store.update({ ...now, sent_count: now.sent_count + parts, error_count: now.error_count + failed })
 })
 
 /** Hands an individual READY message to the carrier: SENT, with `sent_count` its parts. */

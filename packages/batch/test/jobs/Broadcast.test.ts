@@ -3,7 +3,7 @@
  * anti-spam id, so it is resumed or refused alike; and its dry run says what the real run would do. On SQLite files.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Account, Contact, ContactBook, MemoryStore, MessageStore, Messaging } from "@smsbook/core"
+import { Account, Contact, ContactBook, MemoryStore, MessageStore, Messaging, Sms } from "@smsbook/core"
 import { SqliteStore } from "@smsbook/store"
 import { Effect, Layer, Option } from "effect"
 import * as fc from "fast-check"
@@ -46,7 +46,7 @@ const noEmpty = { allowEmpty: false }
 
 /**
  * What a broadcast killed after `handed` members leaves: its message PROCESSING under the digest id, those members
- * recorded as handed it.
+ * recorded as handed it and their parts counted, as its committed batches did.
  */
 const interrupted = (tags: ReadonlyArray<string>, message: string, handed: number) =>
   Effect.gen(function*() {
@@ -54,7 +54,8 @@ const interrupted = (tags: ReadonlyArray<string>, message: string, handed: numbe
     const accepted = yield* Messaging.sendToGroups({ tags, message, id })
     const store = yield* MessageStore.MessageStore
     const pending = Option.getOrThrow(yield* store.get(accepted.message_id))
-    yield* store.update({ ...pending, status: "PROCESSING" })
+    const parts = Sms.analyzePrefixed(acme.short_name, message).parts.length
+    yield* store.update({ ...pending, status: "PROCESSING", sent_count: parts * handed })
     yield* store.recordDeliveries(accepted.message_id, Array.from({ length: handed }, (_, i) => msisdnOf(i)))
     return accepted.message_id
   })

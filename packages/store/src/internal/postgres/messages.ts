@@ -76,8 +76,8 @@ export const make = (sql: SqlClient.SqlClient, pageSize: number): MessageStore.M
       yield* upsert(message)
     })).pipe(attempt("MessageStore.insert"))
 
-  const get = (messageId: string) =>
-    sql`SELECT ${columns} FROM messages WHERE message_id = ${messageId}`.pipe(
+  const get = (messageId: string, options?: { readonly forUpdate?: boolean }) =>
+    sql`SELECT ${columns} FROM messages WHERE message_id = ${messageId}${sql.literal(options?.forUpdate === true ? " FOR UPDATE" : "")}`.pipe(
       Effect.flatMap(decodeMessages("MessageStore.get")),
       Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toStored)),
       attempt("MessageStore.get")
