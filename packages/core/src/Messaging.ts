@@ -231,18 +231,18 @@ export const processGroupMessage = Effect.fn("Messaging.processGroupMessage")(fu
   const store = yield* MessageStore
   const carrier = yield* Carrier
   const account = yield* Account
-  let message = yield* find(messageId)
+  // The status moves from the message as it is now (PostgreSQL: row locked): another run of it (a dispatcher's, a
+  // broadcast's) may have committed batches since an unlocked read, and writing that read back lost their counts.
+  const message = yield* store.transaction(Effect.gen(function*() {
+    const now = yield* find(messageId, { forUpdate: true })
+    if (now.type !== Message.GROUP || (now.status !== "PENDING" && now.status !== "READY")) return now
+    // READY: interrupted between READY and SENT, every hand-over is done.
+    const moved = yield* advance(now, now.status === "PENDING" ? "PROCESSING" : "SENT")
+    yield* store.update(moved)
+    return moved
+  }))
   if (message.type !== Message.GROUP) {
     return yield* new IllegalTransition({ entity: "message", from: message.status, to: "PROCESSING" })
-  }
-  if (message.status === "PENDING") {
-    message = yield* advance(message, "PROCESSING")
-    yield* store.update(message)
-  }
-  if (message.status === "READY") {
-    // Interrupted between READY and SENT: every hand-over is done.
-    message = yield* advance(message, "SENT")
-    yield* store.update(message)
   }
   if (message.status !== "PROCESSING") return { message, handedOver: 0 } satisfies Processed
   const texts = Sms.analyzePrefixed(account.short_name, message.message).parts

@@ -197,6 +197,26 @@ export const register = ({ test, racers }: Harness.Harness): void => {
         expect(yield* store.get(message_id)).toEqual(Option.some(message))
       }))
 
+    test("a run that read the message PENDING while another run handed it to everybody writes none of that read back", () =>
+      Effect.gen(function*() {
+        const store = yield* MessageStore.MessageStore
+        yield* ContactBook.upsertContacts([1, 2, 3].map((n) => Fixtures.candidate(n, { tags: ["club"] })), { blankErases: false })
+        const { message_id } = yield* Messaging.sendToGroups({ tags: ["club"], message: "Tonight" })
+        // What a read without the row's lock sees may be old by the time it is written: here a broadcast's run read the
+        // message PENDING, and a dispatcher's run of it committed everything in between.
+        let reads = 0
+        const other = Messaging.processGroupMessage(message_id).pipe(Effect.provideService(MessageStore.MessageStore, store))
+        yield* Messaging.processGroupMessage(message_id).pipe(
+          Effect.provideService(MessageStore.MessageStore, {
+            ...store,
+            get: (id, options) => Effect.tap(store.get(id, options), () => options?.forUpdate !== true && reads++ === 0 ? other : Effect.void)
+          })
+        )
+        expect(reads).toBeLessThanOrEqual(1)
+        expect(Option.map(yield* store.get(message_id), (m) => [m.status, m.sent_count, m.total_recipients])).toEqual(Option.some(["SENT", 3, 3]))
+        expect(yield* Observe.partsOf(message_id)).toHaveLength(3)
+      }))
+
     test("concurrent processing of one message hands each member every part exactly once", () =>
       Effect.gen(function*() {
         yield* ContactBook.upsertContacts(Array.from({ length: 12 }, (_, n) => Fixtures.candidate(n, { tags: ["all"] })), { blankErases: false })
