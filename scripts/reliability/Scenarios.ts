@@ -62,6 +62,7 @@ interface Row {
   readonly id: string
   readonly status: string
   readonly total_recipients: string
+  readonly sent_count: string
 }
 
 /**
@@ -81,8 +82,11 @@ export const killedBroadcast: Scenario = async (book, rounds) => {
     const killed = await Harness.kill(job)
     const rerun = await Harness.run(args, { cwd: book.dir })
     const finishedBefore = killed.code === 0
-    const messages = book.query(`SELECT coalesce(id, ''), status, total_recipients FROM messages WHERE message = '${text.replace(/'/g, "''")}'`)
-      .map(([id = "", status = "", total_recipients = ""]): Row => ({ id, status, total_recipients }))
+    const messages = book.query(`SELECT coalesce(id, ''), status, total_recipients, sent_count FROM messages WHERE message = '${text.replace(/'/g, "''")}'`)
+      .map(([id = "", status = "", total_recipients = "", sent_count = ""]): Row => ({ id, status, total_recipients, sent_count }))
+    const parts = book.query(
+      `SELECT count(*) FROM outbox o JOIN messages m ON m.message_id = o.message_id WHERE m.message = '${text.replace(/'/g, "''")}'`
+    )[0]?.[0]
     const doubles = book.query(
       `SELECT o.msisdn, o.part, count(*) FROM outbox o JOIN messages m ON m.message_id = o.message_id WHERE m.message = '${
         text.replace(/'/g, "''")
@@ -103,6 +107,9 @@ export const killedBroadcast: Scenario = async (book, rounds) => {
       check(`broadcast kill ${round}: no double sends`, doubles.length === 0, `${doubles.length} numbers got a part twice`),
       check(`broadcast kill ${round}: no losses`, handed === "12000" && messages[0]?.total_recipients === "12000",
         `handed to ${handed}, recipients ${messages[0]?.total_recipients}`),
+      // The counts move with each committed batch: through the kill and the re-run they count every part handed over.
+      check(`broadcast kill ${round}: sent_count counts every part handed over`, messages[0]?.sent_count === parts,
+        `sent_count ${messages[0]?.sent_count}, parts ${parts}`),
       check(`broadcast kill ${round}: nothing PROCESSING`, book.query("SELECT count(*) FROM messages WHERE status IN ('PENDING', 'PROCESSING')")[0]?.[0] === "0",
         "a message was left unfinished")
     )
