@@ -66,7 +66,6 @@ export const describeError = (error: unknown): string => {
   return Visible.show(`error ${code} (${number}): ${reported.message}`)
 }
 
-
 /** The flag, setting or field an error is about, when it names one. */
 const fieldOf = (error: ReportedError): string | undefined => {
   switch (error._tag) {
@@ -121,7 +120,7 @@ export const errorJson = (given: unknown) => {
       ...(field === undefined ? {} : { field }),
       ...(line === undefined ? {} : { line }),
       ...(error._tag === "TooManyRejects" && error.summary !== undefined ? { summary: error.summary } : {}),
-      ...carried.get(error),
+      ...(typeof given === "object" && given !== null ? carried.get(given) : undefined),
       exit_code: exitCodeOf(error)
     }
   }

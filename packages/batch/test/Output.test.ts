@@ -183,6 +183,11 @@ describe("Output.errorJson", () => {
     }))
   })
 
+  it("what a failure carries stays in its document, a foreign failure's too", () => {
+    expect(Output.errorJson(Output.carrying(new Error("boom"), { field: "TEXT" })).error).toMatchObject({ code: "FAILED", field: "TEXT" })
+    expect(Output.errorJson(Output.carrying(examples.Usage, { inspection: 1 })).error).toMatchObject({ code: "USAGE", inspection: 1 })
+  })
+
   it("law: the JSON form survives JSON unchanged (plain data, nothing lost)", () => {
     fc.assert(fc.property(fc.oneof(anyError, foreign), (error) => {
       const value = Output.errorJson(error)
