@@ -187,11 +187,19 @@ export const suppressionAdded = (added: Suppressions.Added): ReadonlyArray<strin
   }`
 ]
 
-export const broadcastSent = (sent: Broadcast.Sent): ReadonlyArray<string> => [
-  `${sent.status}: message ${sent.message_id}${sent.resumed ? " (resumed)" : ""}`,
-  `  ${sent.recipients} recipients + ${sent.monitors} monitors × ${sent.segments} segment(s) = ${sent.sent_count} SMS`,
-  `  handed over to ${sent.handed_over} numbers in this run, ${sent.error_count} SMS failed`
-]
+/**
+ * A send's summary. `sent_count` counts the SMS handed to the carrier: the audience's parts, unless a stopped run
+ * reached members who have left the tags since, or a member's unsent parts were cancelled when it opted out.
+ */
+export const broadcastSent = (sent: Broadcast.Sent): ReadonlyArray<string> => {
+  const audience = (sent.recipients + sent.monitors) * sent.segments
+  return [
+    `${sent.status}: message ${sent.message_id}${sent.resumed ? " (resumed)" : ""}`,
+    `  (${sent.recipients} recipients + ${sent.monitors} monitors) × ${sent.segments} segment(s) = ${audience} SMS` +
+    (audience === sent.sent_count ? "" : `; ${sent.sent_count} SMS handed to the carrier (members reached before a stop who have left the tags since, parts cancelled for an opt-out)`),
+    `  handed over to ${sent.handed_over} numbers in this run, ${sent.error_count} SMS failed`
+  ]
+}
 
 export const broadcastPlan = (plan: BroadcastPlan.Summary): ReadonlyArray<string> => [
   plan.resume === undefined

@@ -38,3 +38,14 @@ describe("Format.table", () => {
     expect(lines).toEqual(["NAME    TAGS", "王小明  a", "Zoë     b", "Zoe\u0308     c", "Ann 😀  d", "Ann     e"])
   })
 })
+
+describe("Format.broadcastSent", () => {
+  const sent = { message_id: "m1", recipients: 3, monitors: 1, segments: 2, sent_count: 8, error_count: 0, status: "SENT" as const, handed_over: 4, resumed: false }
+
+  it("says the audience's SMS, and the count handed to the carrier where it differs", () => {
+    expect(Format.broadcastSent(sent)[1]).toBe("  (3 recipients + 1 monitors) × 2 segment(s) = 8 SMS")
+    expect(Format.broadcastSent({ ...sent, sent_count: 10, resumed: true })[1]).toBe(
+      "  (3 recipients + 1 monitors) × 2 segment(s) = 8 SMS; 10 SMS handed to the carrier (members reached before a stop who have left the tags since, parts cancelled for an opt-out)"
+    )
+  })
+})
