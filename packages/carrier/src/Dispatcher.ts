@@ -76,6 +76,7 @@ export type Notice =
   | { readonly _tag: "Processed"; readonly message_id: string; readonly status: string }
   | { readonly _tag: "Recovered"; readonly requeued: number; readonly inDoubt: number }
   | { readonly _tag: "Resent"; readonly parts: number }
+  | { readonly _tag: "ScanFailed"; readonly reason: string }
 
 /**
  * The notices worth a warning: refused or unreadable input, receipts nobody matches, parts a stopped dispatcher left,
@@ -83,6 +84,7 @@ export type Notice =
  */
 export const isWarning = (notice: Notice): boolean =>
   notice._tag === "InboundRefused" || notice._tag === "UnreadableReceipt" || notice._tag === "Recovered" || notice._tag === "Resent" ||
+  notice._tag === "ScanFailed" ||
   (notice._tag === "Receipt" && notice.outcome._tag === "Unknown") ||
   // A refused bind is told by the Disconnected that follows it, in words: one warning an attempt.
   (notice._tag === "Link" && notice.event._tag === "Disconnected")
@@ -270,13 +272,15 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
     // Messages left PENDING/READY are processed beside the draining, so a long broadcast never stalls it.
     let messagesPending = true
     let lastScan = 0
+    // A scan that fails (the book locked a moment, a message another process moved on) is told and tried at the next
+    // one: failed, the scanner's fiber ended, and with it every later broadcast's processing (a `--once` run hung).
     const scanMessages = Effect.gen(function*() {
       const processed = yield* processMessages(options.messagesWithinMs, notify)
       counts.messages += processed
       messagesPending = processed > 0
       lastScan = Date.now()
       signal()
-    })
+    }).pipe(Effect.catch((error) => Effect.sync(() => notify({ _tag: "ScanFailed", reason: error.message }))))
     const scanner = yield* Effect.forkChild(Effect.forever(Effect.andThen(scanMessages, Effect.sleep(options.messagesEveryMs))))
     yield* Effect.addFinalizer(() => Fiber.interrupt(scanner))
 

@@ -8,9 +8,9 @@ import * as Http from "node:http"
 import type { Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Account, CarrierFailure, ContactBook, Messaging, PartQueue, Sms, StoreFailure } from "@smsbook/core"
+import { Account, CarrierFailure, ContactBook, Messaging, MessageStore, PartQueue, Sms, StoreFailure } from "@smsbook/core"
 import { PartStore, Store } from "@smsbook/store"
-import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
+import { Effect, Fiber, Layer, ManagedRuntime, Stream } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import * as Dispatcher from "../src/Dispatcher.ts"
 import * as KannelConfig from "../src/KannelConfig.ts"
@@ -171,6 +171,28 @@ describe("Dispatcher (SQLite)", () => {
       expect(contact.status).toBe("CANCELLED")
       const sent = await runtime.runPromise(Messaging.listMessages({ direction: "MT" }))
       expect(sent.map((message) => [message.status, message.sent_count, message.error_count])).toEqual([["SENT", 1, 0]])
+    })
+  })
+
+  it("a scan for messages that fails (the book locked a moment) is told and tried again: a broadcast created meanwhile is still sent", async () => {
+    await withSmsc(delivered, async (smsc, runtime) => {
+      await book(runtime, 3)
+      await runtime.runPromise(Messaging.sendToGroups({ tags: ["news"], message: "hello" }))
+      let scans = 0
+      const told: Array<string> = []
+      const flaky = Layer.effect(MessageStore.MessageStore, Effect.map(Effect.service(MessageStore.MessageStore), (store) => ({
+        ...store,
+        stream: (filter: MessageStore.Filter) =>
+          ++scans === 1 ? Stream.fail(new StoreFailure({ operation: "messages.stream", reason: "database is locked" })) : store.stream(filter)
+      }))).pipe(Layer.provide(Layer.succeedContext(await runtime.context())))
+      const summary = await runtime.runPromise(Effect.provide(
+        Dispatcher.run(TestSmsc.clientConfig(smsc.port), once({ messagesEveryMs: 50, receiptWaitMs: 2000 }), (notice) => void told.push(notice._tag)),
+        flaky
+      ))
+      expect(scans).toBeGreaterThan(1)
+      expect(told).toContain("ScanFailed")
+      expect(summary.submitted).toBe(3)
+      expect(smsc.accepted).toHaveLength(3)
     })
   })
 
