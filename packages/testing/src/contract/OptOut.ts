@@ -113,6 +113,20 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(yield* store.cancel([])).toBe(0)
       }))
 
+    test("a batch write never moves a stored CANCELLED, even one whose entry is gone: it changes names and tags only", () =>
+      Effect.gen(function*() {
+        const store = yield* ContactStore.ContactStore
+        const ann = yield* ContactBook.createContact(Fixtures.msisdn(1), { first_name: "Ann" })
+        yield* ContactBook.optOut(Fixtures.msisdn(1))
+        // The status alone must hold the opt-out here: the store's check of the list cannot.
+        yield* store.unsuppress(Fixtures.msisdn(1))
+        const renamed = { ...ann, first_name: "Anne", full_name: "Anne" }
+        yield* store.write({ insert: [renamed], update: [] })
+        expect(yield* ContactBook.getContact(Fixtures.msisdn(1))).toEqual({ ...renamed, status: "CANCELLED" })
+        yield* store.write({ insert: [], update: [{ ...renamed, tags: ["news"] }] })
+        expect(yield* ContactBook.getContact(Fixtures.msisdn(1))).toEqual({ ...renamed, tags: ["news"], status: "CANCELLED" })
+      }))
+
     test("the suppression list is listed in msisdn order, a page after a number at a time, deleted contacts' numbers included", () =>
       Effect.gen(function*() {
         const store = yield* ContactStore.ContactStore
