@@ -6,6 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Account, Contact, ContactBook, MemoryStore, MessageStore, Messaging, Sms } from "@smsbook/core"
 import { SqliteStore } from "@smsbook/store"
 import { Effect, Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -171,6 +172,18 @@ describe("a dry run says what the real run would do", () => {
       expect(yield* refusal(Plan.resolve({ tags: ["news"], message: "Hi", id: "promo-2" }))).toBe("DuplicateSend")
       // Another text is another broadcast.
       expect((yield* Plan.resolve({ tags: ["news"], message: "Hi again" })).recipients).toBe(2)
+    }).pipe(Effect.provide(sqlite())))
+
+  it.effect("at the very end of the spam period the dry run still refuses, as the send does; a millisecond later both go", () =>
+    Effect.gen(function*() {
+      yield* seed(2, ["news"])
+      yield* Broadcast.send({ tags: ["news"], message: "Hi", id: "promo-4" }, noEmpty)
+      yield* TestClock.adjust(acme.spam_period_seconds * 1000)
+      expect(yield* refusal(Plan.resolve({ tags: ["news"], message: "Hi", id: "promo-4" }))).toBe("DuplicateSend")
+      expect(yield* refusal(Broadcast.send({ tags: ["news"], message: "Hi", id: "promo-4" }, noEmpty))).toBe("DuplicateSend")
+      yield* TestClock.adjust(1)
+      expect((yield* Plan.resolve({ tags: ["news"], message: "Hi", id: "promo-4" })).recipients).toBe(2)
+      expect(yield* Broadcast.send({ tags: ["news"], message: "Hi", id: "promo-4" }, noEmpty)).toMatchObject({ recipients: 2, resumed: false })
     }).pipe(Effect.provide(sqlite())))
 
   it.effect("an interrupted broadcast: the dry run says it resumes and how many remain", () =>
