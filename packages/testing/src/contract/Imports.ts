@@ -82,6 +82,22 @@ export const register = ({ test }: Harness.Harness): void => {
         expect((yield* ContactBook.getContact(Fixtures.msisdn(1))).status).toBe("CANCELLED")
       }))
 
+    test("a suppressed number comes in CANCELLED, and its later rows in the batch are counted opted out too", () =>
+      Effect.gen(function*() {
+        yield* ContactBook.createContact(Fixtures.msisdn(1), { first_name: "Ann" })
+        yield* ContactBook.optOut(Fixtures.msisdn(1))
+        yield* ContactBook.deleteContact(Fixtures.msisdn(1))
+        const outcomes = yield* ContactBook.upsertContacts([
+          Fixtures.candidate(1, { first_name: "Ann" }),
+          Fixtures.candidate(1, { tags: ["news"] })
+        ], { blankErases: false })
+        expect(outcomes).toEqual([
+          { kind: "created", msisdn: Fixtures.msisdn(1), optedOut: true, duplicate: false, suppressed: true },
+          { kind: "updated", msisdn: Fixtures.msisdn(1), optedOut: true, duplicate: true }
+        ])
+        expect(yield* ContactBook.getContact(Fixtures.msisdn(1))).toMatchObject({ status: "CANCELLED", tags: ["news"] })
+      }))
+
     test("the same number twice in a batch is merged into one contact", () =>
       Effect.gen(function*() {
         yield* ContactBook.createContact(Fixtures.msisdn(2), { first_name: "Second" })
