@@ -99,6 +99,14 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
         return pg.runPromise(effect)
       }, { numRuns: 100 })
     })
+
+    it("keeps the opt-out law as MemoryStore does, on sequences of contact and suppression-list calls", async () => {
+      await ModelCheck.check(async (effect) => {
+        if (pg === undefined || schemaSql === undefined) throw new Error("no store")
+        await schemaSql.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`TRUNCATE ${tables}`)))
+        return pg.runPromise(effect)
+      }, { ops: ModelCheck.arbitraries().optOuts, numRuns: 100 })
+    })
   })
 
   describe("transactions, errors, migrations and examples", () => {

@@ -47,6 +47,10 @@ describe("SqliteStore against the memory store", () => {
     await ModelCheck.check((effect) => onFile(freshPath(), { pageSize: 1 + (runs++ % 3) })(effect), { nul: true, numRuns: 150 })
   })
 
+  it("keeps the opt-out law as the memory store does, on sequences of contact and suppression-list calls", async () => {
+    await ModelCheck.check((effect) => onFile(freshPath())(effect), { ops: calls.optOuts, numRuns: 100 })
+  })
+
   it("lists and selects audiences as the memory store does, whatever the case folding of the text", async () => {
     await ModelCheck.check((effect) => onFile(freshPath(), { pageSize: 2 })(effect), { ops: listsAndAudiences, numRuns: 200 })
   })

@@ -16,6 +16,11 @@ export type Write =
   | { readonly kind: "contact.update"; readonly contact: Contact.Contact }
   | { readonly kind: "contact.remove"; readonly msisdn: string }
   | { readonly kind: "contact.write"; readonly insert: ReadonlyArray<Contact.Contact>; readonly update: ReadonlyArray<Contact.Contact> }
+  | { readonly kind: "contact.getOrInsert"; readonly contact: Contact.Contact }
+  | { readonly kind: "contact.suppress"; readonly msisdn: string }
+  | { readonly kind: "contact.cancel"; readonly msisdns: ReadonlyArray<string> }
+  | { readonly kind: "contact.unsuppress"; readonly msisdn: string }
+  | { readonly kind: "contact.forget"; readonly msisdn: string }
   | { readonly kind: "message.insert"; readonly message: Message.Stored; readonly antiSpam: MessageStore.AntiSpam | undefined }
   | { readonly kind: "message.update"; readonly message: Message.Stored }
   | { readonly kind: "deliveries.record"; readonly messageId: string; readonly msisdns: ReadonlyArray<string> }
@@ -24,10 +29,13 @@ export type Write =
 /** A call that only reads. */
 export type Read =
   | { readonly kind: "contact.get"; readonly msisdn: string }
+  | { readonly kind: "contact.getForUpdate"; readonly msisdn: string }
   | { readonly kind: "contact.getMany"; readonly msisdns: ReadonlyArray<string> }
   | { readonly kind: "contact.list"; readonly filter: ContactStore.ListFilter }
   | { readonly kind: "contact.audience"; readonly tags: ReadonlyArray<string> }
   | { readonly kind: "contact.count" }
+  | { readonly kind: "contact.suppressed"; readonly msisdns: ReadonlyArray<string> }
+  | { readonly kind: "contact.listSuppressed"; readonly page: ContactStore.SuppressedPage }
   | { readonly kind: "message.get"; readonly messageId: string }
   | { readonly kind: "message.findById"; readonly id: string }
   | { readonly kind: "message.list"; readonly page: MessageStore.Page }
@@ -54,12 +62,17 @@ export const messageIds = ["m1", "m2", "m10", "M1"] as const
 // ---------------------------------------------------------------------------------------------
 // Running calls
 
-/** Options and maps become plain data, so answers compare by value whatever the adapter built. */
+/**
+ * Options, maps and sets become plain data, so answers compare by value whatever the adapter built. A set is
+ * sorted: its order is not part of any answer.
+ */
 const plain = (value: unknown): unknown =>
   Option.isOption(value)
     ? Option.match(value, { onNone: () => ({ none: true }), onSome: (some) => ({ some }) })
     : value instanceof Map
     ? { map: [...value] }
+    : value instanceof Set
+    ? { set: [...value].sort() }
     : value
 
 const plainError = (error: unknown): unknown =>
@@ -82,6 +95,16 @@ const step = (op: Write | Read): Effect.Effect<unknown, unknown, Ports> =>
         return yield* contacts.remove(op.msisdn)
       case "contact.write":
         return yield* contacts.write({ insert: op.insert, update: op.update })
+      case "contact.getOrInsert":
+        return yield* contacts.getOrInsert(op.contact)
+      case "contact.suppress":
+        return yield* contacts.suppress(op.msisdn)
+      case "contact.cancel":
+        return yield* contacts.cancel(op.msisdns)
+      case "contact.unsuppress":
+        return yield* contacts.unsuppress(op.msisdn)
+      case "contact.forget":
+        return yield* contacts.forget(op.msisdn)
       case "message.insert":
         return yield* messages.insert(op.message, op.antiSpam)
       case "message.update":
@@ -92,6 +115,8 @@ const step = (op: Write | Read): Effect.Effect<unknown, unknown, Ports> =>
         return yield* (yield* Carrier.Carrier).handOver(op.parts)
       case "contact.get":
         return yield* contacts.get(op.msisdn)
+      case "contact.getForUpdate":
+        return yield* contacts.getForUpdate(op.msisdn)
       case "contact.getMany":
         return yield* contacts.getMany(op.msisdns)
       case "contact.list":
@@ -100,6 +125,10 @@ const step = (op: Write | Read): Effect.Effect<unknown, unknown, Ports> =>
         return yield* Stream.runCollect(contacts.audience({ tags: op.tags }))
       case "contact.count":
         return yield* contacts.count
+      case "contact.suppressed":
+        return yield* contacts.suppressed(op.msisdns)
+      case "contact.listSuppressed":
+        return yield* contacts.listSuppressed(op.page)
       case "message.get":
         return yield* messages.get(op.messageId)
       case "message.findById":
@@ -130,13 +159,14 @@ export const run = (op: Op): Effect.Effect<unknown, never, Ports> => {
   })
 }
 
-/** Everything a store holds, read through its ports. */
+/** Everything a store holds, read through its ports (the suppression list too: it outlives the contacts). */
 export const snapshot = Effect.gen(function*() {
   const contacts = yield* ContactStore.ContactStore
   const messages = yield* MessageStore.MessageStore
   return {
     contacts: yield* contacts.list({ limit: 1_000, start: 0 }),
     count: yield* contacts.count,
+    suppressed: yield* contacts.listSuppressed({ limit: 1_000 }),
     messages: yield* Stream.runCollect(messages.stream({})),
     deliveries: yield* Effect.forEach(messageIds, (id) => messages.countDeliveries(id)),
     outbox: yield* (yield* Carrier.Outbox).parts
@@ -243,7 +273,7 @@ export const arbitraries = (options: Options = {}) => {
   })
 
   // Weighted towards the calls that build state and the queries that read it back.
-  const writeOp: fc.Arbitrary<Write> = fc.oneof(
+  const contactWrites: ReadonlyArray<fc.WeightedArbitrary<Write>> = [
     { weight: 3, arbitrary: contact.map((c): Write => ({ kind: "contact.insert", contact: c })) },
     { weight: 2, arbitrary: contact.map((c): Write => ({ kind: "contact.update", contact: c })) },
     { weight: 1, arbitrary: msisdn.map((m): Write => ({ kind: "contact.remove", msisdn: m })) },
@@ -252,6 +282,16 @@ export const arbitraries = (options: Options = {}) => {
       arbitrary: fc.record({ insert: fc.array(contact, { maxLength: 5 }), update: fc.array(contact, { maxLength: 3 }) })
         .map(({ insert, update }): Write => ({ kind: "contact.write", insert, update }))
     },
+    { weight: 2, arbitrary: contact.map((c): Write => ({ kind: "contact.getOrInsert", contact: c })) },
+    { weight: 1, arbitrary: msisdn.map((m): Write => ({ kind: "contact.suppress", msisdn: m })) },
+    { weight: 2, arbitrary: fc.array(msisdn, { maxLength: 4 }).map((m): Write => ({ kind: "contact.cancel", msisdns: m })) },
+    // As often as a cancel: a stored CANCELLED whose entry is gone is the state where only the store's law holds.
+    { weight: 2, arbitrary: msisdn.map((m): Write => ({ kind: "contact.unsuppress", msisdn: m })) },
+    { weight: 1, arbitrary: msisdn.map((m): Write => ({ kind: "contact.forget", msisdn: m })) }
+  ]
+
+  const writeOp: fc.Arbitrary<Write> = fc.oneof(
+    ...contactWrites,
     {
       weight: 4,
       arbitrary: fc.tuple(message, fc.option(fc.record({ id: externalId, since: instant }), { nil: undefined }))
@@ -266,12 +306,23 @@ export const arbitraries = (options: Options = {}) => {
     { weight: 1, arbitrary: fc.array(part, { maxLength: 3 }).map((parts): Write => ({ kind: "carrier.handOver", parts })) }
   )
 
-  const readOp: fc.Arbitrary<Read> = fc.oneof(
+  const contactReads: ReadonlyArray<fc.WeightedArbitrary<Read>> = [
     { weight: 1, arbitrary: msisdn.map((m): Read => ({ kind: "contact.get", msisdn: m })) },
+    { weight: 1, arbitrary: msisdn.map((m): Read => ({ kind: "contact.getForUpdate", msisdn: m })) },
     { weight: 1, arbitrary: fc.array(msisdn, { maxLength: 5 }).map((m): Read => ({ kind: "contact.getMany", msisdns: m })) },
     { weight: 5, arbitrary: contactFilter.map((filter): Read => ({ kind: "contact.list", filter })) },
     { weight: 3, arbitrary: fc.array(tag, { maxLength: 3 }).map((t): Read => ({ kind: "contact.audience", tags: t })) },
     { weight: 1, arbitrary: fc.constant<Read>({ kind: "contact.count" }) },
+    { weight: 1, arbitrary: fc.array(msisdn, { maxLength: 4 }).map((m): Read => ({ kind: "contact.suppressed", msisdns: m })) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ after: msisdn, limit: fc.nat(4) }, { requiredKeys: ["limit"] })
+        .map((page): Read => ({ kind: "contact.listSuppressed", page }))
+    }
+  ]
+
+  const readOp: fc.Arbitrary<Read> = fc.oneof(
+    ...contactReads,
     { weight: 1, arbitrary: messageId.map((id): Read => ({ kind: "message.get", messageId: id })) },
     { weight: 2, arbitrary: externalId.map((id): Read => ({ kind: "message.findById", id })) },
     {
@@ -298,7 +349,43 @@ export const arbitraries = (options: Options = {}) => {
   // size "max": sequences long enough to build states worth querying.
   const ops = fc.array(op, { minLength: 1, maxLength: 30, size: "max" })
 
-  return { text, msisdn, tag, contact, message, contactFilter, messageFilter, part, writeOp, readOp, simpleOp, transactionOp, op, ops }
+  // Only the contact port's calls, the suppression list's among them, some in transactions: the opt-out law's
+  // states (a stored CANCELLED, its entry lifted, then a batch write) come up in most sequences, not a few.
+  const contactOp: fc.Arbitrary<Write | Read> = fc.oneof({ weight: 3, arbitrary: fc.oneof(...contactWrites) }, { weight: 1, arbitrary: fc.oneof(...contactReads) })
+  const optOuts = fc.array(
+    fc.oneof(
+      { weight: 9, arbitrary: contactOp },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          kind: fc.constant("transaction" as const),
+          via: fc.constant("contacts" as const),
+          ops: fc.array(contactOp, { minLength: 1, maxLength: 5 }),
+          fails: fc.boolean()
+        })
+      }
+    ),
+    { minLength: 1, maxLength: 30, size: "max" }
+  )
+
+  return {
+    text,
+    msisdn,
+    tag,
+    contact,
+    message,
+    contactFilter,
+    messageFilter,
+    part,
+    writeOp,
+    readOp,
+    simpleOp,
+    transactionOp,
+    op,
+    ops,
+    contactOp,
+    optOuts
+  }
 }
 
 export interface CheckOptions extends Options {

@@ -1,9 +1,9 @@
 /**
  * The model check can fail: adapters broken in one way each (a filter ignored, no rollback, case-sensitive
- * tags, anti-spam skipped, deliveries recorded twice) are caught, and a correct adapter passes.
+ * tags, anti-spam skipped, deliveries recorded twice, an opt-out lifted) are caught, and a correct adapter passes.
  */
 import { Carrier, ContactStore, MemoryStore, MessageStore } from "@smsbook/core"
-import { Effect, Stream } from "effect"
+import { Effect, Option, Stream } from "effect"
 import { describe, expect, it } from "vitest"
 import * as Fixtures from "../src/Fixtures.ts"
 import * as ModelCheck from "../src/ModelCheck.ts"
@@ -49,18 +49,58 @@ const breakages: ReadonlyArray<readonly [string, (ports: Services) => Services]>
   })]
 ]
 
+/** Breakages of the opt-out law, caught by the sequences of contact and suppression-list calls. */
+const optOutBreakages: ReadonlyArray<readonly [string, (ports: Services) => Services]> = [
+  // The opt-out law held only through the suppression list: a stored CANCELLED whose entry an unsuppress took off
+  // goes back to the status the batch gives it.
+  ["a batch write that lifts a stored CANCELLED whose suppression entry is gone", (ports) => ({
+    ...ports,
+    contacts: {
+      ...ports.contacts,
+      write: ({ insert, update }) =>
+        Effect.forEach([...insert, ...update], (contact) =>
+          Effect.flatMap(ports.contacts.suppressed([contact.msisdn]), (listed) =>
+            listed.size > 0
+              ? ports.contacts.write({ insert: [contact], update: [] })
+              : Effect.flatMap(ports.contacts.get(contact.msisdn), (stored) =>
+                Option.isSome(stored) ? Effect.orDie(ports.contacts.update(contact)) : Effect.orDie(Effect.asVoid(ports.contacts.insert(contact)))))
+        , { discard: true })
+    }
+  })],
+  ["a remove that also takes the number off the suppression list", (ports) => ({
+    ...ports,
+    contacts: { ...ports.contacts, remove: (msisdn) => Effect.andThen(ports.contacts.remove(msisdn), ports.contacts.unsuppress(msisdn)) }
+  })],
+  ["a cancel that counts the contacts already CANCELLED", (ports) => ({
+    ...ports,
+    contacts: {
+      ...ports.contacts,
+      cancel: (msisdns) =>
+        Effect.flatMap(ports.contacts.getMany([...new Set(msisdns)]), (found) => Effect.as(ports.contacts.cancel(msisdns), found.size))
+    }
+  })]
+]
+
+/** A counterexample whose answers differ, not a crash of the harness. */
+const expectCaught = (failure: unknown) =>
+  expect(failure).toMatchObject({
+    message: expect.stringMatching(/^Property failed/),
+    cause: expect.objectContaining({ name: "AssertionError", message: expect.stringMatching(/deeply equal/) })
+  })
+
 describe("ModelCheck.check", () => {
   it.each(breakages)("catches %s", async (_, change) => {
-    const failure = await ModelCheck.check(broken(change), { numRuns: 200, seed: 42 }).then(() => undefined, (error: unknown) => error)
-    // A counterexample whose answers differ, not a crash of the harness.
-    expect(failure).toMatchObject({
-      message: expect.stringMatching(/^Property failed/),
-      cause: expect.objectContaining({ name: "AssertionError", message: expect.stringMatching(/deeply equal/) })
-    })
+    expectCaught(await ModelCheck.check(broken(change), { numRuns: 200, seed: 42 }).then(() => undefined, (error: unknown) => error))
+  })
+
+  it.each(optOutBreakages)("catches %s", async (_, change) => {
+    const ops = ModelCheck.arbitraries().optOuts
+    expectCaught(await ModelCheck.check(broken(change), { ops, numRuns: 100, seed: 42 }).then(() => undefined, (error: unknown) => error))
   })
 
   it("passes an adapter that answers as the memory store does", async () => {
     await ModelCheck.check(broken((ports) => ports), { numRuns: 50 })
+    await ModelCheck.check(broken((ports) => ports), { ops: ModelCheck.arbitraries().optOuts, numRuns: 50 })
   })
 })
 
