@@ -1,6 +1,7 @@
 /**
  * The model check: any adapter of the storage ports answers every sequence of port calls exactly as
  * the memory store does. Calls are data (`Op`), so fast-check generates, replays and shrinks them.
+ * Just over 400 lines: every call of the ports is one case of `Op`, generated, run and compared here in one place.
  */
 import { Carrier, Contact, ContactStore, MemoryStore, type Message, MessageStore } from "@smsbook/core"
 import { Effect, Option, Stream } from "effect"
