@@ -103,21 +103,25 @@ const processMessages = Effect.fnUntraced(function*(withinMs: number, notify: (n
   const store = yield* MessageStore.MessageStore
   const since = Date.now() - withinMs
   let processed = 0
-  yield* Stream.runForEach(store.stream({ direction: "MT", from: since }), (message) => {
-    if (message.type === Message.INDIVIDUAL && message.status === "READY") {
-      return Effect.map(Messaging.deliverMessage(message.message_id), (sent) => {
+  yield* Stream.runForEach(store.stream({ direction: "MT", from: since }), (message) =>
+    Effect.gen(function*() {
+      if (message.type === Message.INDIVIDUAL && message.status === "READY") {
+        // Refused as SENT: another process delivered it since the scan read it.
+        const sent = yield* Messaging.deliverMessage(message.message_id).pipe(
+          Effect.map(Option.some),
+          Effect.catchTag("IllegalTransition", () => Effect.succeedNone)
+        )
+        if (Option.isNone(sent)) return
         processed++
-        notify({ _tag: "Processed", message_id: sent.message_id ?? message.message_id, status: sent.status })
-      })
-    }
-    if (message.type === Message.GROUP && (message.status === "PENDING" || message.status === "PROCESSING" || message.status === "READY")) {
-      return Effect.map(Messaging.processGroupMessage(message.message_id), (result) => {
+        notify({ _tag: "Processed", message_id: sent.value.message_id ?? message.message_id, status: sent.value.status })
+      } else if (
+        message.type === Message.GROUP && (message.status === "PENDING" || message.status === "PROCESSING" || message.status === "READY")
+      ) {
+        const result = yield* Messaging.processGroupMessage(message.message_id)
         processed++
         notify({ _tag: "Processed", message_id: result.message.message_id, status: result.message.status })
-      })
-    }
-    return Effect.void
-  })
+      }
+    }))
   return processed
 })
 

@@ -304,13 +304,15 @@ export const deliverMessage = Effect.fnUntraced(function*(messageId: string) {
   const carrier = yield* Carrier
   const account = yield* Account
   const zone = yield* accountZone
-  const message = yield* find(messageId)
-  const msisdn = message.msisdn
-  if (msisdn === undefined) {
-    return yield* new IllegalTransition({ entity: "message", from: message.status, to: "SENT" })
-  }
-  const texts = Sms.analyzePrefixed(account.short_name, message.message).parts
+  // Read in the transaction (PostgreSQL: row locked): a delivery from an earlier read wrote its counts over those a
+  // dispatcher had counted since another delivery of the message; now it finds the message SENT and is refused.
   return yield* store.transaction(Effect.gen(function*() {
+    const message = yield* find(messageId, { forUpdate: true })
+    const msisdn = message.msisdn
+    if (msisdn === undefined) {
+      return yield* new IllegalTransition({ entity: "message", from: message.status, to: "SENT" })
+    }
+    const texts = Sms.analyzePrefixed(account.short_name, message.message).parts
     const sent = yield* advance(message, "SENT")
     const fresh = yield* store.recordDeliveries(message.message_id, [msisdn])
     const failed = fresh.length === 0 ? 0 : yield* carrier.handOver(partsFor(message, texts, msisdn))

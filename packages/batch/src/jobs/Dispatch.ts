@@ -9,14 +9,19 @@ import { Effect, Stream } from "effect"
 export const toOutbox = Effect.gen(function*() {
   const store = yield* MessageStore.MessageStore
   let processed = 0
-  yield* Stream.runForEach(store.stream({ direction: "MT" }), (message) => {
-    if (message.type === Message.INDIVIDUAL && message.status === "READY") {
-      return Effect.map(Messaging.deliverMessage(message.message_id), () => void processed++)
-    }
-    if (message.type === Message.GROUP && message.status !== "SENT") {
-      return Effect.map(Messaging.processGroupMessage(message.message_id), () => void processed++)
-    }
-    return Effect.void
-  })
+  yield* Stream.runForEach(store.stream({ direction: "MT" }), (message) =>
+    Effect.gen(function*() {
+      if (message.type === Message.INDIVIDUAL && message.status === "READY") {
+        // Refused as SENT: another process delivered it since the scan read it.
+        const delivered = yield* Messaging.deliverMessage(message.message_id).pipe(
+          Effect.as(true),
+          Effect.catchTag("IllegalTransition", () => Effect.succeed(false))
+        )
+        if (delivered) processed++
+      } else if (message.type === Message.GROUP && message.status !== "SENT") {
+        yield* Messaging.processGroupMessage(message.message_id)
+        processed++
+      }
+    }))
   return processed
 })

@@ -3,8 +3,8 @@
  * recipients, and delivery handing every part to the carrier once.
  */
 import { describe, expect } from "@effect/vitest"
-import { ContactBook, Messaging, Sms } from "@smsbook/core"
-import { Effect } from "effect"
+import { ContactBook, Messaging, MessageStore, Sms } from "@smsbook/core"
+import { Effect, Option } from "effect"
 import * as Fixtures from "../Fixtures.ts"
 import type * as Harness from "./Harness.ts"
 import * as Observe from "./Observe.ts"
@@ -93,6 +93,26 @@ export const register = ({ test }: Harness.Harness): void => {
         expect(yield* Observe.allMessages).toEqual([])
         // A number never opted out, and not in the book, may still be sent to.
         expect((yield* Messaging.sendToContact({ msisdn: Fixtures.msisdn(2), message: "Hi" })).msisdn).toBe(Fixtures.msisdn(2))
+      }))
+
+    test("a delivery reads the message in its transaction: one from an earlier read is refused, and writes nothing over a dispatcher's counts", () =>
+      Effect.gen(function*() {
+        const store = yield* MessageStore.MessageStore
+        const sent = yield* Messaging.sendToContact({ msisdn: Fixtures.msisdn(1), message: "Hi" })
+        const ready = Option.getOrThrow(yield* store.get(sent.message_id ?? ""))
+        yield* Messaging.deliverMessage(ready.message_id)
+        // A dispatcher then counts the part failed.
+        yield* store.update({ ...Option.getOrThrow(yield* store.get(ready.message_id)), error_count: 1 })
+        // Another delivery whose read came before all that: an unlocked read answers the message READY.
+        const earlier: typeof store = {
+          ...store,
+          get: (messageId, options) => options?.forUpdate === true ? store.get(messageId, options) : Effect.succeed(Option.some(ready))
+        }
+        yield* Observe.refused(
+          Messaging.deliverMessage(ready.message_id).pipe(Effect.provideService(MessageStore.MessageStore, earlier)),
+          "IllegalTransition"
+        )
+        expect(Option.getOrThrow(yield* store.get(ready.message_id))).toMatchObject({ status: "SENT", sent_count: 1, error_count: 1 })
       }))
 
     test("delivery hands every part of the prefixed text to the carrier once: SENT, sent_count = parts", () =>
