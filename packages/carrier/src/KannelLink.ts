@@ -11,8 +11,6 @@ interface Submission extends Pending.Entry {
   readonly url: string
   readonly destination: string
   readonly id: string
-  /** Its place in the order of the link's requests when it was last sent; undefined until then. */
-  written: number | undefined
 }
 
 /** What one sendsms answer means for its part. */
@@ -150,13 +148,6 @@ export const open = (
     return was
   }
 
-  /** Back to the queue, not taken, after the parts sent before it that came back too: the journal hears it. */
-  const requeue = (submission: Submission, written: number) => {
-    const at = queue.findIndex((queued) => queued.written === undefined || queued.written > written)
-    queue.splice(at < 0 ? queue.length : at, 0, submission)
-    pending.notTaken([submission])
-  }
-
   /** Asks smsbox for an answer without a message (see {@link open}), within the connect timeout. */
   const probe = () => {
     const controller = new AbortController()
@@ -203,7 +194,7 @@ export const open = (
         }
         const answer = verdict(status)
         if (answer._tag === "Retry") {
-          requeue(submission, written)
+          pending.putBack([submission])
           // A window refused together waits once: a 503 to a request sent before the latest wait began is part of
           // the burst that began it, and does not lengthen it.
           onEvent({ _tag: "Throttled", status, retryInMs: written <= backedOffAfter ? Math.max(0, pausedUntil - Date.now()) : backOff() })
@@ -221,7 +212,7 @@ export const open = (
         failures++
         const unbound = unbind()
         if (unsent(error)) {
-          requeue(submission, written)
+          pending.putBack([submission])
           return onEvent({ _tag: "Disconnected", reason: connectFailure(config, error), requeued: 1, retryInMs: unbound ? backOff() : 0 })
         }
         // smsbox may have it: never asked again. Its report names it, so it is taken as submitted

@@ -38,7 +38,7 @@ const setup = (
     }
   })
   destinations.forEach((destination, key) =>
-    pending.queue.push({ destination, key, cleared: cleared.has(key), forgetting: undefined, settle: (outcome) => outcomes.set(key, outcome) })
+    pending.queue.push({ destination, key, cleared: cleared.has(key), forgetting: undefined, written: undefined, settle: (outcome) => outcomes.set(key, outcome) })
   )
   return { pending, journal, asked, outcomes, pumps: () => pumps }
 }
@@ -116,5 +116,23 @@ describe("pending submissions", () => {
     pending.notifyIdle()
     await waiting
     expect(outcomes.get(0)).toEqual({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
+  })
+
+  it("law: what went out and comes back is put back in the order it was written, after what was written before it and ahead of what never went out", () => {
+    fc.assert(fc.property(
+      // Write numbers of parts still queued (some throttled and put back already) and of parts coming back now, in any order.
+      fc.uniqueArray(fc.record({ written: fc.integer({ min: 1, max: 100 }), queued: fc.boolean() }), { selector: (part) => part.written, maxLength: 20 })
+        .chain((parts) => fc.shuffledSubarray(parts, { minLength: parts.length })),
+      fc.integer({ min: 0, max: 4 }),
+      (parts, unwritten) => {
+        const { pending } = setup([], { window: 10, tps: 0, inflight: 0 }, () => true)
+        const item = (written: number | undefined): Item => ({ destination: "a", key: written, cleared: true, forgetting: undefined, written, settle: () => undefined })
+        const queued = parts.filter((part) => part.queued).map((part) => part.written).sort((a, b) => a - b)
+        pending.queue.push(...queued.map(item), ...Array.from({ length: unwritten }, () => item(undefined)))
+        pending.putBack(parts.filter((part) => !part.queued).map((part) => item(part.written)))
+        const order = pending.queue.map((entry) => entry.written)
+        expect(order).toEqual([...parts.map((part) => part.written).sort((a, b) => a - b), ...Array.from({ length: unwritten }, () => undefined)])
+      }
+    ))
   })
 })

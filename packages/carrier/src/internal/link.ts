@@ -93,8 +93,6 @@ export interface Journal {
 interface Submission extends Pending.Entry {
   readonly params: Record<string, unknown>
   throttles: number
-  /** Its place in the order of the link's writes when it was last written; undefined until then. */
-  written: number | undefined
 }
 
 export interface Link {
@@ -177,7 +175,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     inflight: () => inflight.size,
     pump: () => pump()
   })
-  const { queue, notifyIdle, notTaken } = pending
+  const { queue, notifyIdle, putBack } = pending
 
   const dropLink = (reason: string) => {
     const current = session
@@ -186,13 +184,11 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     bound = false
     enquirePending = undefined
     clearTimeout(connectTimer)
-    // Unanswered submissions were not accepted: they go back to the queue in the order they were written, among
-    // the throttled ones already back there (written before or after them); what was never written stays behind.
+    // Unanswered submissions were not accepted: back in the queue in the order they were written, among the
+    // throttled ones already back there (written before or after them).
     const requeued = [...inflight.values()].map((entry) => entry.submission)
     inflight.clear()
-    queue.unshift(...requeued)
-    queue.sort((a, b) => (a.written ?? Number.MAX_SAFE_INTEGER) - (b.written ?? Number.MAX_SAFE_INTEGER))
-    notTaken(requeued)
+    putBack(requeued)
     current.removeAllListeners()
     current.on("error", () => undefined)
     current.destroy()
@@ -249,9 +245,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
       }
       submission.throttles++
       // Back at the head, after the parts written before it that came back too: the order is kept.
-      const at = queue.findIndex((queued) => queued.written === undefined || queued.written > order)
-      queue.splice(at < 0 ? queue.length : at, 0, submission)
-      notTaken([submission])
+      putBack([submission])
       onEvent({ _tag: "Throttled", status, retryInMs: wait })
     } else {
       throttleWait = Math.max(options.throttleMs.initial, throttleWait / 2)

@@ -12,6 +12,8 @@ export interface Entry {
   cleared: boolean
   /** The journal is being told it was not taken: it is cleared again only after. */
   forgetting: Promise<void> | undefined
+  /** Its place in the order of the link's writes when it last went out; undefined until then. */
+  written: number | undefined
 }
 
 export interface Options<S extends Entry> {
@@ -40,6 +42,12 @@ export interface Pending<S extends Entry> {
   readonly clear: (journal: Link.Journal, busy: ReadonlySet<string>) => void
   /** Submissions out that were not taken: the journal hears it, and they are cleared again before going out. */
   readonly notTaken: (submissions: ReadonlyArray<S>) => void
+  /**
+   * Submissions that went out and were not taken (throttled, refused for now, unanswered when the link dropped), back
+   * in the queue in the order they were written: after those written before them, ahead of what never went out. Then
+   * {@link notTaken}.
+   */
+  readonly putBack: (submissions: ReadonlyArray<S>) => void
   /** Pumps after `delay` ms, unless a pump is already scheduled. */
   readonly schedule: (delay: number) => void
   /** Resolves once nothing is queued or out. */
@@ -103,18 +111,28 @@ export const make = <S extends Entry>(options: Options<S>): Pending<S> => {
       )
   }
 
+  const notTaken = (submissions: ReadonlyArray<S>) => {
+    const journal = options.journal
+    if (journal === undefined || submissions.length === 0) return
+    const told = journal.notTaken(submissions.map((submission) => submission.key ?? -1)).catch(() => undefined)
+    for (const submission of submissions) {
+      submission.cleared = false
+      submission.forgetting = told
+    }
+  }
+
   return {
     queue,
     isClearing: () => clearing,
     clear,
-    notTaken: (submissions) => {
-      const journal = options.journal
-      if (journal === undefined || submissions.length === 0) return
-      const told = journal.notTaken(submissions.map((submission) => submission.key ?? -1)).catch(() => undefined)
+    notTaken,
+    putBack: (submissions) => {
       for (const submission of submissions) {
-        submission.cleared = false
-        submission.forgetting = told
+        const written = submission.written ?? 0
+        const at = queue.findIndex((queued) => queued.written === undefined || queued.written > written)
+        queue.splice(at < 0 ? queue.length : at, 0, submission)
       }
+      notTaken(submissions)
     },
     schedule: (delay) => {
       if (pumpTimer !== undefined) return
