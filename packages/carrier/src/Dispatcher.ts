@@ -98,12 +98,19 @@ interface PendingReceipt {
   readonly answer: (status: number) => void
 }
 
-/** Individual MT messages left READY and group messages left PENDING or PROCESSING, handed to the outbox. */
-const processMessages = Effect.fnUntraced(function*(withinMs: number, notify: (notice: Notice) => void) {
+/**
+ * Hands on the MT messages left unfinished (by the server, by an interrupted run), those created within `withinMs` when
+ * given: individual ones READY are delivered, group ones not SENT processed; answers how many. `smsbook dispatch`
+ * without a carrier runs it once, the outbox being the carrier.
+ */
+export const processMessages = Effect.fnUntraced(function*(
+  options: { readonly withinMs?: number; readonly notify?: (notice: Notice) => void } = {}
+) {
   const store = yield* MessageStore.MessageStore
-  const since = Date.now() - withinMs
+  const notify = options.notify ?? (() => undefined)
   let processed = 0
-  yield* Stream.runForEach(store.stream({ direction: "MT", from: since }), (message) =>
+  const filter = options.withinMs === undefined ? { direction: "MT" as const } : { direction: "MT" as const, from: Date.now() - options.withinMs }
+  yield* Stream.runForEach(store.stream(filter), (message) =>
     Effect.gen(function*() {
       if (message.type === Message.INDIVIDUAL && message.status === "READY") {
         // Refused as SENT: another process delivered it since the scan read it.
@@ -113,13 +120,11 @@ const processMessages = Effect.fnUntraced(function*(withinMs: number, notify: (n
         )
         if (Option.isNone(sent)) return
         processed++
-        notify({ _tag: "Processed", message_id: sent.value.message_id ?? message.message_id, status: sent.value.status })
-      } else if (
-        message.type === Message.GROUP && (message.status === "PENDING" || message.status === "PROCESSING" || message.status === "READY")
-      ) {
+        notify({ _tag: "Processed", message_id: message.message_id, status: sent.value.status })
+      } else if (message.type === Message.GROUP && message.status !== "SENT") {
         const result = yield* Messaging.processGroupMessage(message.message_id)
         processed++
-        notify({ _tag: "Processed", message_id: result.message.message_id, status: result.message.status })
+        notify({ _tag: "Processed", message_id: message.message_id, status: result.message.status })
       }
     }))
   return processed
@@ -279,7 +284,7 @@ export const run = (config: SmppConfig | KannelConfig.KannelConfig, options: Opt
     // A scan that fails (the book locked a moment, a message another process moved on) is told and tried at the next
     // one: failed, the scanner's fiber ended, and with it every later broadcast's processing (a `--once` run hung).
     const scanMessages = Effect.gen(function*() {
-      const processed = yield* processMessages(options.messagesWithinMs, notify)
+      const processed = yield* processMessages({ withinMs: options.messagesWithinMs, notify })
       counts.messages += processed
       messagesPending = processed > 0
       lastScan = Date.now()

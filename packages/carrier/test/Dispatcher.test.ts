@@ -174,6 +174,21 @@ describe("Dispatcher (SQLite)", () => {
     })
   })
 
+  it("processMessages (dispatch without a carrier) hands on what was left: a READY individual message and a PENDING group one, once", async () => {
+    const runtime = runtimeFor(join(folder, "book.db"))
+    try {
+      await book(runtime, 2)
+      await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message: "hello" }))
+      await runtime.runPromise(Messaging.sendToGroups({ tags: ["news"], message: "news" }))
+      expect(await runtime.runPromise(Dispatcher.processMessages())).toBe(2)
+      expect(await runtime.runPromise(Dispatcher.processMessages())).toBe(0)
+      const sent = await runtime.runPromise(Messaging.listMessages({ direction: "MT" }))
+      expect(sent.map((message) => [message.status, message.sent_count])).toEqual([["SENT", 1], ["SENT", 2]])
+    } finally {
+      await runtime.dispose()
+    }
+  })
+
   it("a scan for messages that fails (the book locked a moment) is told and tried again: a broadcast created meanwhile is still sent", async () => {
     await withSmsc(delivered, async (smsc, runtime) => {
       await book(runtime, 3)

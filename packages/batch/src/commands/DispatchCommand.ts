@@ -8,7 +8,6 @@ import * as PartStore from "@smsbook/store/PartStore"
 import { Console, Effect, Layer, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as GlobalFlags from "../GlobalFlags.ts"
-import * as Dispatch from "../jobs/Dispatch.ts"
 import * as Interruption from "../internal/interruption.ts"
 import * as Output from "../Output.ts"
 import * as Settings from "../Settings.ts"
@@ -63,7 +62,7 @@ export const command = Command.make(
       const defaultCountry = yield* GlobalFlags.checkedCountry(input.defaultCountry)
       const base = Layer.merge(Account.layer(resolved.account), GlobalFlags.storeLayer(resolved))
       if (resolved.carrier === undefined) {
-        const processed = yield* Effect.provide(Dispatch.toOutbox, base)
+        const processed = yield* Effect.provide(Dispatcher.processMessages(), base)
         return yield* Output.print(input.json, { carrier: "outbox", messages: processed }, () => [
           `no carrier configured (SMSBOOK_CARRIER=smpp://… or kannel://…): ${processed} message(s) handed to the outbox, where parts stay`
         ])
