@@ -162,11 +162,15 @@ const fail = (error: unknown, asJson: boolean) => {
   )
 }
 
+/** A long flag alone (`--message`), whose value may be the next argument. */
 const isFlag = (arg: string): boolean => /^--[a-z][a-z-]*$/.test(arg)
+
+/** A long flag alone or with its value joined (`--message=-5`). */
+const isFlagForm = (arg: string): boolean => /^--[a-z][a-z-]*(=|$)/.test(arg)
 
 /** An argument no flag can be, starting with `-` (`-5 off`, `-20%`, `-hello`), which the parser splits into flags. */
 const isDashText = (arg: string): boolean =>
-  arg.startsWith("-") && !/^--[a-z][a-z-]*(=|$)/.test(arg) && (/\s|^-\d/.test(arg) || (!arg.startsWith("--") && arg.length > 2))
+  arg.startsWith("-") && !isFlagForm(arg) && (/\s|^-\d/.test(arg) || (!arg.startsWith("--") && arg.length > 2))
 
 /**
  * A flag followed by a value starting with `-` (`--message -5`), or an argument starting with `-` (`inspect "-5 off"`):
@@ -177,7 +181,7 @@ export const dashValueHint = (args: ReadonlyArray<string>): string | undefined =
   for (let i = 0; i + 1 < flags.length; i++) {
     const flag = flags[i] ?? ""
     const value = flags[i + 1] ?? ""
-    if (isFlag(flag) && value.startsWith("-") && value !== "-" && !/^--[a-z][a-z-]*(=|$)/.test(value)) {
+    if (isFlag(flag) && value.startsWith("-") && value !== "-" && !isFlagForm(value)) {
       return `a value starting with "-" must be joined to its flag with "=": ${flag}=${value}`
     }
   }
@@ -199,7 +203,7 @@ interface Refusal {
  * flag is a value, refused (exit 2, `USAGE`) with the way to write it.
  */
 const swallowedValue = (args: ReadonlyArray<string>): Refusal | undefined => {
-  const at = args.findIndex((arg, i) => i > 0 && /^-[hv]./.test(arg) && /^--[a-z][a-z-]*$/.test(args[i - 1] ?? ""))
+  const at = args.findIndex((arg, i) => i > 0 && /^-[hv]./.test(arg) && isFlag(args[i - 1] ?? ""))
   const flag = args[at - 1] ?? ""
   return at < 0 ? undefined : { reason: `${flag} ${args[at]} is read as flags: ${dashValueHint(args.slice(at - 1)) ?? ""}`, field: flag }
 }

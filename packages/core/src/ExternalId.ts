@@ -15,7 +15,6 @@ export const maxLength = 40
 /** Code points of a text; a lone surrogate counts as one, as `[...text].length` does. */
 export const length = Sms.characterCount
 
-
 /** Whether a text is an id: not blank, at most {@link maxLength} code points. */
 const isExternalId = (text: string): text is ExternalId => !isBlank(text) && length(text) <= maxLength
 
