@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Account, CarrierFailure, ContactBook, Messaging, MessageStore, PartQueue, Sms, StoreFailure } from "@smsbook/core"
 import { PartStore, Store } from "@smsbook/store"
-import { Effect, Fiber, Layer, ManagedRuntime, Stream } from "effect"
+import { Effect, Fiber, Layer, ManagedRuntime, Option, Stream } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import * as Dispatcher from "../src/Dispatcher.ts"
 import * as KannelConfig from "../src/KannelConfig.ts"
@@ -184,6 +184,30 @@ describe("Dispatcher (SQLite)", () => {
       expect(await runtime.runPromise(Dispatcher.processMessages())).toBe(0)
       const sent = await runtime.runPromise(Messaging.listMessages({ direction: "MT" }))
       expect(sent.map((message) => [message.status, message.sent_count])).toEqual([["SENT", 1], ["SENT", 2]])
+    } finally {
+      await runtime.dispose()
+    }
+  })
+
+  it("processMessages takes a READY message another process delivered after its scan read it as delivered elsewhere, not as a failure", async () => {
+    const runtime = runtimeFor(join(folder, "book.db"))
+    try {
+      await book(runtime, 1)
+      const { message_id: id = "" } = await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message: "hello" }))
+      // The scan's read: the message as it was before the other process delivered it.
+      const scanned = await runtime.runPromise(Effect.flatMap(Effect.service(MessageStore.MessageStore), (store) => store.get(id)))
+      await runtime.runPromise(Messaging.deliverMessage(id))
+      const stale = Layer.effect(MessageStore.MessageStore, Effect.map(Effect.service(MessageStore.MessageStore), (store) => ({
+        ...store,
+        stream: () => Stream.fromIterable(Option.toArray(scanned))
+      }))).pipe(Layer.provide(Layer.succeedContext(await runtime.context())))
+      const told: Array<string> = []
+      const processed = await runtime.runPromise(Effect.provide(Dispatcher.processMessages({ notify: (notice) => void told.push(notice._tag) }), stale))
+      expect(Option.map(scanned, (found) => found.status)).toEqual(Option.some("READY"))
+      expect(processed).toBe(0)
+      expect(told).toEqual([])
+      const sent = await runtime.runPromise(Messaging.listMessages({ direction: "MT" }))
+      expect(sent.map((found) => [found.status, found.sent_count])).toEqual([["SENT", 1]])
     } finally {
       await runtime.dispose()
     }
