@@ -92,7 +92,7 @@ const serveHeapPreload = `import { limit } from ${JSON.stringify(import.meta.res
 
 /**
  * Starts one server: `bare`, `smsbook`, or `before` (the smsbook server of another checkout, given by
- * `--before` as the path of its scripts/bench-http.ts, so a change is measured beside what it replaces).
+ * `--before` as its directory or the path of its scripts/bench-http.ts, so a change is measured beside what it replaces).
  */
 const launch = (kind: string, file: string, nodeArgs: ReadonlyArray<string> = [], before = ""): Promise<Running> =>
   new Promise((resolve, reject) => {
@@ -207,7 +207,7 @@ const usage = `npm run bench -- http [flags]     (also npm run bench:http -- [fl
   --cases LIST            get, send (default both)
   --profile DIR           write a server's CPU profile (--cpu-prof) into DIR
   --profile-kind KIND     which server --profile profiles: smsbook (default) or bare
-  --before DIR            another checkout whose smsbook server is measured in the same rounds
+  --before PATH           another checkout (its directory or its scripts/bench-http.ts): its smsbook server is measured in the same rounds
   --soak-node-args ARGS   extra Node flags for the soaked smsbook server, space-separated
   --doc PATH              the document to update (default docs/benchmarks.md); --no-doc: none
 `
@@ -258,7 +258,9 @@ const main = async () => {
     await keys.dispose()
 
     // The two servers take turns, round after round, so a machine busy with other work slows both alike.
-    const before = values.before === undefined ? undefined : path.resolve(values.before)
+    // A checkout's directory stands for its bench script.
+    const before = values.before === undefined ? undefined : ((given: string) =>
+      fs.statSync(given, { throwIfNoEntry: false })?.isDirectory() === true ? path.join(given, "scripts", "bench-http.ts") : given)(path.resolve(values.before))
     const kinds = before === undefined ? ["bare", "smsbook"] : ["bare", "before", "smsbook"]
     const rows: Array<{ readonly endpoint: string; readonly bare: Figures; readonly smsbook: Figures; readonly before?: Figures }> = []
     for (const endpoint of (["get", "send"] as const).filter((name) => values.cases.split(",").includes(name))) {
