@@ -56,7 +56,8 @@ const WireShortContact = Schema.toType(Contact.ShortContact).annotate({ identifi
  * Errors every endpoint may answer, Node's refusals before any route included: 400 (also an HTTP/1.1 request without
  * `Host`), 408 (headers that do not arrive in time), 413 (a body declared over 1 MiB, whatever the method), 431
  * (headers over 16 KiB); 503: its store cannot be reached, or the server is stopping and the request was still running
- * when its drain ended. An endpoint with a body also answers 408 to a body that does not arrive in time.
+ * when its drain ended. An endpoint with a body also answers 408 to a body that does not arrive in time, and 415 to a
+ * body in a content coding the server does not read ({@link bodyErrors}).
  */
 const commonErrors = [
   ErrorBody.BadRequest,
@@ -66,6 +67,9 @@ const commonErrors = [
   ErrorBody.Internal,
   ErrorBody.Unavailable
 ] as const
+
+/** The errors of an endpoint that reads a body: the common ones and 415 (`Content-Encoding` other than gzip, deflate, br). */
+const bodyErrors = [...commonErrors, ErrorBody.UnsupportedMediaType] as const
 
 export class MessagesGroup extends HttpApiGroup.make("messages")
   .add(
@@ -88,12 +92,12 @@ export class MessagesGroup extends HttpApiGroup.make("messages")
         description: "The number as `msisdn` or `misdn` (one of them; both must name the same number); a numeric `id` reads as its decimal text."
       }),
       success: WireMessage.pipe(HttpApiSchema.status(201)),
-      error: [...commonErrors, ErrorBody.Forbidden, ErrorBody.Conflict]
+      error: [...bodyErrors, ErrorBody.Forbidden, ErrorBody.Conflict]
     }).annotateMerge(OpenApi.annotations({ summary: "Send an individual message (READY)" })),
     HttpApiEndpoint.post("send", "/messages/send", {
       payload: Message.SendToGroupsBody.annotate({ identifier: "SendToGroupsBody" }),
       success: WireMessage.pipe(HttpApiSchema.status(202)),
-      error: [...commonErrors, ErrorBody.Conflict]
+      error: [...bodyErrors, ErrorBody.Conflict]
     }).annotateMerge(OpenApi.annotations({ summary: "Send a message to the contacts of tags (PENDING)" }))
   )
   .middleware(Authorization)
@@ -124,7 +128,7 @@ export class ContactsGroup extends HttpApiGroup.make("contacts")
         description: "The contact's other fields are refused by name: `status`, `added_from`, `profile_uid`, `full_name` and `phone_number` are the platform's, `tags` and `monitoring` are set by an edit once the contact exists."
       }),
       success: WireContact.pipe(HttpApiSchema.status(201)),
-      error: [...commonErrors, ErrorBody.Conflict]
+      error: [...bodyErrors, ErrorBody.Conflict]
     }).annotateMerge(OpenApi.annotations({ summary: "Create a contact (SUBSCRIBED, added_from API)" })),
     HttpApiEndpoint.put("edit", "/contacts/:msisdn", {
       params: msisdnPath,
@@ -133,7 +137,7 @@ export class ContactsGroup extends HttpApiGroup.make("contacts")
         description: "Editable: first_name, last_name, tags, monitoring. A platform field is refused by name."
       }),
       success: WireContact,
-      error: [...commonErrors, ErrorBody.NotFound]
+      error: [...bodyErrors, ErrorBody.NotFound]
     }).annotateMerge(OpenApi.annotations({ summary: "Edit a contact" })),
     HttpApiEndpoint.delete("delete", "/contacts/:msisdn", {
       params: msisdnPath,

@@ -7,7 +7,7 @@ import { Context, Effect, Predicate, Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
 
 /** Every status an smsbook server answers a failure with. */
-export const statuses = [400, 401, 403, 404, 408, 409, 413, 422, 431, 500, 502, 503] as const
+export const statuses = [400, 401, 403, 404, 408, 409, 413, 415, 422, 431, 500, 502, 503] as const
 export type Status = typeof statuses[number]
 
 /** A value of an error's own fields, as `details` carries it. */
@@ -36,6 +36,7 @@ export const NotFound = make(404)
 export const RequestTimeout = make(408)
 export const Conflict = make(409)
 export const PayloadTooLarge = make(413)
+export const UnsupportedMediaType = make(415)
 export const Unprocessable = make(422)
 export const HeadersTooLarge = make(431)
 export const Internal = make(500)
@@ -50,6 +51,7 @@ const byStatus = {
   408: RequestTimeout,
   409: Conflict,
   413: PayloadTooLarge,
+  415: UnsupportedMediaType,
   422: Unprocessable,
   431: HeadersTooLarge,
   500: Internal,
@@ -87,7 +89,8 @@ export const httpCatalog = {
   NotReady: { code: "NOT_READY", number: 3007, status: 503 },
   HeadersTooLarge: { code: "HEADERS_TOO_LARGE", number: 3008, status: 431 },
   MalformedRequest: { code: "MALFORMED_REQUEST", number: 3009, status: 400 },
-  Stopping: { code: "SERVER_STOPPING", number: 3010, status: 503 }
+  Stopping: { code: "SERVER_STOPPING", number: 3010, status: 503 },
+  UnsupportedContentEncoding: { code: "UNSUPPORTED_CONTENT_ENCODING", number: 3011, status: 415 }
 } as const satisfies { readonly [name: string]: { readonly code: string; readonly number: number; readonly status: Status } }
 
 export type HttpFailure = keyof typeof httpCatalog

@@ -2,7 +2,7 @@
  * The server's outermost middleware: a body declared over 1 MiB and an HTTP/1.1 request without `Host` are refused
  * before any route runs, every failure that escaped the API (an unknown route, a defect, a store failure during
  * authentication) becomes an error body, then one JSON access-log line is written (no phone number in it), for a
- * request cut off too; a 401 gets its `WWW-Authenticate` header.
+ * request cut off too; a 401 gets its `WWW-Authenticate` header, a 415 its `Accept-Encoding`.
  */
 import { Errors, type SmsbookError } from "@smsbook/core"
 import { Cause, Effect, Exit, Option, Predicate } from "effect"
@@ -157,8 +157,9 @@ export const layer = (write: (line: string) => void) => {
         }),
         (response) => {
           log(response.status, false)
-          // RFC 9110: a 401 names the scheme the server takes.
-          return response.status === 401 ? HttpServerResponse.setHeader(response, "www-authenticate", "Bearer") : response
+          // RFC 9110: a 401 names the scheme the server takes, a 415 for a content coding the codings it reads (§12.5.3).
+          if (response.status === 401) return HttpServerResponse.setHeader(response, "www-authenticate", "Bearer")
+          return response.status === 415 ? HttpServerResponse.setHeader(response, "accept-encoding", JsonBody.codings) : response
         }
       ).pipe(
         // A request its client cut off is logged too, with the status effect/http gives it: 499 (one the stop cut is

@@ -1,10 +1,11 @@
 /**
  * Reading a request body as JSON, bounded: over the limit is 413 (by `Content-Length` before
- * reading, or while a chunked body arrives), bytes that are not UTF-8 JSON are 400 `MALFORMED_JSON`, a body
- * that does not arrive in time is 408.
+ * reading, while a chunked body arrives, or once decoded from its content coding), bytes that are not UTF-8 JSON are
+ * 400 `MALFORMED_JSON`, a content coding the server does not read is 415, a body that does not arrive in time is 408.
  */
 import type { IncomingMessage } from "node:http"
 import type { Http2ServerRequest } from "node:http2"
+import * as Zlib from "node:zlib"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
@@ -103,6 +104,56 @@ const bytes = (
     return Effect.sync(detach)
   })
 
+/** The content codings (RFC 9110 §8.4.1) a body is read in, as a 415 answer's `Accept-Encoding` names them. */
+export const codings = "gzip, deflate, br"
+
+type Decode = (bytes: Uint8Array, options: { readonly maxOutputLength: number }) => Uint8Array
+
+/** `deflate` is the zlib format (RFC 9110 §8.4.1.2); some clients send the raw deflate stream, read too. */
+const inflate: Decode = (bytes, options) => {
+  try {
+    return Zlib.inflateSync(bytes, options)
+  } catch (error) {
+    if (error instanceof RangeError) throw error
+    return Zlib.inflateRawSync(bytes, options)
+  }
+}
+
+const decoders: { readonly [coding: string]: Decode } = {
+  gzip: Zlib.gunzipSync,
+  "x-gzip": Zlib.gunzipSync,
+  deflate: inflate,
+  br: Zlib.brotliDecompressSync
+}
+
+/**
+ * The body as sent before its content codings, decoded last to first (`Content-Encoding: gzip` or a list), never more
+ * than `limit` bytes of it: a small compressed body can decode to gigabytes. `identity` is no coding.
+ */
+const decoded = (
+  request: HttpServerRequest.HttpServerRequest,
+  body: Uint8Array,
+  limit: number
+): Effect.Effect<Uint8Array, ErrorBody.Body<400 | 413 | 415>> => {
+  const applied = (request.headers["content-encoding"] ?? "").split(",").map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== "" && coding !== "identity")
+  let bytes = body
+  for (const coding of applied.reverse()) {
+    const decode = decoders[coding]
+    if (decode === undefined) {
+      return Effect.fail(ErrorBody.http("UnsupportedContentEncoding", `the request body's content coding ${JSON.stringify(coding).slice(0, 60)} is not one the server reads: send it as is, or in ${codings}`))
+    }
+    try {
+      bytes = decode(bytes, { maxOutputLength: limit })
+    } catch (error) {
+      return Effect.fail(error instanceof RangeError
+        ? ErrorBody.http("PayloadTooLarge", `the request body is larger than ${limit} bytes (1 MiB) once decoded from ${coding}`)
+        : ErrorBody.http("MalformedJson", `the request body is not valid ${coding}`))
+    }
+  }
+  return Effect.succeed(bytes)
+}
+
 /**
  * The body of `request` parsed as JSON; an empty (or blank) body is an object without fields, so the use case names
  * the field that is missing, and one whose fields are all optional (a contact's creation) goes ahead. Never more than
@@ -111,10 +162,10 @@ const bytes = (
 export const read = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number = maxBytes
-): Effect.Effect<unknown, ErrorBody.Body<400 | 408 | 413>> => {
+): Effect.Effect<unknown, ErrorBody.Body<400 | 408 | 413 | 415>> => {
   const refused = declaredTooLarge(request, limit)
   if (refused !== undefined) return Effect.fail(refused)
-  return Effect.flatMap(bytes(request, limit), (body) => {
+  return Effect.flatMap(Effect.flatMap(bytes(request, limit), (body) => decoded(request, body, limit)), (body) => {
     if (body.length === 0) return Effect.succeed(noFields())
     let text: string
     try {

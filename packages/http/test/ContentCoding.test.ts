@@ -1,0 +1,98 @@
+/**
+ * Request bodies in a content coding (RFC 9110 §8.4), on a real server (127.0.0.1, a SQLite book, a live key) with
+ * `fetch`: gzip, deflate (zlib and raw) and br are read as the body they encode, a chain of them last to first; any
+ * other coding is 415 naming the codings read (`Accept-Encoding`); a body that decodes past 1 MiB is 413, one that is
+ * not what its coding says is 400.
+ */
+import * as Zlib from "node:zlib"
+import fc from "fast-check"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Running, start } from "./running.ts"
+import * as Stores from "./stores.ts"
+
+const encoders = {
+  gzip: (bytes: Uint8Array) => Zlib.gzipSync(bytes),
+  deflate: (bytes: Uint8Array) => Zlib.deflateSync(bytes),
+  br: (bytes: Uint8Array) => Zlib.brotliCompressSync(bytes),
+  identity: (bytes: Uint8Array) => bytes
+} as const
+type Coding = keyof typeof encoders
+
+/** `text` encoded by `codings` in order, as a client applies them (the header lists them in that order). */
+const encode = (text: string, codings: ReadonlyArray<Coding>): Uint8Array =>
+  codings.reduce<Uint8Array>((bytes, coding) => encoders[coding](bytes), new TextEncoder().encode(text))
+
+describe("request bodies in a content coding", () => {
+  let store: Stores.TestStore
+  let server: Running
+  let key = ""
+
+  beforeAll(async () => {
+    store = await Stores.fresh("sqlite")
+    key = await Stores.createKey(store.url, "tests")
+    server = await start({ store: store.url })
+  })
+
+  afterAll(async () => {
+    await server?.close()
+    await store?.drop()
+  })
+
+  const call = async (method: string, path: string, body: Uint8Array | string, encoding?: string) => {
+    const response = await fetch(server.url + path, {
+      method,
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${key}`,
+        ...(encoding === undefined ? {} : { "content-encoding": encoding })
+      },
+      body
+    })
+    return { status: response.status, acceptEncoding: response.headers.get("accept-encoding"), json: await response.json() as unknown }
+  }
+
+  it("reads a body in gzip, deflate or br, or a chain of them, as the body it encodes", async () => {
+    const edited = "447400123456"
+    expect(await call("POST", `/contacts/${edited}`, "{}")).toMatchObject({ status: 201 })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ maxLength: 40 }),
+        fc.array(fc.constantFrom<Coding>("gzip", "deflate", "br", "identity"), { minLength: 1, maxLength: 3 }),
+        async (name, codings) => {
+          const body = JSON.stringify({ first_name: name })
+          const plain = await call("PUT", `/contacts/${edited}`, body)
+          const encoded = await call("PUT", `/contacts/${edited}`, encode(body, codings), codings.join(", "))
+          expect(encoded).toEqual(plain)
+        }
+      ),
+      { numRuns: 25 }
+    )
+  })
+
+  it("takes the coding's name in any case, x-gzip for gzip, and the raw deflate stream some clients send", async () => {
+    const body = JSON.stringify({ msisdn: "447400123457", message: "coded" })
+    const sent = await call("POST", "/messages/send_to_contact", Zlib.gzipSync(body), "X-GZIP")
+    expect(sent).toMatchObject({ status: 201, json: { msisdn: "447400123457", message: "coded" } })
+    const created = await call("POST", "/contacts/447400123458", Zlib.deflateRawSync(JSON.stringify({ first_name: "Raw" })), "Deflate")
+    expect(created).toMatchObject({ status: 201, json: { first_name: "Raw" } })
+  })
+
+  it("refuses a coding it does not read with 415, naming those it reads, before anything is done", async () => {
+    for (const coding of ["compress", "zstd", "gzip, snappy"]) {
+      const answer = await call("POST", "/contacts/447400123459", JSON.stringify({ first_name: "No" }), coding)
+      expect(answer).toMatchObject({ status: 415, acceptEncoding: "gzip, deflate, br", json: { error: { code: "UNSUPPORTED_CONTENT_ENCODING", number: 3011, status: 415 } } })
+    }
+    const missing = await fetch(`${server.url}/contacts/447400123459`, { headers: { authorization: `Bearer ${key}` } })
+    expect(missing.status).toBe(404)
+  })
+
+  it("refuses a body that decodes past 1 MiB (413) and one that is not what its coding says (400)", async () => {
+    const bomb = Zlib.gzipSync(JSON.stringify({ first_name: "x".repeat(4 * 1024 * 1024) }))
+    expect(bomb.length).toBeLessThan(64 * 1024)
+    expect(await call("PUT", "/contacts/447400123456", bomb, "gzip")).toMatchObject({ status: 413, json: { error: { code: "PAYLOAD_TOO_LARGE" } } })
+    for (const coding of ["gzip", "deflate", "br"]) {
+      expect(await call("PUT", "/contacts/447400123456", "{\"first_name\": \"plain\"}", coding))
+        .toMatchObject({ status: 400, json: { error: { code: "MALFORMED_JSON" } } })
+    }
+  })
+})
