@@ -3,7 +3,8 @@
  * one schema per HTTP status, built from core's error catalog or from the HTTP layer's own errors.
  */
 import { Errors, type SmsbookError, type StoreFailure } from "@smsbook/core"
-import { Context, Effect, Predicate, Schema } from "effect"
+import { Effect, Option, Predicate, Schema } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiSchema } from "effect/http-api"
 
 /** Every status an smsbook server answers a failure with. */
@@ -172,19 +173,26 @@ export const fromError = (error: SmsbookError): BodyOf<Status> => {
 }
 
 /**
- * Where a request's answer notes the cause of a 5xx it gives as a declared error body (`mapTo`): such an answer is no
- * failure to the access log's middleware, which provides this so that the request's log line still carries its cause.
- * Outside a server (a handler called alone), nothing is noted.
+ * The causes of 5xx answers given as declared error bodies (`mapTo`), by request: such an answer is no failure to the
+ * access log's middleware, which reads the cause here for the request's log line. Kept by the request's Node object,
+ * not provided as a service: providing one copies the fiber's services, on every request, for what few ever note.
  */
-export const FailureNote = Context.Reference<(failure: string) => void>("@smsbook/http/ErrorBody/FailureNote", {
-  defaultValue: () => () => undefined
-})
+const failures = new WeakMap<object, string>()
+
+/** Notes `failure` as the cause of the current request's answer (the first note stays); outside a server, nothing. */
+export const noteFailure = (failure: string): Effect.Effect<void> =>
+  Effect.map(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) => {
+    if (Option.isSome(request) && !failures.has(request.value.source)) failures.set(request.value.source, failure)
+  })
+
+/** The cause noted for `request`'s answer, if any. */
+export const notedFailure = (request: HttpServerRequest.HttpServerRequest): string | undefined => failures.get(request.source)
 
 /**
  * Maps an effect's domain errors to the bodies of the statuses its endpoint declares, and 500 and 503 (every endpoint
  * declares them: a store failure answers `STORE_FAILURE` 2002, a lost store `STORE_UNAVAILABLE` 2001). A status the
  * endpoint does not declare is a bug in the declaration: answered 500 `INTERNAL_ERROR`, code kept in the message. A
- * 5xx's cause goes to the request's log line ({@link FailureNote}).
+ * 5xx's cause goes to the request's log line ({@link noteFailure}).
  */
 export const mapTo = <const S extends ReadonlyArray<Status>>(declared: S) => {
   const accepts = (body: BodyOf<Status>): body is Body<S[number] | 500 | 503> =>
@@ -193,10 +201,6 @@ export const mapTo = <const S extends ReadonlyArray<Status>>(declared: S) => {
     Effect.catch(effect, (error) => {
       const found = fromError(error)
       const body: Body<S[number] | 500 | 503> = accepts(found) ? found : http("InternalError", `${found.error.code}: ${found.error.message}`)
-      if (body.error.status < 500) return Effect.fail(body)
-      return Effect.flatMap(Effect.service(FailureNote), (note) => {
-        note(`${error._tag}: ${error.message}`)
-        return Effect.fail(body)
-      })
+      return body.error.status < 500 ? Effect.fail(body) : Effect.andThen(noteFailure(`${error._tag}: ${error.message}`), Effect.fail(body))
     })
 }

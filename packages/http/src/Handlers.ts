@@ -54,13 +54,13 @@ export const system = (storeKind: string) =>
     handlers.handle("health", () =>
       Effect.flatMap(Effect.service(ContactStore.ContactStore), (store) => store.count).pipe(
         Effect.as({ status: "ready" as const, store: storeKind }),
-        Effect.catch((failure) =>
-          Effect.flatMap(Effect.service(ErrorBody.FailureNote), (note) => {
-            note(`${failure._tag}: ${failure.message}`)
-            const problem = failure.problem === undefined ? "" : ` (${failure.problem})`
-            return Effect.fail(ErrorBody.http("NotReady", `the store does not answer${problem}; the cause is in the server's log`))
-          })
-        )
+        Effect.catch((failure) => {
+          const problem = failure.problem === undefined ? "" : ` (${failure.problem})`
+          return Effect.andThen(
+            ErrorBody.noteFailure(`${failure._tag}: ${failure.message}`),
+            Effect.fail(ErrorBody.http("NotReady", `the store does not answer${problem}; the cause is in the server's log`))
+          )
+        })
       )))
 
 /** Every group of `Api`, over the store's ports, the account and the `Authorization` implementation. */

@@ -124,13 +124,15 @@ export const layer = (write: (line: string) => void) => {
       const started = performance.now()
       // Read now: a connection cut off before the answer no longer knows its peer.
       const remote = Option.getOrUndefined(request.remoteAddress)
+      // The cause of a 5xx that escaped the API; one answered as a declared error body noted its own (`noteFailure`).
       let failure: string | undefined
       const refused = JsonBody.declaredTooLarge(request) ?? ClientErrors.hostMissing(request)
       const answered = refused !== undefined
         ? Effect.succeed(respond(refused))
-        : routedAs(Effect.provideService(httpEffect, ErrorBody.FailureNote, (noted) => void (failure ??= noted)), request)
+        : routedAs(httpEffect, request)
       const log = (status: number, interrupted: boolean) => {
         const ended = performance.now()
+        const cause = failure ?? ErrorBody.notedFailure(request)
         write(JSON.stringify({
           time: now(),
           method: request.method,
@@ -139,7 +141,7 @@ export const layer = (write: (line: string) => void) => {
           ms: Math.round((ended - started) * 1000) / 1000,
           remote,
           ...(interrupted ? { interrupted: true } : {}),
-          ...(failure === undefined ? {} : { failure })
+          ...(cause === undefined ? {} : { failure: cause })
         }))
       }
       return Effect.map(
