@@ -4,29 +4,15 @@
  */
 import { readFileSync } from "node:fs"
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Client from "../src/Client.ts"
 import * as EffectExample from "./examples/effectClient.ts"
 import * as PromiseExample from "./examples/promiseClient.ts"
-import { start, type Running } from "./running.ts"
+import { serving } from "./running.ts"
 import * as Samples from "./samples.ts"
-import * as Stores from "./stores.ts"
 
 describe("clients of a real server", () => {
-  let store: Stores.TestStore
-  let server: Running
-  let key = ""
-
-  beforeAll(async () => {
-    store = await Stores.fresh("sqlite")
-    key = await Stores.createKey(store.url, "client")
-    server = await start({ store: store.url })
-  })
-
-  afterAll(async () => {
-    await server?.close()
-    await store?.drop()
-  })
+  const server = serving()
 
   it("the typed client calls every endpoint and decodes refusals by status", async () => {
     const program = Effect.gen(function*() {
@@ -56,7 +42,7 @@ describe("clients of a real server", () => {
       const gone = yield* Effect.flip(client.contacts.get({ params }))
       expect(gone).toMatchObject({ error: { code: "CONTACT_NOT_FOUND", status: 404 } })
     })
-    await Effect.runPromise(program.pipe(Effect.provide(Client.layer({ baseUrl: server.url, apiKey: key }))))
+    await Effect.runPromise(program.pipe(Effect.provide(Client.layer({ baseUrl: server.url, apiKey: server.key }))))
     const unauthorized = await Effect.runPromise(
       Effect.flatMap(Effect.service(Client.SmsbookClient), (client) => Effect.flip(client.contacts.list({ query: {} }))).pipe(
         Effect.provide(Client.layer({ baseUrl: server.url, apiKey: "smsbook_nope" }))
@@ -66,7 +52,7 @@ describe("clients of a real server", () => {
   })
 
   it("the Promise client calls every endpoint and throws SmsbookHttpError on refusals", async () => {
-    const client = Client.promise({ baseUrl: server.url, apiKey: key })
+    const client = Client.promise({ baseUrl: server.url, apiKey: server.key })
     try {
       const created = await client.createContact(Samples.other, { first_name: "Bo" })
       expect(created).toMatchObject({ msisdn: Samples.other, full_name: "Bo" })
@@ -92,15 +78,15 @@ describe("clients of a real server", () => {
       const source = readFileSync(new URL(`./examples/${file}`, import.meta.url), "utf8")
       expect(readme, `README shows examples/${file}`).toContain("```ts\n" + source + "```")
     }
-    expect(await Effect.runPromise(EffectExample.remind(server.url, key))).toBe("refused: CONTACT_NOT_FOUND")
-    expect(await PromiseExample.remind(server.url, key)).toBe("refused: CONTACT_NOT_FOUND (404)")
+    expect(await Effect.runPromise(EffectExample.remind(server.url, server.key))).toBe("refused: CONTACT_NOT_FOUND")
+    expect(await PromiseExample.remind(server.url, server.key)).toBe("refused: CONTACT_NOT_FOUND (404)")
     const created = await fetch(`${server.url}/contacts/${Samples.msisdn}`, {
       method: "POST",
-      headers: { authorization: `Bearer ${key}` },
+      headers: { authorization: `Bearer ${server.key}` },
       body: JSON.stringify({ first_name: "Ann" })
     })
     expect(created.status).toBe(201)
-    expect(await Effect.runPromise(EffectExample.remind(server.url, key))).toMatch(/^[0-9a-f]{28}$/)
-    expect(await PromiseExample.remind(server.url, key)).toMatch(/^[0-9a-f]{28}$/)
+    expect(await Effect.runPromise(EffectExample.remind(server.url, server.key))).toMatch(/^[0-9a-f]{28}$/)
+    expect(await PromiseExample.remind(server.url, server.key)).toMatch(/^[0-9a-f]{28}$/)
   })
 })

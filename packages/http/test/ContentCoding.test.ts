@@ -6,9 +6,8 @@
  */
 import * as Zlib from "node:zlib"
 import fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Running, start } from "./running.ts"
-import * as Stores from "./stores.ts"
+import { describe, expect, it } from "vitest"
+import { serving } from "./running.ts"
 
 const encoders = {
   gzip: (bytes: Uint8Array) => Zlib.gzipSync(bytes),
@@ -23,27 +22,14 @@ const encode = (text: string, codings: ReadonlyArray<Coding>): Uint8Array =>
   codings.reduce<Uint8Array>((bytes, coding) => encoders[coding](bytes), new TextEncoder().encode(text))
 
 describe("request bodies in a content coding", () => {
-  let store: Stores.TestStore
-  let server: Running
-  let key = ""
-
-  beforeAll(async () => {
-    store = await Stores.fresh("sqlite")
-    key = await Stores.createKey(store.url, "tests")
-    server = await start({ store: store.url })
-  })
-
-  afterAll(async () => {
-    await server?.close()
-    await store?.drop()
-  })
+  const server = serving()
 
   const call = async (method: string, path: string, body: Uint8Array | string, encoding?: string) => {
     const response = await fetch(server.url + path, {
       method,
       headers: {
         "content-type": "application/json",
-        authorization: `Bearer ${key}`,
+        authorization: `Bearer ${server.key}`,
         ...(encoding === undefined ? {} : { "content-encoding": encoding })
       },
       body
@@ -82,7 +68,7 @@ describe("request bodies in a content coding", () => {
       const answer = await call("POST", "/contacts/447400123459", JSON.stringify({ first_name: "No" }), coding)
       expect(answer).toMatchObject({ status: 415, acceptEncoding: "gzip, deflate, br", json: { error: { code: "UNSUPPORTED_CONTENT_ENCODING", number: 3011, status: 415 } } })
     }
-    const missing = await fetch(`${server.url}/contacts/447400123459`, { headers: { authorization: `Bearer ${key}` } })
+    const missing = await fetch(`${server.url}/contacts/447400123459`, { headers: { authorization: `Bearer ${server.key}` } })
     expect(missing.status).toBe(404)
   })
 

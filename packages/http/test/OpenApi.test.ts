@@ -7,27 +7,18 @@ import { existsSync, readFileSync } from "node:fs"
 import { connect } from "node:net"
 import SwaggerParser from "@apidevtools/swagger-parser"
 import createClient from "openapi-fetch"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { start, type Running } from "./running.ts"
+import { beforeAll, describe, expect, it } from "vitest"
+import { serving, start } from "./running.ts"
 import type { paths } from "./generated/openapi.ts"
 import { apiDocument, generate, generatedPath, write } from "./openapiTypes.ts"
 import * as Samples from "./samples.ts"
-import * as Stores from "./stores.ts"
 
 describe("the served OpenAPI document", () => {
-  let store: Stores.TestStore
-  let server: Running
+  const server = serving({ noAuth: true })
   let document: unknown
 
   beforeAll(async () => {
-    store = await Stores.fresh("sqlite")
-    server = await start({ store: store.url, noAuth: true })
     document = await (await fetch(`${server.url}/openapi.json`)).json()
-  })
-
-  afterAll(async () => {
-    await server?.close()
-    await store?.drop()
   })
 
   it("is a valid OpenAPI 3.1 document (@apidevtools/swagger-parser)", async () => {
@@ -119,7 +110,7 @@ describe("the served OpenAPI document", () => {
       })
     // A request line of a documented operation, then headers over 16 KiB, or headers that never end.
     expect(await answerTo(server.url, `GET /contacts HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 431 /)
-    const slow = await start({ store: store.url, noAuth: true, headersTimeout: 300 })
+    const slow = await start({ store: server.store, noAuth: true, headersTimeout: 300 })
     try {
       expect(await answerTo(slow.url, "GET /contacts HTTP/1.1\r\nHost: x\r\n")).toMatch(/^HTTP\/1\.1 408 /)
     } finally {

@@ -5,25 +5,11 @@
  */
 import * as Http from "node:http"
 import { connect } from "node:net"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Running, start } from "./running.ts"
-import * as Stores from "./stores.ts"
+import { describe, expect, it } from "vitest"
+import { serving } from "./running.ts"
 
 describe("HTTP/1.1 at the wire", () => {
-  let store: Stores.TestStore
-  let server: Running
-  let key = ""
-
-  beforeAll(async () => {
-    store = await Stores.fresh("sqlite")
-    key = await Stores.createKey(store.url, "tests")
-    server = await start({ store: store.url })
-  })
-
-  afterAll(async () => {
-    await server?.close()
-    await store?.drop()
-  })
+  const server = serving()
 
   /**
    * A POST by Node's client with `Expect: 100-continue`: it sends the body only once the server says `100 Continue`
@@ -58,11 +44,11 @@ describe("HTTP/1.1 at the wire", () => {
     const body = JSON.stringify({ msisdn: "447400123456", message: "continue" })
     // The connection stays open for the next request: the body was read whole.
     const keepAlive = new Http.Agent({ keepAlive: true })
-    const sent = await expecting("/messages/send_to_contact", body, { authorization: `Bearer ${key}` }, keepAlive)
+    const sent = await expecting("/messages/send_to_contact", body, { authorization: `Bearer ${server.key}` }, keepAlive)
     keepAlive.destroy()
     expect(sent).toMatchObject({ continued: true, status: 201, connection: "keep-alive", json: { message: "continue" } })
     // A body refused before it is read gets the refusal instead: declared over 1 MiB, or without a live key.
-    const tooLarge = await expecting("/messages/send_to_contact", "x".repeat(2 * 1024 * 1024), { authorization: `Bearer ${key}` })
+    const tooLarge = await expecting("/messages/send_to_contact", "x".repeat(2 * 1024 * 1024), { authorization: `Bearer ${server.key}` })
     expect(tooLarge).toMatchObject({ continued: false, status: 413, json: { error: { code: "PAYLOAD_TOO_LARGE" } } })
     const noKey = await expecting("/messages/send_to_contact", body, {})
     expect(noKey).toMatchObject({ continued: false, status: 401, json: { error: { code: "UNAUTHORIZED" } } })
@@ -82,12 +68,12 @@ describe("HTTP/1.1 at the wire", () => {
   const bodyOf = (answer: string): unknown => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))
 
   it("refuses an HTTP/1.1 request without Host as MALFORMED_REQUEST in the JSON error body; HTTP/1.0 needs none", async () => {
-    const noHost = await raw(`GET /contacts HTTP/1.1\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`)
+    const noHost = await raw(`GET /contacts HTTP/1.1\r\nAuthorization: Bearer ${server.key}\r\nConnection: close\r\n\r\n`)
     expect(noHost).toMatch(/^HTTP\/1\.1 400 /)
     expect(bodyOf(noHost)).toEqual({
       error: { code: "MALFORMED_REQUEST", number: 3009, status: 400, message: expect.stringContaining("Host"), details: {} }
     })
-    const older = await raw(`GET /contacts HTTP/1.0\r\nAuthorization: Bearer ${key}\r\n\r\n`)
+    const older = await raw(`GET /contacts HTTP/1.0\r\nAuthorization: Bearer ${server.key}\r\n\r\n`)
     expect(older).toMatch(/^HTTP\/1\.1 200 /)
     expect(bodyOf(older)).toEqual([])
     expect(server.log.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ method: "GET", path: "/contacts", status: 400 }))
@@ -97,7 +83,7 @@ describe("HTTP/1.1 at the wire", () => {
     // Node answered these itself: 417 with an empty body and no log line, a status /openapi.json declares nowhere.
     const body = JSON.stringify({ msisdn: "447400123456", message: "expected" })
     const answer = await raw(
-      `POST /messages/send_to_contact HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nExpect: something-else\r\n` +
+      `POST /messages/send_to_contact HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.key}\r\nExpect: something-else\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
     )
     expect(answer).toMatch(/^HTTP\/1\.1 201 /)
@@ -109,7 +95,7 @@ describe("HTTP/1.1 at the wire", () => {
 
   it("answers CONNECT, which no endpoint takes, ROUTE_NOT_FOUND in the JSON error body, and logs it", async () => {
     // Node closed the connection without a word when nothing listened for CONNECT.
-    const answer = await raw(`CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\nAuthorization: Bearer ${key}\r\n\r\n`)
+    const answer = await raw(`CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\nAuthorization: Bearer ${server.key}\r\n\r\n`)
     expect(answer).toMatch(/^HTTP\/1\.1 404 /)
     expect(answer.toLowerCase()).toContain("connection: close")
     expect(bodyOf(answer)).toEqual({

@@ -5,10 +5,9 @@
 import { Query } from "@smsbook/core"
 import { Result } from "effect"
 import * as fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as QueryParams from "../src/internal/queryParams.ts"
-import { type Running, start } from "./running.ts"
-import * as Stores from "./stores.ts"
+import { serving } from "./running.ts"
 
 /** A page as the stores answer it: `query` and `group` match in any case, so their case is not part of the answer. */
 const answered = (page: unknown): unknown =>
@@ -87,16 +86,7 @@ describe("repeated query parameters", () => {
 })
 
 describe("repeated query parameters over a real server", () => {
-  let store: Stores.TestStore
-  let server: Running
-  beforeAll(async () => {
-    store = await Stores.fresh("sqlite")
-    server = await start({ store: store.url, noAuth: true })
-  })
-  afterAll(async () => {
-    await server?.close()
-    await store?.drop()
-  })
+  const server = serving({ noAuth: true })
 
   it("answers 200 where the repeats agree as read, 400 INVALID_PARAMETER where they do not", async () => {
     const status = async (path: string) => (await fetch(server.url + path)).status

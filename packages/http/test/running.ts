@@ -9,6 +9,7 @@ import { NetAddress } from "effect/net"
 import { DatabaseSync } from "node:sqlite"
 import * as Server from "../src/Server.ts"
 import * as Stores from "./stores.ts"
+import { afterAll, beforeAll } from "vitest"
 
 export interface Running {
   readonly url: string
@@ -52,4 +53,37 @@ export const withLockedBook = async (
     await server.close()
     await store.drop()
   }
+}
+
+/** The server {@link serving} keeps for the tests of a `describe`: read in the tests, once it started. */
+export interface Served {
+  readonly url: string
+  /** A live key's secret (empty with `noAuth`). */
+  readonly key: string
+  /** The book's store URL. */
+  readonly store: string
+  /** The access-log lines so far. */
+  readonly log: ReadonlyArray<string>
+}
+
+/**
+ * A server over a fresh SQLite book for the tests of the calling `describe`: started before them (with a live key, or
+ * none with `noAuth`), stopped and its book removed after.
+ */
+export const serving = (options: { readonly noAuth?: boolean } = {}): Served => {
+  let store: Stores.TestStore | undefined
+  let server: Running | undefined
+  const served = { url: "", key: "", store: "", get log() { return server?.log ?? [] } }
+  beforeAll(async () => {
+    store = await Stores.fresh("sqlite")
+    served.store = store.url
+    if (options.noAuth !== true) served.key = await Stores.createKey(store.url, "tests")
+    server = await start({ store: store.url, ...(options.noAuth === true ? { noAuth: true } : {}) })
+    served.url = server.url
+  })
+  afterAll(async () => {
+    await server?.close()
+    await store?.drop()
+  })
+  return served
 }
