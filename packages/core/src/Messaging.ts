@@ -325,34 +325,40 @@ export const deliverMessage = Effect.fnUntraced(function*(messageId: string) {
 const optOutKeywords = new Set(["STOP", "STOPALL", "UNSUBSCRIBE", "END", "QUIT", "CANCEL", "OPTOUT"])
 const resubscribeKeywords = new Set(["START", "UNSTOP"])
 
+/** Punctuation a handset's keyboard or its writer puts around a word: `Stop.`, `STOP!`, `"stop"`, `¡Stop!`. */
+const punctuation = /^\p{P}$/u
+
+/** What may surround a keyword: blanks (invisible format characters among them, `internal/blank.ts`) and punctuation. */
+const isFrame = (char: string): boolean => isBlankCharacter(char) || punctuation.test(char)
+
 /**
- * The text without the blanks around it, invisible format characters among them: a right-to-left keyboard's direction
- * marks or a zero-width space a handset puts around a word are no part of it (`internal/blank.ts`: an id and a message text count them blank too).
- * A scan from each end, one code point at a time: linear in the text, which an anchored regex at its end is not.
+ * The text without the blanks and punctuation around it: a right-to-left keyboard's direction marks, a zero-width
+ * space, the full stop a keyboard adds after a word are no part of it. A scan from each end, one code point at a time:
+ * linear in the text, which an anchored regex at its end is not.
  */
-const stripBlanks = (text: string): string => {
+const stripFrame = (text: string): string => {
   let start = 0
   let end = text.length
   while (start < end) {
     const char = String.fromCodePoint(text.codePointAt(start) ?? 0)
-    if (!isBlankCharacter(char)) break
+    if (!isFrame(char)) break
     start += char.length
   }
   while (end > start) {
     const low = text.charCodeAt(end - 1)
     const width = low >= 0xdc00 && low <= 0xdfff && end - 2 >= start ? 2 : 1
-    if (!isBlankCharacter(text.slice(end - width, end))) break
+    if (!isFrame(text.slice(end - width, end))) break
     end -= width
   }
   return text.slice(start, end)
 }
 
 /**
- * What an inbound text asks for: only a keyword alone in the text (any case; surrounding blanks, invisible format
- * characters among them) counts.
+ * What an inbound text asks for: only a keyword alone in the text counts (any case; blanks, invisible format
+ * characters and punctuation around it, as in `Stop.`, which a person who writes it means as STOP).
  */
 export const keywordAction = (text: string): "opt-out" | "resubscribe" | undefined => {
-  const word = stripBlanks(text).toUpperCase()
+  const word = stripFrame(text).toUpperCase()
   return optOutKeywords.has(word) ? "opt-out" : resubscribeKeywords.has(word) ? "resubscribe" : undefined
 }
 

@@ -33,7 +33,8 @@ describe("Messaging.keywordAction", () => {
   })
 
   it("law: a keyword with anything else in the text is no keyword", () => {
-    const other = fc.string({ minLength: 1, maxLength: 8 }).filter((s) => s.trim() !== "")
+    // Anything but blanks and punctuation alone, which may surround a keyword (the law below).
+    const other = fc.string({ minLength: 1, maxLength: 8 }).filter((s) => /[\p{L}\p{N}\p{S}]/u.test(s))
     fc.assert(fc.property(
       fc.constantFrom(...optOutKeywords, ...resubscribeKeywords),
       other,
@@ -60,8 +61,17 @@ describe("Messaging.keywordAction", () => {
     expect(Messaging.keywordAction(`S${" ".repeat(40_000)}STOP`)).toBeUndefined()
   })
 
+  it("law: punctuation around a keyword (a keyboard's full stop, quotes, an exclamation) keeps it a keyword", () => {
+    const marks = fc.string({ unit: fc.constantFrom(".", "!", "?", ",", "'", "\"", "«", "»", "¡", "¿", "…", "-", " "), maxLength: 3 })
+    fc.assert(fc.property(fc.constantFrom(...optOutKeywords).chain(anyCase), marks, marks, (word, before, after) => {
+      expect(Messaging.keywordAction(before + word + after)).toBe("opt-out")
+    }))
+    for (const text of ["Stop.", "STOP!", "\"stop\"", "¡Stop!", "Unsubscribe!!", "stop. "]) expect(Messaging.keywordAction(text)).toBe("opt-out")
+    expect(Messaging.keywordAction("Start.")).toBe("resubscribe")
+  })
+
   it("examples: near misses are no keyword", () => {
-    for (const text of ["", "  ", "STOP.", "S T O P", "stopp", "please stop", "STOP STOP", "OPT OUT", "UN STOP"]) {
+    for (const text of ["", "  ", "...", "S T O P", "S.T.O.P", "stopp", "please stop", "STOP STOP", "STOP 🛑", "OPT OUT", "UN STOP"]) {
       expect(Messaging.keywordAction(text)).toBeUndefined()
     }
   })
