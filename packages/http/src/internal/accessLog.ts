@@ -159,7 +159,7 @@ export const layer = (write: (line: string) => void) => {
         }),
         (response) => {
           log(response.status, false)
-          // RFC 9110: a 401 names the scheme the server takes, a 415 for a content coding the codings it reads (§12.5.3).
+          // RFC 9110: a 401 names the scheme the server takes, a 415 the content codings it reads (§12.5.3).
           if (response.status === 401) return HttpServerResponse.setHeader(response, "www-authenticate", "Bearer")
           return response.status === 415 ? HttpServerResponse.setHeader(response, "accept-encoding", JsonBody.codings) : response
         }
