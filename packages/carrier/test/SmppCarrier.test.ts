@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type * as Deliveries from "../src/Deliveries.ts"
 import * as Inbound from "../src/internal/inbound.ts"
 import * as Link from "../src/internal/link.ts"
+import * as Receipt from "../src/Receipt.ts"
 import * as SmppCarrier from "../src/SmppCarrier.ts"
 import * as SmppConfig from "../src/SmppConfig.ts"
 import type * as ShortMessage from "../src/ShortMessage.ts"
@@ -116,6 +117,37 @@ describe("SMPP carrier: receipts", () => {
       await env.runtime.dispose()
       await smsc.close()
     }
+  })
+})
+
+describe("SMPP carrier: receipt texts", () => {
+  it("reads a receipt's Appendix B text as the ASCII octets SMSCs write, whatever the link's GSM-7 packing", async () => {
+    // A link set to packed GSM-7 still gets receipts as plain ASCII text (the test SMSC writes them so, as SMSCs do).
+    const smsc = await TestSmsc.start({ packed: true, receipt: () => ({ stat: "UNDELIV", delayMs: 5, form: "text" }) })
+    const env = runtimeFor(smsc, { packing: "packed" })
+    try {
+      const sent = await env.runtime.runPromise(Messaging.sendNow({ msisdn: nextMsisdn(), message: "hello" }))
+      const deliveries = await env.runtime.runPromise(Effect.map(Effect.service(SmppCarrier.SmppCarrier), (carrier) => carrier.deliveries))
+      await waitFor(() => env.notices.some((notice) => notice._tag === "Receipt" || notice._tag === "UnreadableReceipt"))
+      expect(env.notices.filter((notice) => notice._tag === "UnreadableReceipt")).toEqual([])
+      expect(deliveries.parts().map((part) => part.state)).toEqual(["undeliverable"])
+      expect(deliveries.errorCount(sent.message_id ?? "")).toBe(1)
+    } finally {
+      await env.runtime.dispose()
+      await smsc.close()
+    }
+  })
+
+  it("keeps the characters ASCII and GSM-7 place apart in a receipt's id (`_`, `@`, `$`)", async () => {
+    const receipts: Array<Receipt.Receipt> = []
+    const inbound = Inbound.make({ packing: "unpacked", reassemblyTimeoutMs: 60_000 }, {
+      receive: () => Promise.resolve(0),
+      receipt: (receipt) => Promise.resolve(void receipts.push(receipt)).then(() => 0),
+      notify: () => undefined
+    })
+    const text = Receipt.format({ messageId: "msg_0@1$a", stat: "DELIVRD" })
+    expect(await inbound.handle({ command: "deliver_sm", esm_class: 0x04, data_coding: 0, source_addr: "447400000000", short_message: Buffer.from(text, "latin1") })).toBe(0)
+    expect(receipts.map((receipt) => receipt.messageId)).toEqual(["msg_0@1$a"])
   })
 })
 

@@ -92,8 +92,12 @@ export const make = (
     const data = ShortMessage.userData(octets, esmClass)
     const text = ShortMessage.decodeText(data.body, Number(pdu["data_coding"] ?? 0), { packing: options.packing, udhLength: data.udhLength })
     if (Receipt.isReceipt(esmClass)) {
-      const readable = text instanceof Error ? Buffer.from(octets).toString("latin1") : text
-      const receipt = Receipt.parse({ receipted_message_id: pdu["receipted_message_id"], message_state: pdu["message_state"], text: readable })
+      // SMSCs write Appendix B's text as ASCII octets whatever data_coding says: read through GSM-7 it lost an
+      // id's `_` `@` `$`, and on a packed link all of it. The decoded text is tried next (a UCS-2 receipt).
+      const ascii = Buffer.from(data.body).toString("latin1")
+      const readable = text instanceof Error ? ascii : text
+      const fields = { receipted_message_id: pdu["receipted_message_id"], message_state: pdu["message_state"] }
+      const receipt = Receipt.parse({ ...fields, text: ascii }) ?? Receipt.parse({ ...fields, text: readable })
       if (receipt === undefined) {
         handlers.notify({ _tag: "UnreadableReceipt", text: readable })
         return Promise.resolve(0)
