@@ -1,6 +1,7 @@
 import { Account, ContactBook, MemoryStore, Messaging, Sms } from "@smsbook/core"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import * as fc from "fast-check"
+import smpp from "smpp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type * as Deliveries from "../src/Deliveries.ts"
 import * as Inbound from "../src/internal/inbound.ts"
@@ -132,6 +133,27 @@ describe("SMPP carrier: receipt texts", () => {
       expect(env.notices.filter((notice) => notice._tag === "UnreadableReceipt")).toEqual([])
       expect(deliveries.parts().map((part) => part.state)).toEqual(["undeliverable"])
       expect(deliveries.errorCount(sent.message_id ?? "")).toBe(1)
+    } finally {
+      await env.runtime.dispose()
+      await smsc.close()
+    }
+  })
+
+  it("reads a receipted_message_id within its TLV length: an SMSC that leaves out its NUL still names the part", async () => {
+    const smsc = await TestSmsc.start({})
+    const env = runtimeFor(smsc)
+    try {
+      await env.runtime.runPromise(Messaging.sendNow({ msisdn: nextMsisdn(), message: "hello" }))
+      const deliveries = await env.runtime.runPromise(Effect.map(Effect.service(SmppCarrier.SmppCarrier), (carrier) => carrier.deliveries))
+      const [part] = smsc.accepted
+      const id = Buffer.from(part?.messageId ?? "", "latin1")
+      // The TLV's 9 octets without their NUL, then message_state (DELIVERED): the package read on into the next TLV.
+      const pdu = new smpp.PDU("deliver_sm", { source_addr: part?.destination, esm_class: 0x04, short_message: Buffer.from("stat:DELIVRD") }).toBuffer()
+      const tlvs = Buffer.concat([Buffer.from([0x00, 0x1e, 0x00, id.length]), id, Buffer.from([0x04, 0x27, 0x00, 0x01, 0x02])])
+      const octets = Buffer.concat([pdu, tlvs])
+      octets.writeUInt32BE(octets.length, 0)
+      expect((await smsc.request(octets)).command_status).toBe(0)
+      expect(deliveries.parts().map((part) => part.state)).toEqual(["delivered"])
     } finally {
       await env.runtime.dispose()
       await smsc.close()
