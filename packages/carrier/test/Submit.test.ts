@@ -28,4 +28,9 @@ describe("submit_sm", () => {
     expect(Submit.params(part("447400123456", "447400000001"), encoded, true)).toMatchObject({ source_addr_ton: 1, source_addr_npi: 1 })
     expect(Submit.params(part("447400123456", "SHOP"), encoded, false)).toMatchObject({ registered_delivery: 0 })
   })
+
+  it("sends a sender written with its `+` as the international number it is (TON 1, NPI 1, digits only), not as alphanumeric text", () => {
+    expect(Submit.params(part("447400123456", "+447400000001"), encoded, true))
+      .toMatchObject({ source_addr_ton: 1, source_addr_npi: 1, source_addr: "447400000001" })
+  })
 })

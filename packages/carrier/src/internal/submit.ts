@@ -6,10 +6,18 @@ import type { Carrier } from "@smsbook/core"
 import type * as ShortMessage from "../ShortMessage.ts"
 
 const numeric = /^\d+$/
+const international = /^\+\d+$/
 
-/** A sender: digits of 9 or more an international number (TON 1, NPI 1); fewer a short code (TON 3); else alphanumeric (TON 5). */
-export const address = (value: string): { readonly ton: number; readonly npi: number } =>
-  numeric.test(value) ? (value.length <= 8 ? { ton: 3, npi: 0 } : { ton: 1, npi: 1 }) : { ton: 5, npi: 0 }
+/**
+ * A sender: `+` and digits, or digits of 9 or more, an international number (TON 1, NPI 1, written without
+ * its `+`); fewer digits a short code (TON 3); else alphanumeric (TON 5).
+ */
+export const address = (value: string): { readonly ton: number; readonly npi: number; readonly addr: string } =>
+  international.test(value)
+    ? { ton: 1, npi: 1, addr: value.slice(1) }
+    : numeric.test(value)
+    ? (value.length <= 8 ? { ton: 3, npi: 0, addr: value } : { ton: 1, npi: 1, addr: value })
+    : { ton: 5, npi: 0, addr: value }
 
 /**
  * The submit_sm parameters of `part` with its encoded fields. The destination is an msisdn (E.164,
@@ -20,7 +28,7 @@ export const params = (part: Carrier.Part, encoded: ShortMessage.Encoded, receip
   return {
     source_addr_ton: source.ton,
     source_addr_npi: source.npi,
-    source_addr: part.short_code,
+    source_addr: source.addr,
     dest_addr_ton: 1,
     dest_addr_npi: 1,
     destination_addr: part.msisdn,
