@@ -44,6 +44,21 @@ describe("SMPP link", () => {
     }
   })
 
+  it("sends again a submit the SMSC failed for now (ESME_RSYSERR, ESME_RX_T_APPN), a few times, then takes it as refused", async () => {
+    for (const status of [0x08, 0x64]) {
+      // The first answer is the temporary failure: the part is accepted on its second try, never refused.
+      await withLink({ throttle: (n) => n === 1, throttleStatus: status }, {}, async (smsc, link) => {
+        expect(await link.submit(submitParams(1))).toMatchObject({ _tag: "Accepted" })
+        expect(smsc.accepted.length).toBe(1)
+      })
+    }
+    // An SMSC that fails it every time: refused after its retries, not sent for ever.
+    await withLink({ throttle: () => true, throttleStatus: 0x08 }, {}, async (smsc, link) => {
+      expect(await link.submit(submitParams(1))).toEqual({ _tag: "Refused", status: 0x08 })
+      expect(smsc.submits()).toBe(4)
+    })
+  })
+
   it("backs off once for a window throttled together: an answer to a submit_sm sent before the wait began does not lengthen it", async () => {
     // The SMSC throttles the whole first window of 8 (as one over its rate does), then takes everything.
     await withLink({ throttle: (n) => n <= 8, respondDelayMs: 5 }, { window: 8, throttleMs: { initial: 20, max: 2000 } }, async (smsc, link, events) => {

@@ -93,6 +93,8 @@ export interface Journal {
 interface Submission extends Pending.Entry {
   readonly params: Record<string, unknown>
   throttles: number
+  /** Answers that failed it for now (ESME_RSYSERR, ESME_RX_T_APPN). */
+  failures: number
 }
 
 export interface Link {
@@ -117,6 +119,13 @@ export const statusInvalidCommand = 0x03
 export const statusTemporaryError = 0x64
 /** Answer to an inbound PDU that can never be handled (bad encoding): the SMSC drops it. */
 export const statusPermanentError = 0x65
+/** ESME_RSYSERR: the SMSC failed for now. */
+const statusSystemError = 0x08
+/**
+ * Answers a submit_sm gets that fail it for now (ESME_RSYSERR, ESME_RX_T_APPN) before it counts as refused: sent again
+ * like a throttled one (Kannel retries them too), but not for ever, so a part an SMSC always fails does not hold the bind.
+ */
+const temporaryTries = 4
 
 /** `host:port` of the SMSC, as messages name it (an IPv6 address in brackets). */
 const addressOf = (options: Pick<Options, "host" | "port">): string =>
@@ -232,7 +241,9 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     const { submission } = entry
     const order = submission.written ?? 0
     const status = pdu.command_status
-    if (status === statusThrottled || status === statusQueueFull) {
+    const failedForNow = (status === statusSystemError || status === statusTemporaryError) && submission.failures + 1 < temporaryTries
+    if (failedForNow) submission.failures++
+    if (status === statusThrottled || status === statusQueueFull || failedForNow) {
       // Refused for now: the same part goes back to the head, and the whole bind slows down. A window
       // throttled together waits once: an answer to a submit_sm sent before the latest wait began is
       // part of the burst that began it, and does not lengthen it (one step per burst, not per part).
@@ -363,7 +374,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     submit: (params, key) =>
       new Promise<Outcome>((resolve) => {
         if (closed) return resolve({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
-        queue.push({ params, settle: resolve, key, cleared: journal === undefined, forgetting: undefined, throttles: 0, written: undefined })
+        queue.push({ params, settle: resolve, key, cleared: journal === undefined, forgetting: undefined, throttles: 0, failures: 0, written: undefined })
         if (gaveUp) {
           // The SMSC may be back: a new round of at most maxBindAttempts, rather than a submission held forever.
           gaveUp = false
