@@ -4,6 +4,7 @@
  */
 import { InvalidField } from "@smsbook/core"
 import { Result } from "effect"
+import * as Submit from "./internal/submit.ts"
 import * as KannelConfig from "./KannelConfig.ts"
 import * as SmppConfig from "./SmppConfig.ts"
 
@@ -23,3 +24,12 @@ export const parse = (url: string, overrides: { readonly tps?: number } = {}): R
     reason: "must be smpp://system_id:password@host:port?… or kannel://user:password@host:port?callback=…"
   }))
 }
+
+/**
+ * Why the carrier cannot send from `shortCode` (the account's), if it cannot: over SMPP the sender goes in each
+ * submit_sm as the SMSC takes it (`+` and digits an international number of at most 15 digits, an alphanumeric one at
+ * most 11 ASCII characters), so a dispatch refuses it before it binds rather than have every part refused. smsbox
+ * writes its own PDUs from Kannel's settings: nothing is checked there.
+ */
+export const senderProblem = (config: CarrierConfig, shortCode: string): string | undefined =>
+  KannelConfig.is(config) ? undefined : Submit.senderProblem(shortCode)

@@ -33,4 +33,26 @@ describe("submit_sm", () => {
     expect(Submit.params(part("447400123456", "+447400000001"), encoded, true))
       .toMatchObject({ source_addr_ton: 1, source_addr_npi: 1, source_addr: "447400000001" })
   })
+
+  it("law: a sender an SMSC takes is no problem: a short code, an international number of at most 15 digits, 1 to 11 ASCII characters", () => {
+    const taken = fc.oneof(
+      fc.stringMatching(/^[1-9]\d{2,7}$/),
+      fc.stringMatching(/^\+?[1-9]\d{8,14}$/),
+      fc.stringMatching(/^[\x20-\x7e]{1,11}$/).filter((value) => !/^\+?\d+$/.test(value))
+    )
+    fc.assert(fc.property(taken, (sender) => {
+      expect(Submit.senderProblem(sender)).toBeUndefined()
+    }))
+  })
+
+  it("law: a sender no SMSC takes as it is is a problem: more than 15 digits, more than 11 other characters, or any beyond ASCII", () => {
+    const refused = fc.oneof(
+      fc.stringMatching(/^\+?[1-9]\d{15,20}$/),
+      fc.stringMatching(/^[A-Za-z ]{12,30}$/),
+      fc.tuple(fc.stringMatching(/^[A-Za-z]{0,5}$/), fc.constantFrom("é", "ß", "Ω", "店", "😀")).map(([name, other]) => name + other)
+    )
+    fc.assert(fc.property(refused, (sender) => {
+      expect(Submit.senderProblem(sender)).toBeDefined()
+    }))
+  })
 })

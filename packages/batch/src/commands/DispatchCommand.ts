@@ -74,6 +74,11 @@ export const command = Command.make(
           Effect.flatMap(Settings.fileSettings, (file) =>
             Effect.fail(new InvalidField({ field: Settings.origin("carrier", given, file), value: error.value, reason: error.reason }))))
       )
+      const senderProblem = CarrierConfig.senderProblem(config, resolved.account.short_code)
+      if (senderProblem !== undefined) {
+        const file = yield* Settings.fileSettings
+        return yield* new InvalidField({ field: Settings.origin("short_code", given, file), value: resolved.account.short_code, reason: senderProblem })
+      }
       if (!input.json) yield* Console.error(`dispatching to ${CarrierConfig.mask(resolved.carrier)}${input.once ? " until drained" : " (Ctrl-C stops)"}`)
       // Parts go out one by one and each is recorded: a stop keeps what was sent (not the rolled-back line of a job).
       Interruption.keep("parts already submitted to the carrier stay sent and recorded; the others wait, and the next dispatch sends them, each once")

@@ -76,7 +76,7 @@ const dispatchOnce = async (dir: string, env: NodeJS.ProcessEnv, children: Array
   const guard = setTimeout(() => child.kill("SIGKILL"), 20_000)
   const status = await exited(child)
   clearTimeout(guard)
-  const document = stdout === "" ? undefined : JSON.parse(stdout) as { error?: { code: string; message: string; exit_code: number } }
+  const document = stdout === "" ? undefined : JSON.parse(stdout) as { error?: { code: string; message: string; exit_code: number; field?: string } }
   return { status, ms: Date.now() - started, error: document?.error, stdout, stderr }
 }
 
@@ -296,6 +296,33 @@ describe("smsbook dispatch", () => {
       fs.rmSync(dir, { recursive: true, force: true })
     }
   }, 120_000)
+
+  it("refuses an SMPP sender no SMSC takes before it binds (exit 2, naming where it was said): an alphanumeric one over 11 characters, an international one over 15 digits", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-dispatch-sender-"))
+    const children: Array<ChildProcess> = []
+    try {
+      const base = oneQueuedPart(dir)
+      // Nothing listens: a dispatch that tried to bind would fail CARRIER_FAILURE instead.
+      const carrier = `smpp://smsbook:secret@127.0.0.1:${await TestSmsc.closedPort()}?connect_timeout_ms=500`
+      for (const shortCode of ["Shop and Sons", "+4474000000011234", "Café"]) {
+        const field = "SMSBOOK_SHORT_CODE"
+        const ran = await dispatchOnce(dir, { ...base, SMSBOOK_CARRIER: carrier, SMSBOOK_SHORT_CODE: shortCode }, children)
+        expect(ran.status, ran.stderr).toBe(2)
+        expect(ran.error).toMatchObject({ code: "INVALID_FIELD", exit_code: 2, field })
+        expect(ran.error?.message).toContain(JSON.stringify(shortCode))
+      }
+      // Over Kannel, smsbox writes the PDUs from its own settings: nothing is refused here (it fails reaching smsbox).
+      const kannel = await dispatchOnce(dir, {
+        ...base,
+        SMSBOOK_CARRIER: `kannel://smsbook:secret@127.0.0.1:${await TestSmsc.closedPort()}?callback=http://127.0.0.1:1/kannel&connect_timeout_ms=500`,
+        SMSBOOK_SHORT_CODE: "Shop and Sons"
+      }, children)
+      expect(kannel.error).toMatchObject({ code: "CARRIER_FAILURE" })
+    } finally {
+      await stopAll(children)
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 
   it("--once against an SMSC that is not there (nothing on the port, or no answer to the bind) fails in bounded time: exit 1, CARRIER_FAILURE naming the address and what to check", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "smsbook-dispatch-unreachable-"))

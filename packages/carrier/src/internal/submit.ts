@@ -19,6 +19,22 @@ export const address = (value: string): { readonly ton: number; readonly npi: nu
     ? (value.length <= 8 ? { ton: 3, npi: 0, addr: value } : { ton: 1, npi: 1, addr: value })
     : { ton: 5, npi: 0, addr: value }
 
+/** An alphanumeric sender as handsets show it: at most 11 characters (3GPP TS 23.040 §9.1.2.5), ASCII as the PDU writes it. */
+const alphanumeric = /^[\x20-\x7e]{1,11}$/
+
+/**
+ * Why `value` cannot be a submit_sm's sender, if it cannot: an international number has at most 15 digits (E.164), an
+ * alphanumeric one at most 11 ASCII characters. An SMSC refuses such a sender (ESME_RINVSRCADR) or cuts it, part by part.
+ */
+export const senderProblem = (value: string): string | undefined => {
+  const { addr, ton } = address(value)
+  if (ton === 1 && addr.length > 15) return "an SMPP sender written as an international number must have at most 15 digits (E.164)"
+  if (ton === 5 && !alphanumeric.test(addr)) {
+    return "an SMPP sender that is not a number must be at most 11 ASCII characters (letters, digits, spaces, signs): SMSCs refuse or cut a longer one"
+  }
+  return undefined
+}
+
 /**
  * The submit_sm parameters of `part` with its encoded fields. The destination is an msisdn (E.164,
  * calling code included) whatever its length: 8 digits in Saint Helena or the Cook Islands are not a short code.
