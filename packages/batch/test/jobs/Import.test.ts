@@ -843,6 +843,18 @@ describe("dialect detection", () => {
     expect(CsvDialect.delimiterOf("a;b,c")).toBe(",")
   })
 
+  it("a quote inside an unquoted header cell is a character, as the parser reads it, not the start of a quoted cell", async () => {
+    // `Screen 5"`: the parser (relax_quotes) keeps the quote; read as an opening quote, the header line ran on into the
+    // rows, and their quoted `Smith, John` cells made the file comma-separated (refused whole at line 2).
+    expect(CsvDialect.firstLine("Name;Mobile;Screen 5\"\n\"Smith, Jo\";07400 123456\n")).toEqual({ line: "Name;Mobile;Screen 5\"", next: 22, complete: true })
+    expect(CsvDialect.delimiterOf("Name;Screen 5\";\"Phone, mobile\";Tags")).toBe(";")
+    expect(CsvDialect.delimiterOf("\"a;b;c\",Mobile, \"d;e\"")).toBe(",")
+    const rows = ["\"Smith, John, Jr\";07400 123450;\"x, y\"", "\"Jones, Ann\";07400 123451;\"x, y\""]
+    const summary = await run(importText(["First Name;Mobile;Screen 5\"", ...rows].join("\n")))
+    expect(summary.delimiter).toBe(";")
+    expect(counts(summary)).toMatchObject({ read: 2, created: 2, rejected: 0 })
+  })
+
   it("Excel's sep= line names the delimiter", () => {
     expect(CsvDialect.sepLineOf("sep=;")).toBe(";")
     expect(CsvDialect.sepLineOf("\"sep=|\"")).toBe("|")

@@ -211,20 +211,44 @@ async function* toUtf8(
 }
 
 /**
- * The first line of `text` (up to a line break outside double quotes) and where the next one starts; `complete`
+ * Calls `visit` with each character of `text` outside quoted cells, and its index, until it returns true. Quotes are
+ * read as the parser reads them (`relax_quotes`): a `"` opens a quoted cell only where a cell starts (blanks before it
+ * aside), `""` inside one is a quote, and a `"` inside an unquoted cell is a character (`Screen 5"`): taken for an
+ * opening quote, it made the rest of the file one header line, and its quoted cells chose the delimiter.
+ */
+const outsideQuotes = (text: string, visit: (c: number, at: number) => boolean): void => {
+  let quoted = false
+  let cellStart = true
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (quoted) {
+      if (c === 34 && text.charCodeAt(i + 1) === 34) i++
+      else if (c === 34) quoted = false
+    } else if (c === 34 && cellStart) {
+      quoted = true
+    } else {
+      if (visit(c, i)) return
+      // Any candidate delimiter may end a cell: the delimiter is not known yet.
+      cellStart = c === 10 || c === 13 || (cellStart && c === 32) || delimiters.some((delimiter) => delimiter.charCodeAt(0) === c)
+    }
+  }
+}
+
+/**
+ * The first line of `text` (up to a line break outside quoted cells) and where the next one starts; `complete`
  * says whether a line break was found.
  */
 export const firstLine = (text: string): { readonly line: string; readonly next: number; readonly complete: boolean } => {
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 34) quoted = !quoted
-    else if (!quoted && (c === 10 || c === 13)) {
-      const next = c === 13 && text.charCodeAt(i + 1) === 10 ? i + 2 : i + 1
-      return { line: text.slice(0, i), next, complete: c === 10 || i + 1 < text.length }
-    }
-  }
-  return { line: text, next: text.length, complete: false }
+  let end = -1
+  outsideQuotes(text, (c, at) => {
+    if (c !== 10 && c !== 13) return false
+    end = at
+    return true
+  })
+  if (end < 0) return { line: text, next: text.length, complete: false }
+  const cr = text.charCodeAt(end) === 13
+  const next = cr && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1
+  return { line: text.slice(0, end), next, complete: !cr || end + 1 < text.length }
 }
 
 /**
@@ -258,15 +282,11 @@ export const sepLineOf = (line: string): Delimiter | undefined => {
  */
 export const delimiterOf = (line: string): Delimiter => {
   const counts = delimiters.map(() => 0)
-  let quoted = false
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]
-    if (c === "\"") quoted = !quoted
-    else if (!quoted) {
-      const index = delimiters.findIndex((delimiter) => delimiter === c)
-      if (index >= 0) counts[index] = (counts[index] ?? 0) + 1
-    }
-  }
+  outsideQuotes(line, (c) => {
+    const index = delimiters.findIndex((delimiter) => delimiter.charCodeAt(0) === c)
+    if (index >= 0) counts[index] = (counts[index] ?? 0) + 1
+    return false
+  })
   let best = 0
   counts.forEach((count, index) => {
     if (count > (counts[best] ?? 0)) best = index
