@@ -370,9 +370,23 @@ export const match = (
   const [country, ...countryFallbacks] = sure.length > 0 ? sure : countries.slice(0, 1)
   if (country !== undefined) index.country = country
   unread.push(...countries.filter((at) => at !== country && !countryFallbacks.includes(at)))
+  // One source of names: first and last name columns before a full name's, unless the full name is the one mapped.
   if (index.name !== undefined && (index.first_name !== undefined || index.last_name !== undefined)) {
-    unread.push(index.name)
-    delete index.name
+    const mappedName = taken.has("name")
+    const mappedParts = (["first_name", "last_name"] as const).filter((field) => taken.has(field))
+    if (mappedName && mappedParts.length > 0) {
+      return Result.fail(new InvalidParameter({
+        parameter: "--map",
+        value: `${taken.get("name")}=name`,
+        reason: `the name is mapped twice, whole and as ${mappedParts.join(" and ")}: map one of them (a full name is read as the first name)`
+      }))
+    }
+    const dropped = mappedName ? [index.first_name, index.last_name] : [index.name]
+    for (const at of dropped) if (at !== undefined) unread.push(at)
+    if (mappedName) {
+      delete index.first_name
+      delete index.last_name
+    } else delete index.name
   }
   const unknown = unread.toSorted((a, b) => a - b).map((at) => {
     const name = header[at] ?? ""

@@ -119,6 +119,17 @@ describe("header matching", () => {
     expect(mapped).toMatchObject({ index: { msisdn: 0 }, fallbacks: [], unknown: ["Mobile"] })
   })
 
+  it("one source of names: first and last name columns before a full name's, unless --map names the full name's", () => {
+    expect(Result.getOrThrow(Columns.match(["Phone", "Full Name", "First Name", "Last Name"])))
+      .toMatchObject({ index: { msisdn: 0, first_name: 2, last_name: 3 }, unknown: ["Full Name"] })
+    // The user's choice: the mapped full name is read, the name parts found by their headers are listed unread.
+    expect(Result.getOrThrow(Columns.match(["Phone", "Full", "First Name", "Last Name"], ["Full=name"])))
+      .toMatchObject({ index: { msisdn: 0, name: 1 }, unknown: ["First Name", "Last Name"] })
+    const twice = Columns.match(["Phone", "Full", "First Name"], ["Full=name", "First Name=first_name"])
+    expect(Result.isFailure(twice) && twice.failure).toMatchObject({ _tag: "InvalidParameter", parameter: "--map" })
+    expect(Result.isFailure(twice) && twice.failure.message).toContain("the name is mapped twice")
+  })
+
   it("a rejects file's own columns are ignored on re-import", () => {
     const matched = Columns.match(["line", "reason", "message", "phone"])
     expect(Result.isSuccess(matched) && matched.success.unknown).toEqual([])
