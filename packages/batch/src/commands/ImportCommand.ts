@@ -32,7 +32,7 @@ const flags = {
   ),
   dryRun: Flag.Boolean("dry-run").pipe(
     Flag.withDescription(
-      "Do everything, report, and write nothing to the store (rejected rows are still written to the rejects file; an earlier rejects file is never removed)"
+      "Do everything, report, and write nothing to the book (rejected rows are still written to the rejects file; an earlier rejects file is never removed; PostgreSQL's schema is brought up to date, as by every command)"
     ),
     Flag.withDefault(false)
   ),
