@@ -72,6 +72,19 @@ describe("request bodies in a content coding", () => {
     expect(missing.status).toBe(404)
   })
 
+  it("refuses a chain of more than 3 codings, or one naming a coding it does not read, before decoding any of it", async () => {
+    // Each coding is decoded synchronously, up to 1 MiB: a 16 KiB header of `br,br,…` over a 1 MiB body of stored
+    // layers held the event loop for seconds. One coding from a client and one from a proxy are what is sent.
+    const body = JSON.stringify({ first_name: "Deep" })
+    const deep = await call("PUT", "/contacts/447400123456", encode(body, ["gzip", "gzip", "gzip", "gzip"]), "gzip, gzip, gzip, gzip")
+    expect(deep).toMatchObject({ status: 415, acceptEncoding: "gzip, deflate, br", json: { error: { code: "UNSUPPORTED_CONTENT_ENCODING" } } })
+    // The coding it does not read is found before the gzip under it is (not) decoded.
+    const unread = await call("PUT", "/contacts/447400123456", "not gzip", "zstd, gzip")
+    expect(unread).toMatchObject({ status: 415, json: { error: { code: "UNSUPPORTED_CONTENT_ENCODING" } } })
+    expect(await call("PUT", "/contacts/447400123456", encode(body, ["gzip", "br", "deflate"]), "gzip, identity, br, deflate"))
+      .toMatchObject({ status: 200, json: { first_name: "Deep" } })
+  })
+
   it("refuses a body that decodes past 1 MiB (413) and one that is not what its coding says (400)", async () => {
     const bomb = Zlib.gzipSync(JSON.stringify({ first_name: "x".repeat(4 * 1024 * 1024) }))
     expect(bomb.length).toBeLessThan(64 * 1024)

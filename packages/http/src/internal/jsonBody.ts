@@ -127,8 +127,15 @@ const decoders: { readonly [coding: string]: Decode } = {
 }
 
 /**
+ * The most codings a body may come in. Each is decoded synchronously, up to 1 MiB: a header listing thousands (a
+ * 1 MiB body of stored layers) held the event loop for seconds. A client applies one, a proxy perhaps another.
+ */
+const maxCodings = 3
+
+/**
  * The body as sent before its content codings, decoded last to first (`Content-Encoding: gzip` or a list), never more
- * than `limit` bytes of it: a small compressed body can decode to gigabytes. `identity` is no coding.
+ * than `limit` bytes of it: a small compressed body can decode to gigabytes. `identity` is no coding. The list is
+ * checked whole before any coding is decoded.
  */
 const decoded = (
   request: HttpServerRequest.HttpServerRequest,
@@ -137,12 +144,19 @@ const decoded = (
 ): Effect.Effect<Uint8Array, ErrorBody.Body<400 | 413 | 415>> => {
   const applied = (request.headers["content-encoding"] ?? "").split(",").map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== "" && coding !== "identity")
-  let bytes = body
-  for (const coding of applied.reverse()) {
+  const steps: Array<readonly [string, Decode]> = []
+  for (const coding of applied) {
     const decode = decoders[coding]
     if (decode === undefined) {
       return Effect.fail(ErrorBody.http("UnsupportedContentEncoding", `the request body's content coding ${JSON.stringify(coding).slice(0, 60)} is not one the server reads: send it as is, or in ${codings}`))
     }
+    steps.push([coding, decode])
+  }
+  if (steps.length > maxCodings) {
+    return Effect.fail(ErrorBody.http("UnsupportedContentEncoding", `the request body comes in ${steps.length} content codings; the server reads at most ${maxCodings}`))
+  }
+  let bytes = body
+  for (const [coding, decode] of steps.reverse()) {
     try {
       bytes = decode(bytes, { maxOutputLength: limit })
     } catch (error) {
