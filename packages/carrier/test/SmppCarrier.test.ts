@@ -9,7 +9,7 @@ import * as Link from "../src/internal/link.ts"
 import * as Receipt from "../src/Receipt.ts"
 import * as SmppCarrier from "../src/SmppCarrier.ts"
 import * as SmppConfig from "../src/SmppConfig.ts"
-import type * as ShortMessage from "../src/ShortMessage.ts"
+import * as ShortMessage from "../src/ShortMessage.ts"
 import { ucs2Text, gsmText } from "./arbitraries.ts"
 import * as TestSmsc from "./TestSmsc.ts"
 
@@ -169,6 +169,19 @@ describe("SMPP carrier: receipt texts", () => {
     })
     const text = Receipt.format({ messageId: "msg_0@1$a", stat: "DELIVRD" })
     expect(await inbound.handle({ command: "deliver_sm", esm_class: 0x04, data_coding: 0, source_addr: "447400000000", short_message: Buffer.from(text, "latin1") })).toBe(0)
+    expect(receipts.map((receipt) => receipt.messageId)).toEqual(["msg_0@1$a"])
+  })
+
+  it("reads a receipt an SMSC writes in GSM-7 (data_coding 0, its default alphabet) by its decoded text: its octets name no ASCII id", async () => {
+    const receipts: Array<Receipt.Receipt> = []
+    const inbound = Inbound.make({ packing: "unpacked", reassemblyTimeoutMs: 60_000 }, {
+      receive: () => Promise.resolve(0),
+      receipt: (receipt) => Promise.resolve(void receipts.push(receipt)).then(() => 0),
+      notify: () => undefined
+    })
+    // `_` `@` `$` are GSM-7's 0x11 0x00 0x02: read as ASCII the id held control characters and named no part.
+    const septets = ShortMessage.septets(Receipt.format({ messageId: "msg_0@1$a", stat: "DELIVRD" })) ?? new Uint8Array()
+    expect(await inbound.handle({ command: "deliver_sm", esm_class: 0x04, data_coding: 0, source_addr: "447400000000", short_message: Buffer.from(septets) })).toBe(0)
     expect(receipts.map((receipt) => receipt.messageId)).toEqual(["msg_0@1$a"])
   })
 })

@@ -63,6 +63,9 @@ export const senderOf = (pdu: Link.InboundPdu): string => {
  */
 const partHoldMs = (reassemblyTimeoutMs: number): number => Math.min(1000, reassemblyTimeoutMs / 4)
 
+/** An SMPP message_id as SMSCs write it: printable ASCII octets. */
+const printableAscii = /^[\x21-\x7e]+$/
+
 /** A part of a concatenated SMS waiting for its answer. */
 interface HeldPart {
   readonly answer: (status: number) => void
@@ -93,11 +96,15 @@ export const make = (
     const text = ShortMessage.decodeText(data.body, Number(pdu["data_coding"] ?? 0), { packing: options.packing, udhLength: data.udhLength })
     if (Receipt.isReceipt(esmClass)) {
       // SMSCs write Appendix B's text as ASCII octets whatever data_coding says: read through GSM-7 it lost an
-      // id's `_` `@` `$`, and on a packed link all of it. The decoded text is tried next (a UCS-2 receipt).
+      // id's `_` `@` `$`, and on a packed link all of it. The decoded text is tried when the ASCII reading gives no
+      // id or one with control characters, which no message_id has (a receipt in UCS-2, or in GSM-7's 0x00 0x02 0x11).
       const ascii = Buffer.from(data.body).toString("latin1")
       const readable = text instanceof Error ? ascii : text
       const fields = { receipted_message_id: pdu["receipted_message_id"], message_state: pdu["message_state"] }
-      const receipt = Receipt.parse({ ...fields, text: ascii }) ?? Receipt.parse({ ...fields, text: readable })
+      const asAscii = Receipt.parse({ ...fields, text: ascii })
+      const receipt = asAscii !== undefined && printableAscii.test(asAscii.messageId)
+        ? asAscii
+        : Receipt.parse({ ...fields, text: readable }) ?? asAscii
       if (receipt === undefined) {
         handlers.notify({ _tag: "UnreadableReceipt", text: readable })
         return Promise.resolve(0)
