@@ -328,15 +328,14 @@ const resubscribeKeywords = new Set(["START", "UNSTOP"])
 /** Punctuation a handset's keyboard or its writer puts around a word: `Stop.`, `STOP!`, `"stop"`, `¡Stop!`. */
 const punctuation = /^\p{P}$/u
 
-/** What may surround a keyword: blanks (invisible format characters among them, `internal/blank.ts`) and punctuation. */
-const isFrame = (char: string): boolean => isBlankCharacter(char) || punctuation.test(char)
+/** Blanks and punctuation: what may surround an opt-out keyword. */
+const isBlankOrPunctuation = (char: string): boolean => isBlankCharacter(char) || punctuation.test(char)
 
 /**
- * The text without the blanks and punctuation around it: a right-to-left keyboard's direction marks, a zero-width
- * space, the full stop a keyboard adds after a word are no part of it. A scan from each end, one code point at a time:
- * linear in the text, which an anchored regex at its end is not.
+ * The text without the characters `isFrame` takes around it. A scan from each end, one code point at a time: linear in
+ * the text, which an anchored regex at its end is not.
  */
-const stripFrame = (text: string): string => {
+const strip = (text: string, isFrame: (char: string) => boolean): string => {
   let start = 0
   let end = text.length
   while (start < end) {
@@ -354,12 +353,14 @@ const stripFrame = (text: string): string => {
 }
 
 /**
- * What an inbound text asks for: only a keyword alone in the text counts (any case; blanks, invisible format
- * characters and punctuation around it, as in `Stop.`, which a person who writes it means as STOP).
+ * What an inbound text asks for: only a keyword alone in the text counts, in any case, with blanks around it
+ * (invisible format characters among them: a right-to-left keyboard's direction marks, a zero-width space). An opt-out
+ * keyword also with punctuation around it (`Stop.`, which a person who writes it means as STOP: a missed opt-out is
+ * the costlier mistake); a resubscribe only as the bare word, which is explicit (`Start?` asks, it does not say).
  */
 export const keywordAction = (text: string): "opt-out" | "resubscribe" | undefined => {
-  const word = stripFrame(text).toUpperCase()
-  return optOutKeywords.has(word) ? "opt-out" : resubscribeKeywords.has(word) ? "resubscribe" : undefined
+  if (optOutKeywords.has(strip(text, isBlankOrPunctuation).toUpperCase())) return "opt-out"
+  return resubscribeKeywords.has(strip(text, isBlankCharacter).toUpperCase()) ? "resubscribe" : undefined
 }
 
 /** How an inbound sender is read. */

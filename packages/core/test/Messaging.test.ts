@@ -67,7 +67,14 @@ describe("Messaging.keywordAction", () => {
       expect(Messaging.keywordAction(before + word + after)).toBe("opt-out")
     }))
     for (const text of ["Stop.", "STOP!", "\"stop\"", "¡Stop!", "Unsubscribe!!", "stop. "]) expect(Messaging.keywordAction(text)).toBe("opt-out")
-    expect(Messaging.keywordAction("Start.")).toBe("resubscribe")
+  })
+
+  it("law: a resubscribe keyword counts only as the bare word: with punctuation around it, it asks rather than says", () => {
+    const marks = fc.string({ unit: fc.constantFrom(".", "!", "?", "'", "\"", "¿"), minLength: 1, maxLength: 3 })
+    fc.assert(fc.property(fc.constantFrom(...resubscribeKeywords).chain(anyCase), marks, fc.boolean(), (word, mark, after) => {
+      expect(Messaging.keywordAction(after ? word + mark : mark + word)).toBeUndefined()
+    }))
+    expect(Messaging.keywordAction(" start ")).toBe("resubscribe")
   })
 
   it("examples: near misses are no keyword", () => {
