@@ -63,6 +63,12 @@ describe("request bodies in a content coding", () => {
     expect(created).toMatchObject({ status: 201, json: { first_name: "Raw" } })
   })
 
+  it("reads an empty body labelled with a coding as no fields, as an empty body without one", async () => {
+    for (const coding of ["gzip", "deflate", "br"]) {
+      expect(await call("POST", "/messages/send_to_contact", "", coding)).toEqual(await call("POST", "/messages/send_to_contact", ""))
+    }
+  })
+
   it("refuses a coding it does not read with 415, naming those it reads, before anything is done", async () => {
     for (const coding of ["compress", "zstd", "gzip, snappy"]) {
       const answer = await call("POST", "/contacts/447400123459", JSON.stringify({ first_name: "No" }), coding)

@@ -155,8 +155,9 @@ const decoded = (
   if (steps.length > maxCodings) {
     return Effect.fail(ErrorBody.http("UnsupportedContentEncoding", `the request body comes in ${steps.length} content codings; the server reads at most ${maxCodings}`))
   }
+  // No bytes are no body in any coding (a client that labels an empty body), read as no fields as without one.
   let bytes = body
-  for (const [coding, decode] of steps.reverse()) {
+  for (const [coding, decode] of body.length === 0 ? [] : steps.reverse()) {
     try {
       bytes = decode(bytes, { maxOutputLength: limit })
     } catch (error) {
