@@ -17,7 +17,7 @@ import * as Result from "effect/Result"
 export const fields = ["msisdn", "first_name", "last_name", "name", "country", "tags", "status", "monitoring", "sms_consent"] as const
 export type Field = (typeof fields)[number]
 
-/** Header names (as {@link key} makes them) that mean each field. */
+/** Header names that mean each field, compared as {@link key} makes them. */
 const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
   msisdn: [
     "msisdn", "phone", "phonenumber", "phoneno", "mobile", "mobilenumber", "mobileno", "mobilephone",
@@ -29,17 +29,23 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
     // vCard's property with its type, as converters name the column (`TEL;TYPE=CELL`).
     "teltypecell", "telcell", "teltypecellvoice", "teltypevoicecell", "teltypehome", "teltypework", "teltypevoice",
     // Address books' exports: Outlook's phone columns, Google Contacts' `Phone 1 - Value`.
-    "primaryphone", "homephone", "businessphone", "workphone", "otherphone", "phone1value", "phone2value", "phone3value"
+    "primaryphone", "homephone", "businessphone", "workphone", "otherphone", "phone1value", "phone2value", "phone3value",
+    // Other languages' address books and forms: Japanese, Chinese (simplified and traditional), Korean, Arabic, Russian,
+    // Spanish and French phrases.
+    "携帯電話", "携帯", "携帯番号", "電話", "電話番号", "手机", "手机号", "手机号码", "电话", "电话号码", "移动电话", "手機",
+    "手機號碼", "電話號碼", "휴대폰", "휴대전화", "핸드폰", "전화", "전화번호", "휴대폰번호", "هاتف", "جوال", "رقم الجوال",
+    "رقم الهاتف", "موبايل", "мобильный", "мобильный телефон", "номер телефона", "número de teléfono", "teléfono móvil",
+    "número de celular", "numéro de téléphone", "téléphone portable"
   ],
   first_name: [
     "firstname", "first", "fname", "givenname", "forename", "forenames", "prenom", "vorname", "nombre", "nome", "имя",
-    "voornaam"
+    "voornaam", "名", "이름"
   ],
   last_name: [
     "lastname", "last", "lname", "surname", "familyname", "nom", "nachname", "apellido", "apellidos", "cognome",
-    "sobrenome", "фамилия", "achternaam"
+    "sobrenome", "фамилия", "achternaam", "姓", "성"
   ],
-  name: ["name", "fullname", "contactname", "displayname"],
+  name: ["name", "fullname", "contactname", "displayname", "氏名", "名前", "お名前", "姓名", "الاسم", "اسم"],
   country: [
     "country", "countrycode", "countryiso", "isocode", "iso", "callingcode", "countrycallingcode", "dialcode",
     "land", "pays", "pais", "countryname", "nation", "countryiso2", "countryiso3", "iso2", "iso3",
@@ -64,16 +70,17 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
   ]
 }
 
-const byKey: ReadonlyMap<string, Field> = new Map(
-  fields.flatMap((field) => aliases[field].map((alias) => [alias, field] as const))
-)
-
 /**
  * A header name reduced to what tells names apart: lower case, accents removed, only letters and digits
  * (`"Mobile Number"`, `"mobile_number"` and `"MOBILE-NUMBER"` are all `mobilenumber`; `"Prénom"` is `prenom`).
  */
 export const key = (name: string): string =>
   name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
+
+// Aliases are written as people write them where {@link key} would change them (accents, spaces, Hangul's syllables).
+const byKey: ReadonlyMap<string, Field> = new Map(
+  fields.flatMap((field) => aliases[field].map((alias) => [key(alias), field] as const))
+)
 
 /**
  * Country aliases that may name a state or province column instead (`ISO`, `Land`). `Region` is no country column at

@@ -130,6 +130,20 @@ describe("header matching", () => {
     expect(Result.isFailure(twice) && twice.failure.message).toContain("the name is mapped twice")
   })
 
+  it("address books' headers in other languages and scripts name their fields", () => {
+    const read = (header: ReadonlyArray<string>) => {
+      const { index } = Result.getOrThrow(Columns.match(header))
+      return Object.fromEntries(Object.entries(index).map(([field, at]) => [field, header[at ?? -1]]))
+    }
+    expect(read(["氏名", "携帯電話", "メールアドレス"])).toEqual({ name: "氏名", msisdn: "携帯電話" })
+    expect(read(["姓", "名", "電話番号"])).toEqual({ last_name: "姓", first_name: "名", msisdn: "電話番号" })
+    expect(read(["姓名", "手机号码"])).toEqual({ name: "姓名", msisdn: "手机号码" })
+    expect(read(["성", "이름", "휴대폰"])).toEqual({ last_name: "성", first_name: "이름", msisdn: "휴대폰" })
+    expect(read(["الاسم", "رقم الجوال"])).toEqual({ name: "الاسم", msisdn: "رقم الجوال" })
+    expect(read(["Имя", "Фамилия", "Мобильный телефон"])).toEqual({ first_name: "Имя", last_name: "Фамилия", msisdn: "Мобильный телефон" })
+    expect(read(["Nombre", "Número de teléfono"])).toEqual({ first_name: "Nombre", msisdn: "Número de teléfono" })
+  })
+
   it("a rejects file's own columns are ignored on re-import", () => {
     const matched = Columns.match(["line", "reason", "message", "phone"])
     expect(Result.isSuccess(matched) && matched.success.unknown).toEqual([])
