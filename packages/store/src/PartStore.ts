@@ -28,6 +28,7 @@ export const layer = (url: string, options: Store.Options = {}): Layer.Layer<Par
         onLockWait: options.onLockWait
       })
     case "postgres":
-      return Store.postgresOnDemand(location.url, () => import("./internal/postgres/parts.ts"), (pg) => pg.layer(location.url))
+      return Store.postgresOnDemand(location.url, () => import("./internal/postgres/parts.ts"), (pg) =>
+        pg.layer(location.url, { lockWait: options.lockWait ?? Store.defaultLockWait }))
   }
 }

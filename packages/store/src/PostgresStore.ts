@@ -59,18 +59,12 @@ export const make = Effect.fnUntraced(function*(
   url: string,
   options: Options = {}
 ): Effect.fn.Return<Services & Keys, StoreUnavailable, Scope.Scope> {
-  const waits = {
+  const writers = {
     maxConnections: options.maxConnections ?? 10,
     lockWaitMs: options.lockWait === undefined ? undefined : Duration.toMillis(options.lockWait)
   }
-  const sql = yield* Pool.open(url, {
-    maxConnections: waits.maxConnections,
-    ...(options.lockWait === undefined ? {} : {
-      // PostgreSQL reads a lock_timeout of 0 as no limit: a wait of 0 (fail at once, as SQLite's) is its least, 1 ms.
-      startupParameters: { lock_timeout: String(Math.max(1, Math.floor(Math.min(Duration.toMillis(options.lockWait), 2 ** 31 - 1)))) }
-    })
-  })
-  const contacts = { make: (client: SqlClient.SqlClient, pageSize: number) => Contacts.make(client, pageSize, waits) }
+  const sql = yield* Pool.open(url, { maxConnections: writers.maxConnections, lockWait: options.lockWait })
+  const contacts = { make: (client: SqlClient.SqlClient, pageSize: number) => Contacts.make(client, pageSize, writers) }
   return Adapter.assemble({ Contacts: contacts, Messages, Carrier, ApiKeys }, sql, options.pageSize ?? defaultPageSize)
 })
 

@@ -3,7 +3,7 @@
  * with `FOR UPDATE SKIP LOCKED` under a lease; a dead one's unwritten parts are queued again, its
  * parts on the wire are in doubt until a receipt (or the end of the doubt) settles them.
  */
-import { Effect, Layer, Schema } from "effect"
+import { type Duration, Effect, Layer, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import { PartQueue, type StoreUnavailable } from "@smsbook/core"
 import * as DispatcherProcess from "../dispatcherProcess.ts"
@@ -276,6 +276,9 @@ export const make = (sql: SqlClient.SqlClient): PartQueue.PartQueue["Service"] =
   })
 }
 
-/** The queue of the PostgreSQL database at `url`, migrated on start; the pool closes with the layer. */
-export const layer = (url: string): Layer.Layer<PartQueue.PartQueue, StoreUnavailable> =>
-  Layer.effect(PartQueue.PartQueue, Effect.map(Pool.open(url, { maxConnections: 4 }), make))
+/**
+ * The queue of the PostgreSQL database at `url`, migrated on start; the pool closes with the layer. `lockWait` bounds
+ * its waits for another transaction's locks, as the store's own (`PostgresStore.Options.lockWait`).
+ */
+export const layer = (url: string, options: { readonly lockWait?: Duration.Input | undefined } = {}): Layer.Layer<PartQueue.PartQueue, StoreUnavailable> =>
+  Layer.effect(PartQueue.PartQueue, Effect.map(Pool.open(url, { maxConnections: 4, lockWait: options.lockWait }), make))

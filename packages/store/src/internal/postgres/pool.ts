@@ -3,7 +3,7 @@
  * failure to get there a `StoreUnavailable` whose URL and reason never show the password.
  */
 import { PgClient } from "@effect/sql-pg"
-import { Clock, Effect, Redacted, type Scope } from "effect"
+import { Clock, Duration, Effect, Redacted, type Scope } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { type Migrator, SqlClient, SqlError } from "effect/sql"
 import { StoreUnavailable } from "@smsbook/core"
@@ -26,19 +26,26 @@ const unavailable = (url: string) => (error: SqlError.SqlError | Migrator.Migrat
   return new StoreUnavailable({ url: redactUrl(url), reason: scrub(url, reason), ...problemOf(SqlError.isSqlError(error) ? error : error.cause) })
 }
 
-/**
- * The pool of the database at `url` (`options` but the URL and the connect timeout), its pending migrations applied;
- * it closes with the scope.
- */
-export const open = (
-  url: string,
-  options: Omit<PgClient.PgPoolConfig, "url" | "connectTimeout">
-): Effect.Effect<PgClient.PgClient, StoreUnavailable, Scope.Scope> =>
+export interface Options {
+  readonly maxConnections: number
+  /**
+   * How long a statement waits for a lock another transaction holds before it fails: every connection's
+   * `lock_timeout`, so the store and the dispatcher's queue keep the same `--wait`. Unset, the server's own setting.
+   */
+  readonly lockWait?: Duration.Input | undefined
+}
+
+/** The pool of the database at `url`, its pending migrations applied; it closes with the scope. */
+export const open = (url: string, options: Options): Effect.Effect<PgClient.PgClient, StoreUnavailable, Scope.Scope> =>
   Effect.gen(function*() {
     const sql = yield* PgClient.make({
-      ...options,
+      maxConnections: options.maxConnections,
       url: Redacted.make(url),
-      ...(hasConnectTimeout(url) ? {} : { connectTimeout: defaultConnectTimeout })
+      ...(hasConnectTimeout(url) ? {} : { connectTimeout: defaultConnectTimeout }),
+      ...(options.lockWait === undefined ? {} : {
+        // PostgreSQL reads a lock_timeout of 0 as no limit: a wait of 0 (fail at once, as SQLite's) is its least, 1 ms.
+        startupParameters: { lock_timeout: String(Math.max(1, Math.floor(Math.min(Duration.toMillis(options.lockWait), 2 ** 31 - 1)))) }
+      })
     })
     yield* Migrations.run.pipe(Effect.provideService(SqlClient.SqlClient, sql))
     return sql
