@@ -103,7 +103,12 @@ export const make = Effect.fnUntraced(function*(
   path: string,
   options: Options = {}
 ): Effect.fn.Return<Services & Keys, StoreUnavailable, Scope.Scope> {
-  const db = yield* Connection.make(path, lockWaitMillis(options), options.cacheKiB, options.onLockWait, options.groupCommit)
+  const db = yield* Connection.make(path, {
+    lockWaitMs: lockWaitMillis(options),
+    cacheKiB: options.cacheKiB,
+    onLockWait: options.onLockWait,
+    groupCommit: options.groupCommit
+  })
   yield* Migrations.run(db, path)
   return Adapter.assemble({ Contacts, Messages, Carrier, ApiKeys }, db, options.pageSize ?? defaultPageSize)
 })

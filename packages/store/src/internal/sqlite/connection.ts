@@ -203,31 +203,36 @@ const afterThisTurn = Effect.callback<void>((resume) => {
   return Effect.sync(() => clearImmediate(timer))
 })
 
-/**
- * Opens the file at `path` for the scope's lifetime (closing it after), failing with
- * `StoreUnavailable` when it cannot be opened or is not a database.
- */
-export const make = Effect.fnUntraced(function*(
-  path: string,
+export interface Options {
   /** How long a writer waits for another connection's write lock before failing, in ms. */
-  busyTimeout: number,
-  /** The page cache, in KiB. */
-  cacheKiB: number = defaultCacheKiB,
+  readonly lockWaitMs: number
+  /** The page cache, in KiB (default `defaultCacheKiB`). */
+  readonly cacheKiB?: number | undefined
   /** Told after a writer has waited a second for the lock, then every 30 s it goes on waiting. */
-  onLockWait?: (notice: LockHolder.LockWait) => void,
+  readonly onLockWait?: ((notice: LockHolder.LockWait) => void) | undefined
   /**
    * Concurrent transactions share one SQLite transaction, each in a savepoint of it, committed once the fibers
    * ready in this turn of the event loop have joined: for a server, where a COMMIT (its pages written to the WAL)
    * costs more than the statements of a request. Every transaction still answers only after its COMMIT; a read
    * outside a transaction may see the writes of the open group (on this connection, as a statement of it would).
    */
-  groupCommit: boolean = false
+  readonly groupCommit?: boolean | undefined
+}
+
+/**
+ * Opens the file at `path` for the scope's lifetime (closing it after), failing with
+ * `StoreUnavailable` when it cannot be opened or is not a database.
+ */
+export const make = Effect.fnUntraced(function*(
+  path: string,
+  options: Options
 ): Effect.fn.Return<Database, StoreUnavailable, Scope.Scope> {
+  const { lockWaitMs, cacheKiB = defaultCacheKiB, onLockWait, groupCommit = false } = options
   // The group of transactions not yet committed (`groupCommit`), committed before the connection closes.
   let group: Group | undefined
   const connection = yield* Effect.acquireRelease(
     Effect.try({
-      try: () => open(path, busyTimeout, cacheKiB),
+      try: () => open(path, lockWaitMs, cacheKiB),
       catch: (error) => new StoreUnavailable({ url: path, reason: reasonOf(error), ...problemOf(error) })
     }),
     (opened) =>
@@ -298,12 +303,12 @@ export const make = Effect.fnUntraced(function*(
         const waitedMs = performance.now() - started
         if (onLockWait !== undefined && waitedMs >= nextNotice) {
           nextNotice += noticeEveryMs
-          onLockWait({ path, waitedMs, lockWaitMs: busyTimeout, holder: LockHolder.holderOf(path) })
+          onLockWait({ path, waitedMs, lockWaitMs, holder: LockHolder.holderOf(path) })
         }
-        if (waitedMs >= busyTimeout) {
+        if (waitedMs >= lockWaitMs) {
           return yield* new StoreFailure({
             operation: "transaction",
-            reason: `database is locked: another connection (an import, a send) kept it for more than ${busyTimeout} ms, ` +
+            reason: `database is locked: another connection (an import, a send) kept it for more than ${lockWaitMs} ms, ` +
               "the lock wait (--wait, SMSBOOK_LOCK_WAIT); nothing was written"
           })
         }

@@ -6,7 +6,6 @@ import { Effect, Layer } from "effect"
 import { PartQueue, StoreFailure, type StoreUnavailable } from "@smsbook/core"
 import * as DispatcherProcess from "../dispatcherProcess.ts"
 import * as Connection from "./connection.ts"
-import type { LockWait } from "./lockHolder.ts"
 import * as Migrations from "./migrations.ts"
 import * as Rows from "./rows.ts"
 
@@ -193,12 +192,12 @@ export const make = (db: Connection.Database): PartQueue.PartQueue["Service"] =>
 /** The queue of the SQLite file at `path` (created and migrated if needed), closed with the layer. */
 export const layer = (
   path: string,
-  options: { readonly lockWaitMs: number; readonly onLockWait?: ((notice: LockWait) => void) | undefined }
+  options: Pick<Connection.Options, "lockWaitMs" | "onLockWait">
 ): Layer.Layer<PartQueue.PartQueue, StoreUnavailable> =>
   Layer.effect(
     PartQueue.PartQueue,
     Effect.gen(function*() {
-      const db = yield* Connection.make(path, options.lockWaitMs, undefined, options.onLockWait)
+      const db = yield* Connection.make(path, options)
       yield* Migrations.run(db, path)
       return make(db)
     })
