@@ -137,9 +137,9 @@ const partStates = Effect.gen(function*() {
 })
 
 /**
- * 5: a claimed part is `claimed` until just before its PDU is written (`submitting`), so a dead
- * dispatcher's unwritten parts are sent again; `written` orders the writes. Parts an older dispatcher left on the wire (`unknown`
- * without an SMSC id) are `in_doubt` for good: they were never to be sent twice.
+ * 5: a claimed part is `claimed` until just before its PDU is written (`submitting`), so a dead dispatcher's unwritten
+ * parts are sent again; `written` orders the writes. Parts an older dispatcher left on the wire (`unknown` without an
+ * SMSC id) are `in_doubt` for good: they were never to be sent twice.
  */
 const inDoubtParts = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -157,8 +157,8 @@ export const migrations: ReadonlyArray<Migration> = [
   {
     version: 5,
     name: "claimed, in-doubt and cancelled parts",
-    // A claimed part is `claimed` until just before its PDU is written (`submitting`), so a dead
-    // dispatcher's unwritten parts are sent again; \`written\` orders the writes. Parts that an older dispatcher left on the wire
+    // A claimed part is `claimed` until just before its PDU is written (`submitting`), so a dead dispatcher's
+    // unwritten parts are sent again; `written` orders the writes. Parts that an older dispatcher left on the wire
     // (`unknown` without an SMSC id) are `in_doubt` for good: they were never to be sent twice.
     sql: `
       ALTER TABLE outbox ADD COLUMN written INTEGER;
