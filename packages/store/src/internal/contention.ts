@@ -16,7 +16,7 @@ export const mark = (failure: StoreFailure): StoreFailure => {
 }
 
 /** Whether `error` is a failure an adapter marked as contention. */
-export const isContended = (error: unknown): boolean => error instanceof StoreFailure && contended.has(error)
+const isContended = (error: unknown): boolean => error instanceof StoreFailure && contended.has(error)
 
 /** Attempts in all before the last contention failure is returned. */
 export const attempts = 10

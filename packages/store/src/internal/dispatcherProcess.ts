@@ -23,7 +23,7 @@ export const thisProcess = (): PartQueue.Dispatcher => ({
 })
 
 /** The host and pid an owner name of `thisProcess` carries; undefined for other names. */
-export const parseOwner = (owner: string): { readonly host: string; readonly pid: number } | undefined => {
+const parseOwner = (owner: string): { readonly host: string; readonly pid: number } | undefined => {
   const match = /^(.+):(\d+):[a-z0-9]+$/.exec(owner)
   if (match === null) return undefined
   const [, host, pid] = match

@@ -22,7 +22,7 @@ import { attempt, keyset, transaction } from "./connection.ts"
 import * as WritersLock from "./writersLock.ts"
 
 /** Rows a store writes in batches before it first runs ANALYZE; each later ANALYZE waits for 4 times more. */
-export const firstAnalyzeAfter = 20_000
+const firstAnalyzeAfter = 20_000
 
 /**
  * Builds the contact port over `sql`; `pageSize` rows per audience page; `options`, how a new contact waits for a batch

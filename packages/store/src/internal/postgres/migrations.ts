@@ -162,7 +162,7 @@ const failedParts = Effect.gen(function*() {
 })
 
 /** The table where the Migrator records applied migrations. */
-export const migrationsTable = "smsbook_migrations"
+const migrationsTable = "smsbook_migrations"
 
 /**
  * Applies the pending migrations with the current `SqlClient`. The generic Migrator is used

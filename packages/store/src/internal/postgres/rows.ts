@@ -11,7 +11,7 @@ export const contactColumns =
   "msisdn, phone_number, first_name, last_name, full_name, country_code, added_from, status, tags, profile_uid, monitoring"
 
 /** A row of `contacts`: exactly the domain contact (the search columns are never selected). */
-export const ContactRow = Schema.Struct({
+const ContactRow = Schema.Struct({
   msisdn: Schema.String,
   phone_number: Schema.String,
   first_name: Schema.String,
@@ -112,11 +112,11 @@ export const toStored = ({ id, country, msisdn, created_by, ...always }: Message
 })
 
 /** The earlier message an anti-spam check found. */
-export const SpamRow = Schema.Struct({ message_id: Schema.String, created_at: NumberFromInt8 })
+const SpamRow = Schema.Struct({ message_id: Schema.String, created_at: NumberFromInt8 })
 export const decodeSpam = rowsDecoder(SpamRow)
 
 /** One part of the outbox, exactly the carrier's `Part`. */
-export const PartRow = Schema.Struct({
+const PartRow = Schema.Struct({
   message_id: Schema.String,
   msisdn: Schema.String,
   short_code: Schema.String,
@@ -130,7 +130,7 @@ export const decodeParts = rowsDecoder(PartRow)
 export const column = <A, K extends keyof A>(rows: ReadonlyArray<A>, key: K): Array<A[K]> => rows.map((row) => row[key])
 
 /** `SELECT count(*) AS n`. */
-export const CountRow = Schema.Struct({ n: NumberFromInt8 })
+const CountRow = Schema.Struct({ n: NumberFromInt8 })
 export const decodeCount = rowsDecoder(CountRow)
 
 /** The number a `SELECT count(*) AS n …` statement answers; its failures are `operation`'s. */
@@ -152,7 +152,7 @@ export const rowCount = (operation: string) => <E, R>(statement: { readonly raw:
   )
 
 /** A staged row an import's merge hands back (`ContactStore.Repeat`), with its place in the staging. */
-export const RepeatRow = Schema.Struct({
+const RepeatRow = Schema.Struct({
   seq: NumberFromInt8,
   msisdn: Schema.String,
   phone_number: Schema.String,
@@ -162,9 +162,9 @@ export const RepeatRow = Schema.Struct({
 export const decodeRepeats = rowsDecoder(RepeatRow)
 
 /** A column of text keys (`RETURNING msisdn`). */
-export const MsisdnRow = Schema.Struct({ msisdn: Schema.String })
+const MsisdnRow = Schema.Struct({ msisdn: Schema.String })
 export const decodeMsisdns = rowsDecoder(MsisdnRow)
 
 /** Keys with their status (`RETURNING msisdn, status`). */
-export const StatusRow = Schema.Struct({ msisdn: Schema.String, status: Schema.String })
+const StatusRow = Schema.Struct({ msisdn: Schema.String, status: Schema.String })
 export const decodeStatuses = rowsDecoder(StatusRow)

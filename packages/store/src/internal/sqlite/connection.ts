@@ -45,7 +45,7 @@ export const pageSize = 16384
  * file (the OS caches it): in memory, an import's staging and the sorts of its merges took the 1M-row import's peak
  * from 387 to 567 MB, for 3 % less time.
  */
-export const pragmas = (busyTimeout: number, cacheKiB: number = defaultCacheKiB): ReadonlyArray<string> => [
+const pragmas = (busyTimeout: number, cacheKiB: number = defaultCacheKiB): ReadonlyArray<string> => [
   `PRAGMA page_size = ${pageSize}`,
   "PRAGMA journal_mode = WAL",
   "PRAGMA synchronous = NORMAL",
@@ -188,7 +188,7 @@ export const attempt = <A>(operation: string, run: () => A): Effect.Effect<A, St
  * The most transactions one SQLite transaction holds under `groupCommit`: it bounds how long the first of them waits
  * for its COMMIT when transactions keep coming.
  */
-export const groupLimit = 64
+const groupLimit = 64
 
 /** Transactions of concurrent fibers that share one SQLite transaction (`groupCommit`), each in a savepoint of it. */
 interface Group {
