@@ -6,7 +6,7 @@ import { type Account, type ContactStore, InvalidField, type InvalidMsisdn, type
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
 import * as PartStore from "@smsbook/store/PartStore"
 import * as Store from "@smsbook/store/Store"
-import { Effect, Layer, Option, Result } from "effect"
+import { type Duration, Effect, Layer, Option, Result } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as ErrorBody from "./ErrorBody.ts"
 
@@ -148,6 +148,8 @@ export interface Options {
   readonly unknownWaitMs?: number
   /** The country of senders smsbox hands over written nationally (`Messaging.ReceiveOptions`). */
   readonly defaultCountry?: string | undefined
+  /** How long a report's write waits for another writer's lock (the server's `lockWait`; default the store's). */
+  readonly lockWait?: Duration.Input | undefined
 }
 
 /** Answers are a line of text for smsbox's log; failures are the server's error bodies. */
@@ -236,6 +238,6 @@ const routes = (options: Options) =>
 export const layer = (options: Options) => {
   const location = Store.locate(options.store)
   return "kind" in location && location.kind !== "memory"
-    ? routes(options).pipe(Layer.provide(PartStore.layer(options.store)))
+    ? routes(options).pipe(Layer.provide(PartStore.layer(options.store, options.lockWait === undefined ? {} : { lockWait: options.lockWait })))
     : routes(options)
 }

@@ -118,7 +118,7 @@ const routes = (options: Options, log: (line: string) => void) =>
       Layer.provide(Handlers.layer(storeKind(options.store)))
     ),
     HttpApiScalar.layer(Api, { path: "/docs" }),
-    KannelCallbacks.layer({ store: options.store, open: options.noAuth === true, defaultCountry: options.defaultCountry }),
+    KannelCallbacks.layer({ store: options.store, open: options.noAuth === true, defaultCountry: options.defaultCountry, lockWait: options.lockWait }),
     AccessLog.layer(log)
   )
 
