@@ -92,8 +92,17 @@ const mayBeState: ReadonlySet<string> = new Set(["iso", "land"])
 /** Header words that say a column holds mobile numbers: preferred for the number, an SMS reaches only those. */
 const mobileWords = /mob|cell|celular|(?<!auto)movil|gsm|msisdn|handy|portable|sms|whatsapp|iphone|моб/
 
-/** Whether a header names a mobile-number column (`Mobile Phone`, `Cell`, `GSM`, `MSISDN`). */
-export const isMobile = (name: string): boolean => mobileWords.test(key(name))
+/**
+ * The same in other scripts (Japanese and Chinese 携帯, 手机, 手機, 移动电话, 行動電話; Korean 휴대, 핸드폰; Arabic جوال,
+ * موبايل), where a bare 電話, 电话, 전화 or هاتف beside them is often a landline. Compared as {@link key} makes them.
+ */
+const mobilePhrases = ["携帯", "手机", "手機", "移动电话", "行動電話", "휴대", "핸드폰", "جوال", "موبايل"].map(key)
+
+/** Whether a header names a mobile-number column (`Mobile Phone`, `Cell`, `GSM`, `MSISDN`, `携帯電話`). */
+export const isMobile = (name: string): boolean => {
+  const k = key(name)
+  return mobileWords.test(k) || mobilePhrases.some((phrase) => k.includes(phrase))
+}
 
 /**
  * A header's words: accents removed, lower case, split at what is not a letter or digit and at camelCase humps, and a

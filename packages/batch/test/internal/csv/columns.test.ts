@@ -144,6 +144,17 @@ describe("header matching", () => {
     expect(read(["Nombre", "Número de teléfono"])).toEqual({ first_name: "Nombre", msisdn: "Número de teléfono" })
   })
 
+  it("a mobile column in other scripts is the number's before a bare phone column, often a landline's (携帯電話 before 電話)", () => {
+    const headers = [
+      ["氏名", "電話", "携帯電話"], ["氏名", "電話番号", "携帯"], ["姓名", "电话", "手机号码"], ["姓名", "電話", "手機"], ["姓名", "电话号码", "移动电话"],
+      ["이름", "전화", "휴대폰"], ["이름", "전화번호", "핸드폰"], ["الاسم", "هاتف", "رقم الجوال"], ["الاسم", "رقم الهاتف", "موبايل"]
+    ]
+    // Korean as a Mac writes file names and some exports write text: NFD, one jamo a code point.
+    for (const header of [...headers, headers[5]!.map((name) => name.normalize("NFD"))]) {
+      expect([header, Result.getOrThrow(Columns.match(header))]).toMatchObject([header, { index: { msisdn: 2 }, fallbacks: [1] }])
+    }
+  })
+
   it("a rejects file's own columns are ignored on re-import", () => {
     const matched = Columns.match(["line", "reason", "message", "phone"])
     expect(Result.isSuccess(matched) && matched.success.unknown).toEqual([])
