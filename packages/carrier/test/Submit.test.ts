@@ -32,6 +32,13 @@ describe("submit_sm", () => {
   it("sends a sender written with its `+` as the international number it is (TON 1, NPI 1, digits only), not as alphanumeric text", () => {
     expect(Submit.params(part("447400123456", "+447400000001"), encoded, true))
       .toMatchObject({ source_addr_ton: 1, source_addr_npi: 1, source_addr: "447400000001" })
+    // As people write it in a setting: the separators are no part of the number, and it is no 15-character name.
+    for (const written of ["+44 7400 000001", "+44-7400-000001", "+1 (202) 555-0100"]) {
+      const digits = written.replace(/\D/g, "")
+      expect(Submit.params(part("447400123456", written), encoded, true))
+        .toMatchObject({ source_addr_ton: 1, source_addr_npi: 1, source_addr: digits })
+      expect(Submit.senderProblem(written)).toBeUndefined()
+    }
   })
 
   it("law: a sender an SMSC takes is no problem: a short code, an international number of at most 15 digits, 1 to 11 ASCII characters", () => {

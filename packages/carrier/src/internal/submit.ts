@@ -6,15 +6,16 @@ import type { Carrier } from "@smsbook/core"
 import type * as ShortMessage from "../ShortMessage.ts"
 
 const numeric = /^\d+$/
-const international = /^\+\d+$/
+/** `+` and digits, with the spaces, hyphens, dots and brackets people write between them (`+44 7400 000001`). */
+const international = /^\+\d[\d ().-]*$/
 
 /**
- * A sender: `+` and digits, or digits of 9 or more, an international number (TON 1, NPI 1, written without
- * its `+`); fewer digits a short code (TON 3); else alphanumeric (TON 5).
+ * A sender: `+` and digits, or digits of 9 or more, an international number (TON 1, NPI 1, its digits only);
+ * fewer digits a short code (TON 3); else alphanumeric (TON 5).
  */
 export const address = (value: string): { readonly ton: number; readonly npi: number; readonly addr: string } =>
   international.test(value)
-    ? { ton: 1, npi: 1, addr: value.slice(1) }
+    ? { ton: 1, npi: 1, addr: value.replace(/\D/g, "") }
     : numeric.test(value)
     ? (value.length <= 8 ? { ton: 3, npi: 0, addr: value } : { ton: 1, npi: 1, addr: value })
     : { ton: 5, npi: 0, addr: value }
