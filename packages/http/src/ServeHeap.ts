@@ -21,7 +21,9 @@ export const defaultYoungMiB = 16
  * was, so a launcher must pass them (`smsbook serve` starts itself again with them when it was not).
  */
 export const flags = (oldSpaceMiB: number = defaultOldSpaceMiB): ReadonlyArray<string> => [
-  `--max-old-space-size=${Math.max(64, Math.floor(oldSpaceMiB))}`
+  `--max-old-space-size=${Math.max(64, Math.floor(oldSpaceMiB))}`,
+  // Also set by `limit` at run time, which V8 honours (measured) but Node does not promise: from the start too.
+  "--no-allocation-site-pretenuring"
 ]
 
 /**

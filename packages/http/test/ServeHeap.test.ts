@@ -17,8 +17,8 @@ const cappedIn = (args: ReadonlyArray<string>, before = ""): boolean => {
 
 describe("ServeHeap", () => {
   it("caps the old generation when its flags start the process", () => {
-    expect(ServeHeap.flags()).toEqual(["--max-old-space-size=256"])
-    expect(ServeHeap.flags(10)).toEqual(["--max-old-space-size=64"])
+    expect(ServeHeap.flags()).toEqual(["--max-old-space-size=256", "--no-allocation-site-pretenuring"])
+    expect(ServeHeap.flags(10)).toEqual(["--max-old-space-size=64", "--no-allocation-site-pretenuring"])
     expect(cappedIn(ServeHeap.flags())).toBe(true)
     expect(cappedIn([])).toBe(false)
   })
