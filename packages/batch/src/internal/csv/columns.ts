@@ -32,20 +32,20 @@ const aliases: { readonly [F in Field]: ReadonlyArray<string> } = {
     "primaryphone", "homephone", "businessphone", "workphone", "otherphone", "phone1value", "phone2value", "phone3value",
     // Other languages' address books and forms: Japanese, Chinese (simplified and traditional), Korean, Arabic, Russian,
     // Spanish and French phrases.
-    "携帯電話", "携帯", "携帯番号", "電話", "電話番号", "手机", "手机号", "手机号码", "电话", "电话号码", "移动电话", "手機",
+    "携帯電話", "携帯電話番号", "携帯", "携帯番号", "電話", "電話番号", "手机", "手机号", "手机号码", "电话", "电话号码", "移动电话", "手機",
     "手機號碼", "電話號碼", "휴대폰", "휴대전화", "핸드폰", "전화", "전화번호", "휴대폰번호", "هاتف", "جوال", "رقم الجوال",
     "رقم الهاتف", "موبايل", "мобильный", "мобильный телефон", "номер телефона", "número de teléfono", "teléfono móvil",
     "número de celular", "numéro de téléphone", "téléphone portable"
   ],
   first_name: [
     "firstname", "first", "fname", "givenname", "forename", "forenames", "prenom", "vorname", "nombre", "nome", "имя",
-    "voornaam", "名", "이름"
+    "voornaam", "名", "이름", "الاسم الأول"
   ],
   last_name: [
     "lastname", "last", "lname", "surname", "familyname", "nom", "nachname", "apellido", "apellidos", "cognome",
-    "sobrenome", "фамилия", "achternaam", "姓", "성"
+    "sobrenome", "фамилия", "achternaam", "姓", "성", "اسم العائلة"
   ],
-  name: ["name", "fullname", "contactname", "displayname", "氏名", "名前", "お名前", "姓名", "الاسم", "اسم"],
+  name: ["name", "fullname", "contactname", "displayname", "氏名", "名前", "お名前", "姓名", "성명", "الاسم", "اسم", "фио"],
   country: [
     "country", "countrycode", "countryiso", "isocode", "iso", "callingcode", "countrycallingcode", "dialcode",
     "land", "pays", "pais", "countryname", "nation", "countryiso2", "countryiso3", "iso2", "iso3",

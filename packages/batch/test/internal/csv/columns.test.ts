@@ -142,6 +142,10 @@ describe("header matching", () => {
     expect(read(["الاسم", "رقم الجوال"])).toEqual({ name: "الاسم", msisdn: "رقم الجوال" })
     expect(read(["Имя", "Фамилия", "Мобильный телефон"])).toEqual({ first_name: "Имя", last_name: "Фамилия", msisdn: "Мобильный телефон" })
     expect(read(["Nombre", "Número de teléfono"])).toEqual({ first_name: "Nombre", msisdn: "Número de teléfono" })
+    expect(read(["氏名", "携帯電話番号"])).toEqual({ name: "氏名", msisdn: "携帯電話番号" })
+    expect(read(["성명", "휴대폰"])).toEqual({ name: "성명", msisdn: "휴대폰" })
+    expect(read(["ФИО", "Телефон"])).toEqual({ name: "ФИО", msisdn: "Телефон" })
+    expect(read(["الاسم الأول", "اسم العائلة", "جوال"])).toEqual({ first_name: "الاسم الأول", last_name: "اسم العائلة", msisdn: "جوال" })
   })
 
   it("a mobile column in other scripts is the number's before a bare phone column, often a landline's (携帯電話 before 電話)", () => {
