@@ -1,15 +1,13 @@
 /**
  * The PostgreSQL adapter against a real server (SMSBOOK_TEST_POSTGRES_URL, see scripts/postgres.sh):
- * the same answers as MemoryStore on any sequence of operations, atomic anti-spam, keyset streams, and the
- * dispatcher's queue bounded by the same lock wait.
+ * the same answers as MemoryStore on any sequence of operations, atomic anti-spam, keyset streams.
  */
 import { PgClient } from "@effect/sql-pg"
-import { Account, Carrier, ContactStore, type Message, MessageStore, Messaging, PartQueue } from "@smsbook/core"
+import { Carrier, ContactStore, type Message, MessageStore, PartQueue } from "@smsbook/core"
 import { Fixtures, ModelCheck } from "@smsbook/testing"
-import { Deferred, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Stream } from "effect"
+import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as PartStore from "../src/PartStore.ts"
 import * as PostgresStore from "../src/PostgresStore.ts"
 
 const baseUrl = process.env["SMSBOOK_TEST_POSTGRES_URL"]
@@ -382,40 +380,6 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("PostgresStore (Postgre
         expect(streamed.map((m) => m.message_id)).toEqual(expected)
       })
     })
-  })
-
-  describe("the dispatcher's queue", () => {
-    it("waits for a part another transaction holds at most the lock wait (--wait), then fails naming it", async () => {
-      const { url } = await freshSchema()
-      const book = ManagedRuntime.make(Layer.mergeAll(
-        PostgresStore.layer(url),
-        PartStore.layer(url, { lockWait: "300 millis" }),
-        Account.layer({ ...Account.defaults, short_name: "Shop" })
-      ))
-      const holder = adminRuntime(url)
-      try {
-        await book.runPromise(Messaging.sendNow({ msisdn: "447400900000", message: "hello" }))
-        const queue = await book.runPromise(Effect.service(PartQueue.PartQueue))
-        const { parts } = await book.runPromise(queue.claim("d", 10, 0, 60_000))
-        expect(parts).toHaveLength(1)
-        const locked = await holder.runPromise(Deferred.make<void>())
-        const done = await holder.runPromise(Deferred.make<void>())
-        const held = holder.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-          sql.withTransaction(Effect.andThen(sql`SELECT seq FROM outbox FOR UPDATE`, Effect.andThen(Deferred.succeed(locked, undefined), Deferred.await(done))))))
-        await holder.runPromise(Deferred.await(locked))
-        // Still waiting after 10 s is the defect: the lock is let go then, and the release goes through.
-        const exit = await Promise.race([
-          book.runPromiseExit(queue.release(parts.map((part) => part.seq))),
-          new Promise<string>((resume) => setTimeout(() => resume("still waiting after 10 s"), 10_000))
-        ]).finally(() => holder.runPromise(Deferred.succeed(done, undefined)))
-        await held
-        expect(typeof exit === "string" ? exit : Exit.isFailure(exit) ? String(exit.cause) : "succeeded")
-          .toMatch(/StoreFailure[\s\S]*lock wait \(--wait\)/)
-      } finally {
-        await holder.dispose()
-        await book.dispose()
-      }
-    }, 30_000)
   })
 })
 
