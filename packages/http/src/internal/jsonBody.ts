@@ -142,8 +142,10 @@ const decoded = (
   body: Uint8Array,
   limit: number
 ): Effect.Effect<Uint8Array, ErrorBody.Body<400 | 413 | 415>> => {
-  const applied = (request.headers["content-encoding"] ?? "").split(",").map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== "" && coding !== "identity")
+  const header = request.headers["content-encoding"]
+  // The common case, no coding, costs a send nothing more.
+  if (header === undefined) return Effect.succeed(body)
+  const applied = header.split(",").map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== "" && coding !== "identity")
   const steps: Array<readonly [string, Decode]> = []
   for (const coding of applied) {
     const decode = decoders[coding]
@@ -162,7 +164,7 @@ const decoded = (
       bytes = decode(bytes, { maxOutputLength: limit })
     } catch (error) {
       return Effect.fail(error instanceof RangeError
-        ? ErrorBody.http("PayloadTooLarge", `the request body is larger than ${limit} bytes (1 MiB) once decoded from ${coding}`)
+        ? ErrorBody.http("PayloadTooLarge", `the request body is larger than ${limit} bytes once decoded from ${coding}`)
         : ErrorBody.http("MalformedJson", `the request body is not valid ${coding}`))
     }
   }
