@@ -160,25 +160,26 @@ describe("SMPP carrier: receipt texts", () => {
     }
   })
 
-  it("keeps the characters ASCII and GSM-7 place apart in a receipt's id (`_`, `@`, `$`)", async () => {
+  /** An unpacked link's inbound handler that keeps the receipts it reads. */
+  const receiptReader = () => {
     const receipts: Array<Receipt.Receipt> = []
     const inbound = Inbound.make({ packing: "unpacked", reassemblyTimeoutMs: 60_000 }, {
       receive: () => Promise.resolve(0),
       receipt: (receipt) => Promise.resolve(void receipts.push(receipt)).then(() => 0),
       notify: () => undefined
     })
+    return { inbound, receipts }
+  }
+
+  it("keeps the characters ASCII and GSM-7 place apart in a receipt's id (`_`, `@`, `$`)", async () => {
+    const { inbound, receipts } = receiptReader()
     const text = Receipt.format({ messageId: "msg_0@1$a", stat: "DELIVRD" })
     expect(await inbound.handle({ command: "deliver_sm", esm_class: 0x04, data_coding: 0, source_addr: "447400000000", short_message: Buffer.from(text, "latin1") })).toBe(0)
     expect(receipts.map((receipt) => receipt.messageId)).toEqual(["msg_0@1$a"])
   })
 
   it("reads a receipt an SMSC writes in GSM-7 (data_coding 0, its default alphabet) by its decoded text: its octets name no ASCII id", async () => {
-    const receipts: Array<Receipt.Receipt> = []
-    const inbound = Inbound.make({ packing: "unpacked", reassemblyTimeoutMs: 60_000 }, {
-      receive: () => Promise.resolve(0),
-      receipt: (receipt) => Promise.resolve(void receipts.push(receipt)).then(() => 0),
-      notify: () => undefined
-    })
+    const { inbound, receipts } = receiptReader()
     // `_` `@` `$` are GSM-7's 0x11 0x00 0x02: read as ASCII the id held control characters and named no part.
     const septets = ShortMessage.septets(Receipt.format({ messageId: "msg_0@1$a", stat: "DELIVRD" })) ?? new Uint8Array()
     expect(await inbound.handle({ command: "deliver_sm", esm_class: 0x04, data_coding: 0, source_addr: "447400000000", short_message: Buffer.from(septets) })).toBe(0)
