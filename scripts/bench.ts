@@ -185,7 +185,6 @@ const contactsJobs = async (config: Config, runs: Runs, dir: string, rows: numbe
       seconds: run.seconds,
       cpuSeconds: run.cpuSeconds,
       peakRssMB: mb(run),
-      memoryTarget: false,
       ...(failed === undefined ? {} : { failed }),
       notes: [`records counted ${Results.count(parsed)}; in-process ${(num(json, "seconds") ?? 0).toFixed(1)} s`]
     }
@@ -220,7 +219,7 @@ const contactsJobs = async (config: Config, runs: Runs, dir: string, rows: numbe
         reference: "csv-parse",
         referenceRowsPerSecond: parseRowsPerSecond,
         referenceRowsPerCpuSecond: parseRowsPerCpuSecond,
-        ratio: 0.5
+        ratio: Jobs.importSpeed
       }
     }
     : {}
@@ -245,7 +244,7 @@ const contactsJobs = async (config: Config, runs: Runs, dir: string, rows: numbe
       cpuSeconds: run.cpuSeconds,
       peakRssMB: mb(run),
       ...speed,
-      memoryTarget: true,
+      memoryCeiling: Jobs.importMemoryMB,
       ...(failed === undefined ? {} : { failed }),
       notes: failed !== undefined ? [] : [
         `summary: read ${Results.count(read)}, created ${Results.count(parts[0] ?? 0)}, updated ${Results.count(parts[1] ?? 0)}, ` +
@@ -299,7 +298,7 @@ const contactsJobs = async (config: Config, runs: Runs, dir: string, rows: numbe
       seconds: run.seconds,
       cpuSeconds: run.cpuSeconds,
       peakRssMB: mb(run),
-      memoryTarget: true,
+      memoryCeiling: Jobs.memoryMB,
       ...(failed === undefined ? {} : { failed }),
       notes: failed !== undefined ? [] : [
         `summary: recipients ${Results.count(num(json, "recipients") ?? 0)}, monitors ${num(json, "monitors") ?? 0}, ` +
@@ -350,7 +349,6 @@ const reportJobs = async (config: Config, runs: Runs, dir: string, rows: number,
         seconds: run.seconds - building,
         cpuSeconds: run.cpuSeconds - (num(json, "buildingCpuSeconds") ?? 0),
         peakRssMB: mb(run),
-        memoryTarget: false,
         ...(failed === undefined ? {} : { failed }),
         notes: [`wall ${run.seconds.toFixed(1)} s, of which ${building.toFixed(1)} s building the rows in memory (not counted)`]
       }
@@ -377,9 +375,9 @@ const reportJobs = async (config: Config, runs: Runs, dir: string, rows: number,
     cpuSeconds: run.cpuSeconds,
     peakRssMB: mb(run),
     ...(best > 0
-      ? { speedTarget: { reference: "csv-stringify", referenceRowsPerSecond: best, referenceRowsPerCpuSecond: bestCpu, ratio: 0.7 } }
+      ? { speedTarget: { reference: "csv-stringify", referenceRowsPerSecond: best, referenceRowsPerCpuSecond: bestCpu, ratio: Jobs.reportSpeed } }
       : {}),
-    memoryTarget: true,
+    memoryCeiling: Jobs.memoryMB,
     ...(failed === undefined ? {} : { failed }),
     notes: []
   })
@@ -416,7 +414,7 @@ const main = async (): Promise<number> => {
     if (config.jobs.includes("report")) await reportJobs(config, runs, config.dir, config.rows)
 
     const profileLines: Array<string> = []
-    const missedSpeed = runs.measured.filter((m) => Jobs.verdict(m).speedMet === false && m.failed === undefined)
+    const missedSpeed = runs.measured.filter((m) => Jobs.verdict(m).speed !== "goal" && m.speedTarget !== undefined && m.failed === undefined)
     if (config.profile && missedSpeed.length > 0) {
       const dir = path.join(config.dir, "profile")
       fs.mkdirSync(dir, { recursive: true })
