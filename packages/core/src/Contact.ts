@@ -2,7 +2,8 @@
  * A contact of the book (interface section 2.2): its wire shape, request bodies and status machine.
  * Read tolerantly (the samples' `SUSCRIBED`, numeric msisdn, `0/1` booleans), written strictly.
  */
-// By module, not from the package index: the import's worker thread loads this module (for `maxTagLength`).
+// By module, not from the package index: the import's worker thread loads this module (for the tag bounds,
+// `maxTagLength` and `isTooLong`).
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as SchemaTransformation from "effect/SchemaTransformation"

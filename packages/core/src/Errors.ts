@@ -239,8 +239,9 @@ export type SmsbookError =
   | MessageNotFound
 
 /**
- * The stable identity of an error: never renumber, only append. The command line's own errors
- * (batch's `CliErrors`) hold 1014, 1016, 1018 and 2004: those numbers are taken.
+ * The stable identity of an error: never renumber, only append. The command line's own errors (batch's
+ * `CliErrors`) draw on the same series, so read its catalog before taking a number (`Output.catalog` joins the two
+ * and a test holds every number unique).
  */
 export interface Info {
   readonly code: string

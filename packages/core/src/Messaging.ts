@@ -1,7 +1,7 @@
 /**
  * The message use cases: list, send to one number, send to groups by tag, the processing of a
  * group message (PENDING → PROCESSING → READY → SENT), the hand-over of an individual one, inbound SMS.
- * Just over 400 lines: the message use cases share their checks (text, id, budget, zone) and stay one module.
+ * Over 400 lines: the message use cases share their checks (text, id, budget, zone) and stay one module.
  */
 import { Clock, Context, Effect, Option, Result, Stream } from "effect"
 import { Account } from "./Account.ts"

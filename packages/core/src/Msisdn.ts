@@ -62,8 +62,9 @@ export type Rule = "international" | "national" | "trunk-prefix-dropped" | "call
  * Repairs and doubts a reading went through, each counted by an import:
  * - `trunk-prefix-added`: a national number written without its trunk prefix (`7400 123456` with GB); the digits
  *   still name one number, but a spreadsheet may have dropped the `0`;
- * - `ambiguous`: the international and the national reading are both valid and name different numbers; the
- *   documented preference chose (digits starting with the calling code are international);
+ * - `ambiguous`: the international and the national reading are both valid and name different numbers; rule 5 of
+ *   {@link normalize} chose (the national one through a written trunk prefix or without the calling code, else the one
+ *   that can be a mobile, else the international one);
  * - `country-ignored`: the row's country cell could not be read or named another calling code than the number's own;
  * - `extension-dropped`: an extension (`ext. 123`) was removed: an SMS cannot dial one;
  * - `letters-converted`: vanity letters were read on the keypad (`1-800-FLOWERS`).
@@ -412,7 +413,7 @@ const withNotes = (reading: Normalized, added: ReadonlyArray<Note>): Normalized 
 
 /**
  * Reads a phone number as people and spreadsheets write it, and says which reading applied and what it repaired.
- * Never throws. The policy (docs/decisions.md, "Reading phone numbers"): when libphonenumber ("max" metadata) reads
+ * Never throws. The policy (docs/decisions.md, "Phone numbers"): when libphonenumber ("max" metadata) reads
  * the written number as one valid number, that number is kept; when it reads none, the row is refused with a reason.
  *
  * 1. Characters: any Unicode decimal digit; separators (spaces, `.`, `-`, `/`, brackets, full-width forms); a
