@@ -273,9 +273,3 @@ export const catalog: { readonly [Tag in SmsbookError["_tag"]]: Info } = {
 
 /** The code, number and HTTP status of an error. */
 export const info = (error: SmsbookError): Info => catalog[error._tag]
-
-/** Whether the caller's input (not the system, not the state of the book) is at fault: usage errors in the CLI. */
-export const isInputError = (error: SmsbookError): boolean => {
-  const { status } = info(error)
-  return status === 400 || status === 422
-}

@@ -151,8 +151,8 @@ const callingCodePattern = /^\+?([1-9][0-9]{0,2})$/
  */
 export const callingCode = (country: string, readCountry: CountryReader = codes): Result.Result<string, InvalidField> => {
   const text = country.trim()
-  const direct = callingCodePattern.exec(text.replace(/\s+/g, ""))
-  if (direct !== null && /^\+?[0-9]+$/.test(text)) {
+  const direct = callingCodePattern.exec(text)
+  if (direct !== null) {
     const code = direct[1] ?? ""
     return callingCodes.has(code)
       ? Result.succeed(code)

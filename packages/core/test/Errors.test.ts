@@ -8,12 +8,8 @@ describe("Errors", () => {
     expect(new Set(infos.map((info) => info.code)).size).toBe(infos.length)
   })
 
-  it("input errors are exactly the 400 and 422 answers", () => {
-    const error = new Errors.MessageTooLong({ length: 200, max: 154 })
-    expect(Errors.isInputError(error)).toBe(true)
-    expect(Errors.isInputError(new Errors.ContactNotFound({ msisdn: "447400123456" }))).toBe(false)
-    expect(Errors.isInputError(new Errors.StoreFailure({ operation: "x", reason: "y" }))).toBe(false)
-    expect(error.message).toContain("154")
+  it("MessageTooLong names the budget it was given", () => {
+    expect(new Errors.MessageTooLong({ length: 200, max: 154 }).message).toContain("154")
   })
 
   it("CarrierFailure says the link to the carrier failed, which is true of a connection never made as of one that broke", () => {

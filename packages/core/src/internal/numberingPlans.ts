@@ -306,7 +306,7 @@ const isSeparator = (code: number): boolean =>
  * The digits of a written number in the common form and whether it starts with `+`; `undefined` for anything
  * else (letters, extensions, other punctuation, fewer than 3 digits, more than 250 characters).
  */
-export const digitsOf = (written: string): { readonly plus: boolean; readonly digits: string } | undefined => {
+const digitsOf = (written: string): { readonly plus: boolean; readonly digits: string } | undefined => {
   if (written.length > 250) return undefined
   let plus = false
   let digits = ""

@@ -25,7 +25,7 @@ const none: ReadonlyArray<Repair> = []
  * More digits than this cannot be a number: 15, plus a 4-digit international prefix (`0011` from Australia) or a
  * trunk prefix. Refused before parsing, so a long text costs nothing.
  */
-export const maxDigits = 20
+const maxDigits = 20
 
 /** `4.47E+11`, `4,47E+11`, `4.47e11`: a spreadsheet showed the number in scientific notation and lost digits. */
 const scientific = /^[+-]?[0-9]+(?:[.,][0-9]+)?[eE][+-]?[0-9]+$/
