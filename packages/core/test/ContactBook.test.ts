@@ -100,6 +100,26 @@ describe("Contact.transition (the status machine)", () => {
   })
 })
 
+describe("Contact.fullName", () => {
+  it("law: the trimmed names that are not blank, first then last, joined by one space: never a leading or trailing space", () => {
+    fc.assert(fc.property(name, name, (first, last) => {
+      const full = Contact.fullName(first, last)
+      expect(full).toBe(full.trim())
+      expect(full.includes("  ") && !`${first.trim()}${last.trim()}`.includes("  ")).toBe(false)
+      expect(full.startsWith(first.trim())).toBe(true)
+      expect(full.endsWith(last.trim())).toBe(true)
+      expect(full.length).toBe(first.trim().length + last.trim().length + (first.trim() !== "" && last.trim() !== "" ? 1 : 0))
+    }))
+  })
+
+  it("examples: the interface's sample, and blanks", () => {
+    expect(Contact.fullName("Anne", "Smith")).toBe("Anne Smith")
+    expect(Contact.fullName(" Anne ", "  ")).toBe("Anne")
+    expect(Contact.fullName("", " Smith")).toBe("Smith")
+    expect(Contact.fullName(" ", "")).toBe("")
+  })
+})
+
 describe("Contact.normalizeTags", () => {
   it("law: tags come out well-formed, trimmed, non-blank and distinct in any case, in first-seen order", () => {
     fc.assert(fc.property(fc.array(fc.string({ unit: "binary", maxLength: 6 }), { maxLength: 8 }), (raw) => {

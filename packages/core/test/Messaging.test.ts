@@ -188,6 +188,32 @@ describe("Message.transition", () => {
   })
 })
 
+describe("Message.sameNumber", () => {
+  /** One number as people write it: bare digits, with its `+`, grouped with spaces or dashes. */
+  const written = (n: number) =>
+    fc.constantFrom("", "+").chain((plus) =>
+      fc.constantFrom("", " ", "-").map((sep) => {
+        const digits = Fixtures.msisdn(n)
+        return plus + [digits.slice(0, 2), digits.slice(2, 6), digits.slice(6)].join(sep)
+      })
+    )
+
+  it("law: two writings of one number agree, in either order; writings of two numbers do not", () => {
+    const pair = fc.tuple(fc.nat(999_999), fc.nat(999_999), fc.boolean())
+      .chain(([n, m, same]) => fc.tuple(fc.constant(n === (same ? n : m)), written(n), written(same ? n : m)))
+    fc.assert(fc.property(pair, ([one, a, b]) => {
+      expect(Message.sameNumber(a, b)).toBe(one)
+      expect(Message.sameNumber(b, a)).toBe(one)
+    }))
+  })
+
+  it("examples: a text that is no number agrees only with itself", () => {
+    expect(Message.sameNumber("not a number", "not a number")).toBe(true)
+    expect(Message.sameNumber("not a number", "not  a number")).toBe(false)
+    expect(Message.sameNumber("+44 7400 123456", "447400123456")).toBe(true)
+  })
+})
+
 describe("Messaging.toWire", () => {
   // A PENDING group message of short code 60777, created 999 ms past a whole second.
   const stored: Message.Stored = Fixtures.groupMessage("0001", ["news"], {

@@ -1,0 +1,38 @@
+import { Result } from "effect"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as Account from "../src/Account.ts"
+import * as Sms from "../src/Sms.ts"
+
+/** Short names around the budget's edge: 150–160 characters of ASCII, accents, emoji (one code point, two UTF-16 units). */
+const shortName = fc.oneof(
+  fc.string({ unit: fc.constantFrom("A", "é", "\u{1F600}", " "), minLength: 150, maxLength: 160 }),
+  fc.string({ unit: fc.constantFrom("A", "\u{1F600}", " ", "\t"), maxLength: 8 })
+)
+
+describe("Account.make", () => {
+  it("law: a short name is taken exactly when it is not blank and leaves room for a one-character text after its prefix", () => {
+    fc.assert(fc.property(shortName, (short_name) => {
+      const made = Account.make({ short_name })
+      const fits = Result.isSuccess(Sms.checkBudget(short_name, "x"))
+      expect(Result.isSuccess(made)).toBe(short_name.trim() !== "" && fits)
+      if (Result.isFailure(made)) expect(made.failure.field).toBe("short_name")
+    }))
+  })
+
+  it("law: a spam period is taken exactly when it is a whole number of seconds ≥ 0", () => {
+    fc.assert(fc.property(fc.oneof(fc.integer({ min: -10, max: 10 }), fc.double(), fc.constantFrom(2 ** 53, 86_400.5)), (spam_period_seconds) => {
+      const made = Account.make({ spam_period_seconds })
+      expect(Result.isSuccess(made)).toBe(Number.isSafeInteger(spam_period_seconds) && spam_period_seconds >= 0)
+      if (Result.isFailure(made)) expect(made.failure.field).toBe("spam_period_seconds")
+    }))
+  })
+
+  it("examples: 157 characters (an emoji counts 1) are the longest short name; the defaults are an account", () => {
+    expect(Result.isSuccess(Account.make({ short_name: "\u{1F600}".repeat(157) }))).toBe(true)
+    expect(Result.isFailure(Account.make({ short_name: "A".repeat(158) }))).toBe(true)
+    expect(Account.make({})).toEqual(Result.succeed(Account.defaults))
+    expect(Result.isFailure(Account.make({ time_zone: "+01:00" }))).toBe(true)
+    expect(Result.isFailure(Account.make({ short_code: " " }))).toBe(true)
+  })
+})
