@@ -5,6 +5,7 @@
 import { Context, Layer, Result } from "effect"
 import * as CreatedOn from "./CreatedOn.ts"
 import { InvalidField } from "./Errors.ts"
+import { isBlank } from "./internal/blank.ts"
 import * as Sms from "./Sms.ts"
 
 export interface Settings {
@@ -30,15 +31,17 @@ export class Account extends Context.Service<Account, Settings>()("@smsbook/core
 export const layer = (settings: Settings): Layer.Layer<Account> => Layer.succeed(Account, settings)
 
 /**
- * Settings over the defaults, checked: a short name that leaves room for a text (budget ≥ 1),
+ * Settings over the defaults, checked: a short name that is not blank and leaves room for a text (budget ≥ 1),
  * an IANA zone `CreatedOn` can render (not a fixed offset), a non-negative whole spam period.
  * A refused value is an `InvalidField` naming the setting (where settings are read, the caller
  * may say where it came from).
  */
 export const make = (overrides: Partial<Settings>): Result.Result<Settings, InvalidField> => {
   const settings = { ...defaults, ...overrides }
-  if (settings.short_name.trim() === "" || Sms.budget(settings.short_name) < 1) {
-    return Result.fail(new InvalidField({ field: "short_name", value: settings.short_name, reason: "must be 1 to 157 characters" }))
+  // Blank as a text is (internal/blank.ts): a name of zero-width characters shows nothing, yet prefixed every text.
+  if (isBlank(settings.short_name) || Sms.budget(settings.short_name) < 1) {
+    const reason = isBlank(settings.short_name) ? "must show something (not only blanks or invisible characters)" : "must be 1 to 157 characters"
+    return Result.fail(new InvalidField({ field: "short_name", value: settings.short_name, reason }))
   }
   if (settings.short_code.trim() === "") {
     return Result.fail(new InvalidField({ field: "short_code", value: settings.short_code, reason: "must not be empty" }))

@@ -7,15 +7,18 @@ import * as Sms from "../src/Sms.ts"
 /** Short names around the budget's edge: 150–160 characters of ASCII, accents, emoji (one code point, two UTF-16 units). */
 const shortName = fc.oneof(
   fc.string({ unit: fc.constantFrom("A", "é", "\u{1F600}", " "), minLength: 150, maxLength: 160 }),
-  fc.string({ unit: fc.constantFrom("A", "\u{1F600}", " ", "\t"), maxLength: 8 })
+  fc.string({ unit: fc.constantFrom("A", "\u{1F600}", " ", "\t", "\u200b", "\ufeff", "\u3000"), maxLength: 8 })
 )
 
+/** Blank as core counts it for texts and ids: white space and invisible format characters alone. */
+const isBlank = (text: string) => /^[\s\p{Cf}]*$/u.test(text)
+
 describe("Account.make", () => {
-  it("law: a short name is taken exactly when it is not blank and leaves room for a one-character text after its prefix", () => {
+  it("law: a short name is taken exactly when it is not blank (no invisible name either) and leaves room for a one-character text after its prefix", () => {
     fc.assert(fc.property(shortName, (short_name) => {
       const made = Account.make({ short_name })
       const fits = Result.isSuccess(Sms.checkBudget(short_name, "x"))
-      expect(Result.isSuccess(made)).toBe(short_name.trim() !== "" && fits)
+      expect(Result.isSuccess(made)).toBe(!isBlank(short_name) && fits)
       if (Result.isFailure(made)) expect(made.failure.field).toBe("short_name")
     }))
   })
@@ -34,5 +37,7 @@ describe("Account.make", () => {
     expect(Account.make({})).toEqual(Result.succeed(Account.defaults))
     expect(Result.isFailure(Account.make({ time_zone: "+01:00" }))).toBe(true)
     expect(Result.isFailure(Account.make({ short_code: " " }))).toBe(true)
+    // A zero-width space shows nothing, yet made every text UCS-2 and prefixed it with an invisible name.
+    expect(Result.isFailure(Account.make({ short_name: "\u200b" }))).toBe(true)
   })
 })
