@@ -352,15 +352,20 @@ const strip = (text: string, isFrame: (char: string) => boolean): string => {
   return text.slice(start, end)
 }
 
+/** The word inside its frame, compared in capitals; NFKC folds a CJK keyboard's full-width Latin (`ＳＴＯＰ`) to ASCII. */
+const wordOf = (text: string, isFrame: (char: string) => boolean): string =>
+  strip(text, isFrame).normalize("NFKC").toUpperCase()
+
 /**
  * What an inbound text asks for: only a keyword alone in the text counts, in any case, with blanks around it
  * (invisible format characters among them: a right-to-left keyboard's direction marks, a zero-width space). An opt-out
  * keyword also with punctuation around it (`Stop.`, which a person who writes it means as STOP: a missed opt-out is
- * the costlier mistake); a resubscribe only as the bare word, which is explicit (`Start?` asks, it does not say).
+ * the costlier mistake); a resubscribe only as the bare word, which is explicit (`Start?` asks, it does not say). A
+ * word typed in full-width letters is the same word.
  */
 export const keywordAction = (text: string): "opt-out" | "resubscribe" | undefined => {
-  if (optOutKeywords.has(strip(text, isBlankOrPunctuation).toUpperCase())) return "opt-out"
-  return resubscribeKeywords.has(strip(text, isBlankCharacter).toUpperCase()) ? "resubscribe" : undefined
+  if (optOutKeywords.has(wordOf(text, isBlankOrPunctuation))) return "opt-out"
+  return resubscribeKeywords.has(wordOf(text, isBlankCharacter)) ? "resubscribe" : undefined
 }
 
 /** How an inbound sender is read. */

@@ -69,6 +69,20 @@ describe("Messaging.keywordAction", () => {
     for (const text of ["Stop.", "STOP!", "\"stop\"", "¡Stop!", "Unsubscribe!!", "stop. "]) expect(Messaging.keywordAction(text)).toBe("opt-out")
   })
 
+  it("law: a keyword typed in full-width letters (a Japanese or Chinese keyboard's Latin) is the same keyword", () => {
+    const fullWidth = (word: string): string => word.replace(/[!-~]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0))
+    fc.assert(fc.property(fc.constantFrom(...optOutKeywords).chain(anyCase), (word) => {
+      expect(Messaging.keywordAction(fullWidth(word))).toBe("opt-out")
+      expect(Messaging.keywordAction(`${fullWidth(word)}\u3002`)).toBe("opt-out")
+    }))
+    fc.assert(fc.property(fc.constantFrom(...resubscribeKeywords).chain(anyCase), (word) => {
+      expect(Messaging.keywordAction(fullWidth(word))).toBe("resubscribe")
+    }))
+    expect(Messaging.keywordAction("ＳＴＯＰ")).toBe("opt-out")
+    expect(Messaging.keywordAction("ｓｔｏｐ！")).toBe("opt-out")
+    expect(Messaging.keywordAction("ＳＴＯＰ ＳＴＯＰ")).toBeUndefined()
+  })
+
   it("law: a resubscribe keyword counts only as the bare word: with punctuation around it, it asks rather than says", () => {
     const marks = fc.string({ unit: fc.constantFrom(".", "!", "?", "'", "\"", "¿"), minLength: 1, maxLength: 3 })
     fc.assert(fc.property(fc.constantFrom(...resubscribeKeywords).chain(anyCase), marks, fc.boolean(), (word, mark, after) => {
