@@ -171,18 +171,19 @@ export interface CommonInput {
 }
 
 /**
- * The settings of a command: its flags over the environment, `smsbook.json` and the defaults. `--store ''` is
- * refused (exit 2): an empty value in a script is a mistake, not a wish for the default book.
+ * `--store` as given, `--store ''` refused (exit 2): an empty value in a script is a mistake, not a wish for the
+ * default book, and read as not said it gave way to `SMSBOOK_STORE` or `smsbook.json`.
  */
-export const settings = Effect.fnUntraced(function*(input: CommonInput, options: { readonly needsShortName: boolean }) {
-  const store = input.store === undefined ? undefined : Option.getOrUndefined(input.store)
-  if (store !== undefined && store.trim() === "") {
-    return yield* new InvalidStoreUrl({
-      url: store,
-      reason: "is empty: give a file path, sqlite:PATH, postgres://… or memory: (or leave --store out)"
-    })
-  }
-  return yield* Settings.load({
+export const storeFlag = (store: Text | undefined): Effect.Effect<string | undefined, InvalidStoreUrl> => {
+  const given = store === undefined ? undefined : Option.getOrUndefined(store)
+  return given !== undefined && given.trim() === ""
+    ? Effect.fail(new InvalidStoreUrl({ url: given, reason: "is empty: give a file path, sqlite:PATH, postgres://… or memory: (or leave --store out)" }))
+    : Effect.succeed(given)
+}
+
+/** The settings the flags say (`--store ''` refused: {@link storeFlag}), for `Settings.load`. */
+export const given = (input: CommonInput): Effect.Effect<Settings.Given, InvalidStoreUrl> =>
+  Effect.map(storeFlag(input.store), (store) => ({
     store,
     short_name: Option.getOrUndefined(input.shortName),
     short_code: Option.getOrUndefined(input.shortCode),
@@ -190,7 +191,11 @@ export const settings = Effect.fnUntraced(function*(input: CommonInput, options:
     time_zone: Option.getOrUndefined(input.timeZone),
     spam_period_seconds: Option.getOrUndefined(input.spamPeriod),
     lock_wait: input.wait === undefined ? undefined : Option.getOrUndefined(input.wait)
-  }, options)
+  }))
+
+/** The settings of a command: its flags over the environment, `smsbook.json` and the defaults. */
+export const settings = Effect.fnUntraced(function*(input: CommonInput, options: { readonly needsShortName: boolean }) {
+  return yield* Settings.load(yield* given(input), options)
 })
 
 /**

@@ -76,6 +76,14 @@ it("a store refused where it was said in the environment or smsbook.json is name
   expect(refusal(["import", path.join(samples, "contacts.csv")], { SMSBOOK_STORE: "sqlte:book.db" })).toMatchObject({ code: "INVALID_STORE_URL", field: "SMSBOOK_STORE" })
 })
 
+it("--store '' is refused naming --store by every command, init and dispatch too: read as unsaid, it took SMSBOOK_STORE's book", () => {
+  const other = { SMSBOOK_STORE: book, SMSBOOK_SHORT_NAME: "ACME" }
+  for (const args of [["contacts", "list"], ["dispatch", "--once"], ["init", "--no-input"]]) {
+    expect(refusal([...args, "--store", ""], other, fs.mkdtempSync(path.join(dir, "blank-store-"))), args.join(" "))
+      .toMatchObject({ code: "INVALID_STORE_URL", field: "--store" })
+  }
+})
+
 it("--since after --until quotes the dates as typed, not as the HTTP-date they were read as", () => {
   for (const command of [["messages", "list"], ["report", "--out", "r.csv"]]) {
     const error = refusal([...command, ...store, "--since", "2026-11-28", "--until", "2026-11-27", "--time-zone", "America/New_York"])

@@ -46,16 +46,7 @@ export const command = Command.make(
       yield* nonNegative("--tps", Option.getOrUndefined(input.tps))
       yield* nonNegative("--receipt-wait", input.receiptWait)
       yield* nonNegative("--doubt-wait", input.doubtWait)
-      const given: Settings.Given = {
-        store: Option.getOrUndefined(input.store),
-        short_name: Option.getOrUndefined(input.shortName),
-        short_code: Option.getOrUndefined(input.shortCode),
-        user: Option.getOrUndefined(input.user),
-        time_zone: Option.getOrUndefined(input.timeZone),
-        spam_period_seconds: Option.getOrUndefined(input.spamPeriod),
-        carrier: Option.getOrUndefined(input.carrier),
-        lock_wait: Option.getOrUndefined(input.wait)
-      }
+      const given: Settings.Given = { ...(yield* GlobalFlags.given(input)), carrier: Option.getOrUndefined(input.carrier) }
       const resolved = yield* Settings.load(given, { needsShortName: true })
       // Dispatch drains an existing book: a mistyped --store is refused, never created.
       yield* GlobalFlags.checkResolvedStore(resolved, { create: false })

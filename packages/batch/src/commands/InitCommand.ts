@@ -85,6 +85,7 @@ export const command = Command.make(
   },
   Effect.fnUntraced(function*(input) {
     const given: { -readonly [K in keyof Settings.Given]: string } = {}
+    yield* GlobalFlags.storeFlag(input.store)
     const flagged: ReadonlyArray<readonly [keyof Settings.Given, Option.Option<string>]> = [
       ["store", input.store],
       ["short_name", input.shortName],
