@@ -84,6 +84,10 @@ it("--store '' is refused naming --store by every command, init and dispatch too
   }
 })
 
+it("keys revoke names its argument as the synopsis writes arguments: ID", () => {
+  expect(refusal(["keys", "revoke", "no-such-key", ...store])).toMatchObject({ code: "INVALID_PARAMETER", field: "ID" })
+})
+
 it("--since after --until quotes the dates as typed, not as the HTTP-date they were read as", () => {
   for (const command of [["messages", "list"], ["report", "--out", "r.csv"]]) {
     const error = refusal([...command, ...store, "--since", "2026-11-28", "--until", "2026-11-27", "--time-zone", "America/New_York"])

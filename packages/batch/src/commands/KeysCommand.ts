@@ -52,7 +52,7 @@ const revoke = Command.make(
     withKeys(input, (keys) =>
       Effect.flatMap(keys.revoke(input.id), (revoked) =>
         Option.isNone(revoked)
-          ? Effect.fail(new InvalidParameter({ parameter: "id", value: input.id, reason: "no API key has this id (see smsbook keys list)" }))
+          ? Effect.fail(new InvalidParameter({ parameter: "ID", value: input.id, reason: "no API key has this id (see smsbook keys list)" }))
           : Output.print(input.json, revoked.value, (key) => [`revoked ${describe(key)}`])))
 ).pipe(Command.withDescription("Revoke an API key: requests with it answer 401 from now on"))
 
