@@ -2,12 +2,11 @@
  * `smsbook send --to MSISDN --message TEXT`: one SMS to one number, handed to the carrier
  * (READY, then SENT).
  */
-import { Account, Messaging } from "@smsbook/core"
+import { Account, Message, Messaging } from "@smsbook/core"
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Format from "../Format.ts"
 import * as GlobalFlags from "../GlobalFlags.ts"
-import * as MessageText from "../internal/messageText.ts"
 import * as SendDigest from "../internal/sendDigest.ts"
 import * as Output from "../Output.ts"
 
@@ -28,7 +27,7 @@ export const command = Command.make(
       input,
       Effect.gen(function*() {
         const msisdn = yield* GlobalFlags.readNumber("--to", input.to, input.defaultCountry)
-        const message = yield* Effect.fromResult(MessageText.check(input.message, "--message"))
+        const message = yield* Effect.fromResult(Message.checkText(input.message, "--message"))
         const id = Option.isSome(input.id) ? input.id.value : SendDigest.of("sd", [msisdn, message, (yield* Account.Account).short_name])
         const sent = yield* GlobalFlags.namingFlags({ id: "--id", message: "--message" })(Messaging.sendNow({ msisdn, message, id }))
         yield* Output.print(input.json, sent, (m) => [Format.message(m), `  message_id ${m.message_id ?? "-"}`])

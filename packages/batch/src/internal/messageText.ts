@@ -1,6 +1,6 @@
 /**
- * The text of `--message` and `--message-file`: valid Unicode (a message file decoded as UTF-8, or by
- * `--encoding`), not blank — what reaches every handset is what the operator meant to write.
+ * The text of a `--message-file`: decoded as UTF-8 or by `--encoding`, refused rather than repaired, and checked as
+ * `--message` is (`Message.checkText`) — what reaches every handset is what the operator meant to write.
  */
 import { InvalidField, Message } from "@smsbook/core"
 import { Effect, Result } from "effect"
@@ -9,9 +9,6 @@ import * as Files from "./files.ts"
 import * as WholeInput from "./wholeInput.ts"
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
-
-/** `text` checked as core checks every outgoing text ({@link Message.checkText}), refusals naming `field`. */
-export const check = (text: string, field: string): Result.Result<string, InvalidField> => Message.checkText(text, field)
 
 /**
  * The bytes of a message file as text: UTF-8 (a BOM is dropped) unless `encoding` names another; bytes that are
@@ -41,7 +38,7 @@ export const decode = (bytes: Uint8Array, path: string, encoding: string | undef
   } else {
     text = iconv.decode(Buffer.from(bytes), encoding, { stripBOM: true })
   }
-  return check(text.replace(/\r?\n$/, ""), "--message-file")
+  return Message.checkText(text.replace(/\r?\n$/, ""), "--message-file")
 }
 
 /** Reads and checks a message file; a file that cannot be read is refused with the reason in words. */

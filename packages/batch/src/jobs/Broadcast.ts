@@ -2,7 +2,7 @@
  * The broadcast job: one text to every contact of some tags, either straight from the flags or
  * from a reviewed plan file, summarised as `--json` prints it.
  */
-import { Account, InvalidField, type Message, MessageStore, Messaging } from "@smsbook/core"
+import { Account, InvalidField, Message, MessageStore, Messaging } from "@smsbook/core"
 import { Effect, Option } from "effect"
 import * as Interruption from "../internal/interruption.ts"
 import * as MessageText from "../internal/messageText.ts"
@@ -52,7 +52,7 @@ export const messageText = (input: {
   if (Option.isSome(input.message) && Option.isSome(input.messageFile)) {
     return Effect.fail(new InvalidField({ field: "--message-file", value: input.messageFile.value, reason: "give --message or --message-file, not both" }))
   }
-  if (Option.isSome(input.message)) return Effect.fromResult(MessageText.check(input.message.value, "--message"))
+  if (Option.isSome(input.message)) return Effect.fromResult(Message.checkText(input.message.value, "--message"))
   if (Option.isSome(input.messageFile)) {
     return MessageText.readFile(input.messageFile.value, input.encoding === undefined ? undefined : Option.getOrUndefined(input.encoding))
   }

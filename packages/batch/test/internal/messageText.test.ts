@@ -1,22 +1,11 @@
 /**
- * Message text from flags and files: valid Unicode and not blank; bytes that are not UTF-8 refused unless an
+ * A message file's text: valid Unicode and not blank; bytes that are not UTF-8 refused unless an
  * encoding is given; every other text passes unchanged (one trailing line end of a file dropped).
  */
 import { Result } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as MessageText from "../../src/internal/messageText.ts"
-
-describe("MessageText.check", () => {
-  // The rule itself is core's (Message.checkText, with its laws); here, that refusals name the flag.
-  it("refuses blank text, a lone surrogate and U+FFFD, naming the flag", () => {
-    for (const text of ["", " \u3000\n", "a\uD800b", "a\uFFFDb"]) {
-      const result = MessageText.check(text, "--message")
-      expect(Result.isFailure(result) && result.failure.field).toBe("--message")
-    }
-    expect(MessageText.check("Hi", "--message")).toStrictEqual(Result.succeed("Hi"))
-  })
-})
 
 describe("MessageText.decode", () => {
   it("refuses UTF-16 without a byte order mark, pointing to --encoding, and reads it with --encoding", () => {
