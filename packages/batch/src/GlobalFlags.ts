@@ -115,7 +115,7 @@ export const json = Flag.Boolean("json").pipe(
   Flag.withDefault(false)
 )
 
-/** Where a data export goes and how Excel should read it: shared by `report` and `contacts export`. */
+/** Where a data export goes and how Excel should read it: shared by `report`, `contacts export` and `suppressions export`. */
 export const exportFlags = {
   out: Flag.String("out").pipe(Flag.withDescription("Output file, or - for stdout (then the summary goes to stderr)"), Flag.withDefault("-")),
   excel: Flag.Boolean("excel").pipe(
@@ -336,8 +336,8 @@ export interface StoreOptions<E2> {
    */
   readonly check?: ((store: string) => Effect.Effect<void, E2>) | undefined
   /**
-   * SQLite's page cache in KiB when not the store's default (64 MiB, sized for imports): a command that reads the
-   * book once through, like the report, gains nothing from a large one and keeps its memory.
+   * SQLite's page cache in KiB when not the store's default (64 MiB): each job asks for what the way it reads and
+   * writes needs (`Import.cacheKiB`, `Report.cacheKiB`, `Broadcast.cacheKiB`), and a large cache only holds memory.
    */
   readonly cacheKiB?: number | undefined
 }

@@ -198,14 +198,14 @@ export const print = <A>(asJson: boolean, value: A, human: (value: A) => Readonl
   asJson ? json(value) : lines(human(value))
 
 /**
- * Where a data export (`report`, `contacts export`) writes its `--out`: `-` for every path that is standard output
+ * Where a data export (`report`, `contacts export`, `suppressions export`) writes its `--out`: `-` for every path that is standard output
  * (`-`, `/dev/stdout`, `/proc/self/fd/1`, the file stdout is redirected to: `OutputPath.isStandardOutput`), so each is
  * written as `-` is (to stdout in place, never a file renamed over the one stdout holds open); any other path as given.
  */
 export const exportOut = (out: string): string => OutputPath.isStandardOutput(out) ? "-" : out
 
 /**
- * The format of a data export (`report`, `contacts export`): `--format` if given, else CSV — but with
+ * The format of a data export (`report`, `contacts export`, `suppressions export`): `--format` if given, else CSV — but with
  * `--json` and an `--out` that is standard output (`-`, `/dev/stdout`…), stdout must be one JSON document, so the
  * format is JSON and CSV or JSON Lines there are refused.
  */

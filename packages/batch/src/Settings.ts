@@ -18,7 +18,7 @@ export interface Given {
   readonly spam_period_seconds?: string | undefined
   /** The carrier dispatch hands parts to (`smpp://…` or `kannel://…`); absent: parts stay in the outbox. */
   readonly carrier?: string | undefined
-  /** Seconds a writer waits for another process's write on a SQLite book. */
+  /** Seconds a writer waits for another process's write (SQLite's busy wait, PostgreSQL's `lock_timeout`). */
   readonly lock_wait?: string | undefined
 }
 
@@ -26,7 +26,7 @@ export interface Resolved {
   readonly store: string
   readonly account: Account.Settings
   readonly carrier?: string
-  /** How long a writer waits for another process's write on a SQLite book; absent: the store's default. */
+  /** How long a writer waits for another process's write (SQLite or PostgreSQL); absent: the store's default. */
   readonly lockWait?: Duration.Duration
   /** Where `store` was said, as a refusal of it names it ({@link origin}); absent: `--store` (or the default book). */
   readonly storeSaidAt?: string

@@ -80,8 +80,8 @@ const importCommand = Command.make(
           rejectsPath
         }),
         {
-          // The book must exist (as for `contacts`): a mistyped --store in a nightly job would load the list into a
-          // new, empty book and leave the real one without it.
+          // No `create`: the book must exist (as for `contacts`), or a mistyped --store in a nightly job would load
+          // the list into a new, empty book and leave the real one without it. The check keeps --rejects off the inputs.
           check: (store) =>
             OutputPath.ensureDistinct("--rejects", rejectsPath, [{ role: "the input FILE", path: input.file }, ...OutputPath.storeFiles(store)])
         }

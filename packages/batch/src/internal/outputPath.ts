@@ -123,7 +123,7 @@ export const isStandardOutput = (path: string): boolean => {
   return !target.isCharacterDevice() || tty.isatty(1)
 }
 
-/** The check of a data export's `--out` (`contacts export`, `report`): it must not be one of the store's files. */
+/** The check of a data export's `--out` (`report`, `contacts export`, `suppressions export`): it must not be one of the store's files. */
 export const exportCheck = (out: string) => (store: string): Effect.Effect<void, InvalidParameter> =>
   ensureDistinct("--out", out, storeFiles(store))
 

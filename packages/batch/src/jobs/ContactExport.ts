@@ -7,9 +7,10 @@ import { Effect } from "effect"
 import * as PagedExport from "../internal/pagedExport.ts"
 
 /**
- * The CSV columns. `msisdn`, `first_name`, `last_name` and `tags` are what `smsbook import` reads,
- * and `status` as far as an opt-out goes, so an export imports back as it was, opt-outs included; `monitoring` is for
- * people (an import never sets it: monitoring is an explicit edit), as `status` is otherwise (it never subscribes).
+ * The CSV columns: what `smsbook import` reads back. `msisdn`, `first_name`, `last_name` and `tags` as in any file;
+ * `status` and `monitoring` because the import knows its own export by its `msisdn`, `status` and `monitoring`
+ * columns: an opt-out always, and the status and monitoring of a contact it creates, so a moved book keeps its
+ * opt-outs, statuses and monitors (a contact the book already holds keeps its own).
  * `country_code` is each number's calling code. Beside a `msisdn` column, the import reads such a pair as the
  * interface means it, the calling code and the national number, so the digits read back as written whatever
  * `--default-country` it is given (without the column, `3546111234`, an Icelandic mobile, came back as a US number
