@@ -8,21 +8,12 @@ import { Data, Effect } from "effect"
 import * as fs from "node:fs"
 import { FileFailure } from "../CliErrors.ts"
 import * as CsvRecords from "./csv/records.ts"
+import * as Files from "./files.ts"
 import * as ReadRows from "./readRows.ts"
 
-const fileError = (file: string, error: unknown) => {
-  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : ""
-  const reason = code === "ENOENT"
-    ? "no such file"
-    : code === "EISDIR"
-    ? "is a directory"
-    : code === "EACCES"
-    ? "permission denied"
-    : error instanceof Error
-    ? error.message
-    : String(error)
-  return new InvalidParameter({ parameter: "FILE", value: file, reason })
-}
+/** FILE that cannot be opened, with the system's reason in words (`Files.reasonOf`, as every file error says it). */
+const fileError = (file: string, error: unknown) =>
+  new InvalidParameter({ parameter: "FILE", value: file, reason: Files.reasonOf(error, "no such file") })
 
 /**
  * A file that changed while it was read: another program was still writing it (a nightly export not finished, a copy

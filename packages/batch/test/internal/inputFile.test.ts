@@ -86,6 +86,15 @@ describe("InputFile.open", () => {
     expect(await failureReading(file, appended)).toBeInstanceOf(InputFile.Changed)
   })
 
+  it("a FILE that cannot be opened is refused naming FILE, with the system's reason in words as every file error gives it", async () => {
+    const loop = tempPath("loop.csv")
+    fs.symlinkSync(loop, loop)
+    for (const [file, reason] of [[tempPath("missing.csv"), "no such file"], [temporary, "is a directory"], [loop, "too many symbolic links"]] as const) {
+      const error = await Effect.runPromise(Effect.flip(Effect.scoped(InputFile.open(file))))
+      expect(error).toMatchObject({ parameter: "FILE", value: file, reason })
+    }
+  })
+
   it("a file that changed after it was opened is refused as bad input naming FILE, and says nothing was imported", async () => {
     const file = contactFile(3)
     const read = Effect.scoped(Effect.gen(function*() {
