@@ -114,8 +114,7 @@ const counts = (record: { readonly [key: string]: number | undefined }): string 
     `${number(count ?? 0)} ${name}`
   ).join(", ")
 
-/** The import summary of `file` (`-`: standard input). */
-/** The import's summary as text; a list of opted-out numbers cut at its limit ends in "…". */
+/** The import summary of `file` (`-`: standard input); a list of opted-out numbers cut at its limit ends in "…". */
 export const importSummary = (file: string, summary: Import.Summary): ReadonlyArray<string> => {
   const source = file === "-" ? "standard input" : file
   const delimiter = summary.delimiter === "\t" ? "tab" : summary.delimiter

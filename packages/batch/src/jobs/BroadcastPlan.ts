@@ -8,7 +8,7 @@ import { Effect, Option, Schema, Stream } from "effect"
 import { createHash } from "node:crypto"
 import { PlanMismatch } from "../CliErrors.ts"
 import * as BroadcastId from "../internal/broadcastId.ts"
-import * as files from "../internal/files.ts"
+import * as Files from "../internal/files.ts"
 import * as OutputPath from "../internal/outputPath.ts"
 import * as WholeInput from "../internal/wholeInput.ts"
 
@@ -164,7 +164,7 @@ export const verify = Effect.fnUntraced(function*(path: string, options: { reado
       new InvalidParameter({
         parameter: "--plan",
         value: path,
-        reason: `cannot be read: ${cause instanceof TypeError ? "not valid UTF-8" : files.reasonOf(cause, "no such file")}`
+        reason: `cannot be read: ${cause instanceof TypeError ? "not valid UTF-8" : Files.reasonOf(cause, "no such file")}`
       })
   })
   // A file that is not a plan at all is bad input (exit 2); a plan that no longer matches is a PlanMismatch.

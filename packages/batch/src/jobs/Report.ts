@@ -1,6 +1,6 @@
 /**
  * The message report: every message matching the filters of `GET /messages`, streamed as
- * spreadsheet-safe CSV or as a JSON array, with an optional summary per day × status × direction.
+ * spreadsheet-safe CSV, a JSON array or JSON Lines, with an optional summary per day × status × direction.
  */
 import { Account, CreatedOn, Message, Messaging, MessageStore } from "@smsbook/core"
 import { Effect, Stream } from "effect"
