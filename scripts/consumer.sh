@@ -58,7 +58,7 @@ step "a fresh project outside the repository, with the tarballs, Node 22 and Typ
 app=$work/app
 mkdir -p "$app"
 cp "$fixtures"/checks.js "$fixtures"/esm.js "$fixtures"/require.cjs "$fixtures"/consumer.ts "$fixtures"/page.js \
-  "$fixtures"/tsconfig.nodenext.json "$fixtures"/tsconfig.bundler.json "$app"/
+  "$fixtures"/tsconfig.nodenext.json "$fixtures"/tsconfig.node16.json "$fixtures"/tsconfig.bundler.json "$app"/
 cat >"$app/package.json" <<'JSON'
 { "name": "a-service", "version": "1.0.0", "private": true, "type": "module", "allowScripts": { "node": true } }
 JSON
@@ -72,9 +72,9 @@ for node in "$node22_bin" "$node24"; do
   (cd "$app" && "$node" esm.js && "$node" --no-warnings require.cjs)
 done
 
-step "TypeScript consumer: nodenext and bundler, skipLibCheck off, TypeScript 5.9 and the repository's"
+step "TypeScript consumer: nodenext, node16 and bundler, skipLibCheck off, TypeScript 5.9 and the repository's"
 for tsc in "$app/node_modules/.bin/tsc" "$repo/node_modules/.bin/tsc"; do
-  for project in nodenext bundler; do
+  for project in nodenext node16 bundler; do
     echo "$("$tsc" --version) ($project)"
     (cd "$app" && "$tsc" -p "tsconfig.$project.json")
   done

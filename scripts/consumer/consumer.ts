@@ -2,6 +2,8 @@
 import { ContactBook, Errors, HttpDate, Msisdn, Sms } from "@smsbook/core"
 import * as SmsOnly from "@smsbook/core/Sms"
 import { Store } from "@smsbook/store"
+import { CarrierConfig, Dispatcher } from "@smsbook/carrier"
+import { Client, Server } from "@smsbook/http"
 import { Main } from "@smsbook/batch"
 import { Effect } from "effect"
 
@@ -20,3 +22,8 @@ export const since = HttpDate.parse("Sat, 21 Nov 2026 10:15:00 GMT")
 export const firstPage = () =>
   Effect.runPromise(ContactBook.listContacts({ Limit: "10" }).pipe(Effect.provide(Store.layer("sqlite:./smsbook.db"))))
 export const run: (args: ReadonlyArray<string>) => unknown = Main.program
+/** The carrier and the HTTP client and server, as their READMEs use them. */
+export const carrier = CarrierConfig.parse("smpp://system_id:password@127.0.0.1:2775?tps=50")
+export const dispatch: typeof Dispatcher.run = Dispatcher.run
+export const serve: typeof Server.serve = Server.serve
+export const client = (baseUrl: string, apiKey: string) => Client.promise({ baseUrl, apiKey }).getContact("447400123456")
