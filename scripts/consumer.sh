@@ -62,6 +62,16 @@ cp "$fixtures"/checks.js "$fixtures"/esm.js "$fixtures"/require.cjs "$fixtures"/
 cat >"$app/package.json" <<'JSON'
 { "name": "a-service", "version": "1.0.0", "private": true, "type": "module", "allowScripts": { "node": true } }
 JSON
+# The service also talks SMPP through the untyped `smpp` package, with types of its own: smsbook's declarations must
+# not put theirs in its program too (two `declare module "smpp"` collide, TS2300). The tsconfigs list this file.
+cat >"$app/smpp.d.ts" <<'TS'
+declare module "smpp" {
+  export class Session {
+    close(): void
+  }
+  export function connect(url: string): Session
+}
+TS
 (cd "$app" && npm install --no-save --silent "$work"/tarballs/*.tgz "$node22" "$typescript59" "$types_node")
 node22_bin=$app/node_modules/node/bin/node
 [ -x "$node22_bin" ] || node22_bin=$app/node_modules/.bin/node

@@ -67,6 +67,16 @@ describe("published packages", () => {
       }
     })
 
+    it("keeps reference directives out of its declarations", () => {
+      // A `preserve` reference is copied into the `.d.ts` as a path into `src/`: its ambient declarations (a
+      // `declare module` of an untyped dependency) then enter every consumer's program and collide with theirs.
+      const sources = fs.readdirSync(path.join(dir, "src"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts"))
+      const preserved = sources.filter((file) =>
+        /^\/\/\/\s*<reference\b[^>]*\bpreserve\s*=\s*["']true["']/m.test(fs.readFileSync(path.join(dir, "src", file), "utf8"))
+      )
+      expect(preserved).toEqual([])
+    })
+
     it("has executables that start with a shebang", () => {
       for (const bin of Object.values(manifest.bin ?? {})) {
         // Node flags need `env -S` (the launcher caps V8's young generation): `node` is still what runs.

@@ -1,5 +1,3 @@
-/// <reference path="./smpp.d.ts" preserve="true" />
-// The package ships no types: ours travel with the declarations (kept in the output by preserve).
 /**
  * One SMPP transceiver bind kept alive: connect and bind, rebind with backoff when the link drops,
  * enquire_link when idle, a window of outstanding submit_sm, a tps limit, and retries on throttling.
