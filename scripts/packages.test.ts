@@ -50,6 +50,16 @@ describe("published packages", () => {
       expect(fs.existsSync(path.join(dir, "tsconfig.build.json"))).toBe(true)
     })
 
+    it("installs, in its README, every package the README's examples import", () => {
+      // npm hoists dependencies of dependencies, so an example can work there and fail under a strict installer.
+      const readme = fs.readFileSync(path.join(dir, "README.md"), "utf8")
+      const installed = readme.match(/npm install ([^\n#]*)/)?.[1]?.trim().split(/\s+/) ?? []
+      const imported = [...readme.matchAll(/```(?:ts|js)\n([\s\S]*?)```/g)].flatMap(([, code = ""]) =>
+        [...code.matchAll(/\bfrom "([^"]+)"/g)].map(([, specifier = ""]) => specifier.match(/^(?:@[^/]+\/)?[^/]+/)?.[0] ?? "")
+      )
+      expect(imported.filter((name) => !name.startsWith("node:") && !installed.includes(name))).toEqual([])
+    })
+
     it("exports each module as its sources under @smsbook/source and as its build otherwise", () => {
       const entries = Object.entries(manifest.exports ?? {})
       expect(manifest.exports?.["./internal/*"]).toBeNull()
