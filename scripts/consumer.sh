@@ -72,7 +72,11 @@ declare module "smpp" {
   export function connect(url: string): Session
 }
 TS
-(cd "$app" && npm install --no-save --silent "$work"/tarballs/*.tgz "$node22" "$typescript59" "$types_node")
+# The service installs effect itself, as the READMEs say: smsbook's libraries take it as a peer, so there is one copy
+# (a second one under a package makes the service's Effect and Result values fail to type-check against smsbook's).
+(cd "$app" && npm install --no-save --silent "$work"/tarballs/*.tgz effect "$node22" "$typescript59" "$types_node")
+copies=$(cd "$app" && find . -path '*/node_modules/effect/package.json' | wc -l)
+[ "$copies" = 1 ] || fail "effect is installed $copies times: smsbook's libraries must use the service's"
 node22_bin=$app/node_modules/node/bin/node
 [ -x "$node22_bin" ] || node22_bin=$app/node_modules/.bin/node
 "$node22_bin" --version | grep -q '^v22\.' || fail "Node 22 is not $("$node22_bin" --version)"

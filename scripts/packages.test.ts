@@ -19,6 +19,9 @@ interface Manifest {
   readonly bin?: Readonly<Record<string, string>>
   readonly scripts?: Readonly<Record<string, string>>
   readonly exports?: Readonly<Record<string, unknown>>
+  readonly dependencies?: Readonly<Record<string, string>>
+  readonly peerDependencies?: Readonly<Record<string, string>>
+  readonly devDependencies?: Readonly<Record<string, string>>
 }
 
 const readManifest = (file: string): Manifest => JSON.parse(fs.readFileSync(file, "utf8"))
@@ -48,6 +51,20 @@ describe("published packages", () => {
       expect(fs.readFileSync(path.join(dir, "README.md"), "utf8")).toMatch(/## Install[\s\S]*npm install/)
       expect(manifest.scripts?.["build"]).toContain("tsconfig.build.json")
       expect(fs.existsSync(path.join(dir, "tsconfig.build.json"))).toBe(true)
+    })
+
+    it("shares the service's own effect: a peer dependency of the workspace's minor, unless it is the command line", () => {
+      // Effect's types cross every public signature: with a copy of its own nested under the package, a service's
+      // Effect, Result and Schema values fail to type-check against it (two copies, two types).
+      const pinned = readManifest(path.join(repo, "node_modules/effect/package.json")).version
+      const minor = pinned.split(".").slice(0, 2).join(".")
+      if (manifest.bin !== undefined) {
+        expect(manifest.dependencies?.["effect"]).toBe(pinned)
+        return
+      }
+      expect(manifest.dependencies?.["effect"]).toBeUndefined()
+      expect(manifest.peerDependencies?.["effect"]).toBe(`~${minor}.0`)
+      expect(manifest.devDependencies?.["effect"]).toBe(pinned)
     })
 
     it("installs, in its README, every package the README's examples import", () => {
