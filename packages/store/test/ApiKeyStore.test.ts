@@ -127,4 +127,25 @@ describe.each(kinds)("ApiKeyStore over %s", (kind) => {
       await cli.dispose()
     }
   })
+
+  it.skipIf(kind === "memory")("a clock that went back asks the store again: a revocation is never trusted away for longer", async () => {
+    const url = await freshUrl(kind)
+    const server = ManagedRuntime.make(Layer.merge(Store.layer(url), TestClock.layer()))
+    const cli = ManagedRuntime.make(Store.layer(url))
+    const keys = Effect.service(ApiKeyStore.ApiKeyStore)
+    try {
+      const created = await cli.runPromise(Effect.flatMap(keys, (k) => k.create("stepped")))
+      const secret = Redacted.value(created.secret)
+      const verify = () => server.runPromise(Effect.flatMap(keys, (k) => k.verify(secret)))
+      await server.runPromise(TestClock.setTime(10 * ApiKeyStore.verifiedFor))
+      expect(Option.isSome(await verify())).toBe(true)
+      await cli.runPromise(Effect.flatMap(keys, (k) => k.revoke(created.key.id)))
+      // The wall clock stepped back (NTP): what was remembered "in the future" is not trusted.
+      await server.runPromise(TestClock.setTime(5 * ApiKeyStore.verifiedFor))
+      expect(Option.isNone(await verify())).toBe(true)
+    } finally {
+      await server.dispose()
+      await cli.dispose()
+    }
+  })
 })
