@@ -7,6 +7,7 @@
 import * as Zlib from "node:zlib"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import * as JsonBody from "../src/internal/jsonBody.ts"
 import { serving } from "./running.ts"
 
 const encoders = {
@@ -99,5 +100,20 @@ describe("request bodies in a content coding", () => {
       expect(await call("PUT", "/contacts/447400123456", "{\"first_name\": \"plain\"}", coding))
         .toMatchObject({ status: 400, json: { error: { code: "MALFORMED_JSON" } } })
     }
+  })
+
+  it("holds the decoded body to the same 1 MiB as a body sent as is: 413 exactly when it decodes past it (property)", async () => {
+    // A bomb of gigabytes says nothing of where the limit is: bodies around it do.
+    const around = fc.integer({ min: JsonBody.maxBytes - 64, max: JsonBody.maxBytes + 64 })
+    await fc.assert(
+      fc.asyncProperty(around, fc.constantFrom<Coding>("gzip", "deflate", "br"), async (size, coding) => {
+        const prefix = "{\"first_name\": \""
+        const body = prefix + "x".repeat(size - prefix.length - 2) + "\"}"
+        expect(body.length).toBe(size)
+        const answer = await call("PUT", "/contacts/447400123456", encode(body, [coding]), coding)
+        expect(answer.status === 413, `${size} bytes in ${coding}: ${answer.status}`).toBe(size > JsonBody.maxBytes)
+      }),
+      { numRuns: 20, examples: [[JsonBody.maxBytes, "gzip"], [JsonBody.maxBytes + 1, "gzip"]] }
+    )
   })
 })
