@@ -8,6 +8,7 @@ import { ContactBook, Errors } from "@smsbook/core"
 import * as ApiKeyStore from "@smsbook/store/ApiKeyStore"
 import * as Store from "@smsbook/store/Store"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
+import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as ErrorBody from "../src/ErrorBody.ts"
 import { type Running, start, withLockedBook } from "./running.ts"
@@ -390,6 +391,22 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
     // No phone number in the log: not in paths, not in query strings.
     expect(server.log.some((line) => line.includes(Samples.msisdn))).toBe(false)
     expect(Option.isNone(Option.fromNullishOr(lines[0].failure))).toBe(true)
+  })
+
+  it("law: a path that is no endpoint logs a run of six digits or more as :number, and a shorter one as sent", async () => {
+    // Escapes are left out: the digits of `%20` count as the number's own when a run starts in one (masking more).
+    const separators = fc.constantFrom("", "-", ".", "(", ")")
+    const written = fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), separators), { minLength: 1, maxLength: 15 })
+    await fc.assert(
+      fc.asyncProperty(written, async (digits) => {
+        const number = digits.map(([digit, separator], i) => (i === 0 ? "" : separator) + String(digit)).join("")
+        const before = server.log.length
+        await call("GET", `/Contacts/x${number}x`)
+        const line = JSON.parse(server.log.slice(before).join("\n") || "{}")
+        expect(line.path).toBe(digits.length >= 6 ? "/Contacts/x:numberx" : `/Contacts/x${number}x`)
+      }),
+      { numRuns: 30, examples: [[Array.from({ length: 5 }, () => [4, ""] as [number, string])], [Array.from({ length: 6 }, () => [4, ""] as [number, string])]] }
+    )
   })
 })
 
