@@ -75,6 +75,17 @@ describe("SMPP link", () => {
     })
   })
 
+  it("doubles the throttle wait burst after burst up to its maximum, and halves it on an accepted submit", async () => {
+    // Window 1: each retry is written after the latest wait began, so each throttle is a burst of its own.
+    await withLink({ throttle: (n) => n <= 5 || n === 7 }, { window: 1, throttleMs: { initial: 20, max: 100 } }, async (smsc, link, events) => {
+      expect(await link.submit(submitParams(1))).toMatchObject({ _tag: "Accepted" })
+      expect(await link.submit(submitParams(2))).toMatchObject({ _tag: "Accepted" })
+      const waits = events.flatMap((event) => event._tag === "Throttled" ? [event.retryInMs] : [])
+      expect(waits).toEqual([20, 40, 80, 100, 100, 50])
+      expect(smsc.accepted.length).toBe(2)
+    })
+  })
+
   it("after a throttle and then a drop, parts go out again in the order they were first written", async () => {
     // A is throttled (its answer late), B accepted, C written in B's place and held unanswered until the link drops:
     // C and A both go back, and A was written first.
@@ -172,6 +183,37 @@ describe("SMPP link", () => {
       await new Promise((resolve) => setTimeout(resolve, 300))
       expect(link.isBound()).toBe(true)
       expect(smsc.binds()).toBe(2)
+    })
+  })
+
+  it("answers the SMSC's enquire_link: an SMSC that hears nothing back drops the bind", async () => {
+    await withLink({}, {}, async (smsc, link) => {
+      await link.submit(submitParams(1))
+      const answer = await Promise.race([
+        smsc.request(new smpp.PDU("enquire_link", {})),
+        new Promise<"unanswered">((resolve) => setTimeout(() => resolve("unanswered"), 2000))
+      ])
+      expect(answer === "unanswered" ? answer : { command: answer.command, status: answer.command_status })
+        .toEqual({ command: "enquire_link_resp", status: 0 })
+    })
+  })
+
+  it("drops and binds again when the SMSC keeps the connection but stops answering enquire_link", async () => {
+    await withLink({ answerEnquireLink: false }, { enquireLinkMs: 50, responseTimeoutMs: 200 }, async (smsc, link, events) => {
+      await link.submit(submitParams(1))
+      await new Promise((resolve) => setTimeout(resolve, 600))
+      expect(events).toContainEqual(expect.objectContaining({ _tag: "Disconnected", reason: "enquire_link was not answered in time" }))
+      expect(smsc.binds()).toBeGreaterThanOrEqual(2)
+    })
+  })
+
+  it("starts the rebind backoff over once bound: a drop after refused binds waits the initial time, not the last", async () => {
+    await withLink({ bindStatus: (attempt) => attempt <= 3 ? 0x0d : 0 }, { reconnectMs: { initial: 20, max: 1000 } }, async (smsc, link, events) => {
+      expect((await link.submit(submitParams(1)))._tag).toBe("Accepted")
+      smsc.dropLink()
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(link.isBound()).toBe(true)
+      expect(events.flatMap((event) => event._tag === "Disconnected" ? [event.retryInMs] : [])).toEqual([20, 40, 80, 20])
     })
   })
 

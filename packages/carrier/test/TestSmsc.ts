@@ -46,6 +46,8 @@ export interface Script {
    * default) drops them unanswered. Asked at each close. An SMSC-side drop never takes them.
    */
   readonly acceptOnClose?: () => boolean
+  /** Whether enquire_link is answered (the default); `false` is an SMSC that keeps the connection and stops answering. */
+  readonly answerEnquireLink?: boolean
 }
 
 export interface TestSmsc {
@@ -229,7 +231,7 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
     })
     session.on("enquire_link", (pdu: Pdu) => {
       enquireLinks++
-      session.send(pdu.response())
+      if (script.answerEnquireLink !== false) session.send(pdu.response())
     })
     session.on("unbind", (pdu: Pdu) => {
       session.send(pdu.response())
