@@ -29,6 +29,15 @@ describe("submit_sm", () => {
     expect(Submit.params(part("447400123456", "SHOP"), encoded, false)).toMatchObject({ registered_delivery: 0 })
   })
 
+  it("law: a sender of digits only is a short code (TON 3) up to 8 digits and an international number (TON 1, NPI 1) from 9", () => {
+    fc.assert(fc.property(fc.stringMatching(/^\d{1,15}$/), (digits) => {
+      const params = Submit.params(part("447400123456", digits), encoded, true)
+      expect(params).toMatchObject(digits.length <= 8
+        ? { source_addr_ton: 3, source_addr_npi: 0, source_addr: digits }
+        : { source_addr_ton: 1, source_addr_npi: 1, source_addr: digits })
+    }), { examples: [["12345678"], ["123456789"]] })
+  })
+
   it("sends a sender written with its `+` as the international number it is (TON 1, NPI 1, digits only), not as alphanumeric text", () => {
     expect(Submit.params(part("447400123456", "+447400000001"), encoded, true))
       .toMatchObject({ source_addr_ton: 1, source_addr_npi: 1, source_addr: "447400000001" })
