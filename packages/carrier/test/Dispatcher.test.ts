@@ -148,6 +148,21 @@ describe("Dispatcher (SQLite)", () => {
     })
   })
 
+  it("a part still unanswered when the dispatcher stops stays written (in doubt at the next start), never queued to go out again", async () => {
+    // The SMSC answers after the stop's 5 s wait: it may have the part, so sending it again could deliver it twice.
+    await withSmsc({ respondDelayMs: 7000 }, async (smsc, runtime) => {
+      await book(runtime, 1)
+      await runtime.runPromise(Messaging.sendToContact({ msisdn: "447400900000", message: "hello" }))
+      const run = Dispatcher.run(TestSmsc.clientConfig(smsc.port), once({ once: false }))
+      const stopped = await runtime.runPromise(Effect.flip(Effect.timeout(run, "1500 millis")))
+      expect(stopped._tag).toBe("TimeoutError")
+      expect(smsc.submits()).toBe(1)
+      const [message] = await runtime.runPromise(Messaging.listMessages({ direction: "MT" }))
+      const states = await runtime.runPromise(Effect.flatMap(Effect.service(PartQueue.PartQueue), (queue) => queue.states(message?.message_id ?? "")))
+      expect(states.map((part) => part.state)).toEqual(["submitting"])
+    })
+  }, 20_000)
+
   it("sends READY individual messages, records inbound STOP, and refuses a second dispatcher on the same file", async () => {
     await withSmsc(delivered, async (smsc, runtime) => {
       await book(runtime, 2)
