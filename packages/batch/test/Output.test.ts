@@ -3,6 +3,7 @@
  * instance of each error in the catalog and against failures that are not smsbook's.
  */
 import { Errors } from "@smsbook/core"
+import { Effect } from "effect"
 import * as fc from "fast-check"
 import * as fs from "node:fs"
 import { describe, expect, it } from "vitest"
@@ -193,5 +194,23 @@ describe("Output.errorJson", () => {
       const value = Output.errorJson(error)
       expect(JSON.parse(JSON.stringify(value))).toStrictEqual(value)
     }))
+  })
+})
+
+describe("Output.collector", () => {
+  it("law: the collector keeps one document for stdout: streamed data once it began, else the last document, else nothing", () => {
+    // A failure after data streamed to stdout (`report --out - --json`) is told on stderr only: a document after the
+    // data would be a second one.
+    const step = fc.oneof(fc.record({ document: fc.integer() }), fc.constant("streamed" as const))
+    fc.assert(fc.property(fc.array(step, { maxLength: 6 }), (steps) => {
+      const collected = Output.collector()
+      for (const taken of steps) Effect.runSync(taken === "streamed" ? collected.stdout.streamed : collected.stdout.document(taken.document))
+      const documents = steps.flatMap((taken) => taken === "streamed" ? [] : [taken.document])
+      expect(collected.pending()).toEqual(
+        steps.includes("streamed")
+          ? { _tag: "Streamed" }
+          : documents.length === 0 ? { _tag: "Nothing" } : { _tag: "Document", value: documents.at(-1) }
+      )
+    }), { examples: [[["streamed", { document: 1 }]]] })
   })
 })
