@@ -223,6 +223,16 @@ describe("smsbook broadcast", () => {
     }
   }, 120_000)
 
+  it("a dry run sends nothing, with or without --json: the same broadcast then goes out in full", () => {
+    json("contacts", "add", "447400200301", "--tags", "dry")
+    json("contacts", "add", "447400200302", "--tags", "dry")
+    const human = smsbook("broadcast", "--tags", "dry", "--message", "Doors at 8", "--short-name", "ACME", "--dry-run")
+    expect(human.code, human.stderr).toBe(0)
+    expect(json("broadcast", "--tags", "dry", "--message", "Doors at 8", "--short-name", "ACME", "--dry-run")).toMatchObject({ recipients: 2, dry_run: true })
+    expect(json("messages", "list", "--direction", "MT").filter((message: { readonly message: string }) => message.message === "Doors at 8")).toEqual([])
+    expect(json("broadcast", "--tags", "dry", "--message", "Doors at 8", "--short-name", "ACME")).toMatchObject({ recipients: 2, status: "SENT", handed_over: 2 })
+  }, 60_000)
+
   it("reads a plan and a message file from standard input (-)", () => {
     json("contacts", "add", "447400200201", "--tags", "piped")
     const text = piped("Doors at 7\n", "broadcast", "--tags", "piped", "--message-file", "-", "--short-name", "ACME", "--dry-run", "--plan", "-")
