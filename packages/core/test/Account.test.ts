@@ -7,11 +7,11 @@ import * as Sms from "../src/Sms.ts"
 /** Short names around the budget's edge: 150–160 characters of ASCII, accents, emoji (one code point, two UTF-16 units). */
 const shortName = fc.oneof(
   fc.string({ unit: fc.constantFrom("A", "é", "\u{1F600}", " "), minLength: 150, maxLength: 160 }),
-  fc.string({ unit: fc.constantFrom("A", "\u{1F600}", " ", "\t", "\u200b", "\ufeff", "\u3000"), maxLength: 8 })
+  fc.string({ unit: fc.constantFrom("A", "\u{1F600}", " ", "\t", "\u200b", "\ufeff", "\u3000", "\u3164", "\u034f", "\ufe0f"), maxLength: 8 })
 )
 
-/** Blank as core counts it for texts and ids: white space and invisible format characters alone. */
-const isBlank = (text: string) => /^[\s\p{Cf}]*$/u.test(text)
+/** Blank as core counts it for texts and ids: white space and invisible characters (format or default-ignorable) alone. */
+const isBlank = (text: string) => /^[\s\p{Cf}\p{Default_Ignorable_Code_Point}]*$/u.test(text)
 
 describe("Account.make", () => {
   it("law: a short name is taken exactly when it is not blank (no invisible name either) and leaves room for a one-character text after its prefix", () => {
@@ -39,5 +39,8 @@ describe("Account.make", () => {
     expect(Result.isFailure(Account.make({ short_code: " " }))).toBe(true)
     // A zero-width space shows nothing, yet made every text UCS-2 and prefixed it with an invisible name.
     expect(Result.isFailure(Account.make({ short_name: "\u200b" }))).toBe(true)
+    // A Hangul filler is the usual "invisible name" (a letter to Unicode, shown as nothing), as a grapheme joiner is.
+    expect(Result.isFailure(Account.make({ short_name: "\u3164" }))).toBe(true)
+    expect(Result.isFailure(Account.make({ short_name: "\u034f\ufe0f" }))).toBe(true)
   })
 })
