@@ -201,9 +201,8 @@ describe("SMPP link", () => {
   it("drops and binds again when the SMSC keeps the connection but stops answering enquire_link", async () => {
     await withLink({ answerEnquireLink: false }, { enquireLinkMs: 50, responseTimeoutMs: 200 }, async (smsc, link, events) => {
       await link.submit(submitParams(1))
-      await new Promise((resolve) => setTimeout(resolve, 600))
+      await TestSmsc.waitFor(() => smsc.binds() >= 2, "a second bind")
       expect(events).toContainEqual(expect.objectContaining({ _tag: "Disconnected", reason: "enquire_link was not answered in time" }))
-      expect(smsc.binds()).toBeGreaterThanOrEqual(2)
     })
   })
 
@@ -211,8 +210,7 @@ describe("SMPP link", () => {
     await withLink({ bindStatus: (attempt) => attempt <= 3 ? 0x0d : 0 }, { reconnectMs: { initial: 20, max: 1000 } }, async (smsc, link, events) => {
       expect((await link.submit(submitParams(1)))._tag).toBe("Accepted")
       smsc.dropLink()
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      expect(link.isBound()).toBe(true)
+      await TestSmsc.waitFor(() => events.filter((event) => event._tag === "Disconnected").length === 4 && link.isBound(), "the bind after the drop")
       expect(events.flatMap((event) => event._tag === "Disconnected" ? [event.retryInMs] : [])).toEqual([20, 40, 80, 20])
     })
   })

@@ -23,13 +23,7 @@ const runtimeFor = (smsc: TestSmsc.TestSmsc, overrides: Partial<SmppConfig.SmppC
   return { runtime: ManagedRuntime.make(layer), notices }
 }
 
-const waitFor = async (check: () => boolean, ms = 5000) => {
-  const until = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > until) throw new Error("timed out waiting")
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
+const { waitFor } = TestSmsc
 
 let counter = 0
 const nextMsisdn = () => `4474001${String(10000 + counter++).padStart(5, "0")}`

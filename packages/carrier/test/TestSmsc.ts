@@ -364,6 +364,18 @@ export const start = (script: Script = {}): Promise<TestSmsc> => {
   })
 }
 
+/**
+ * Waits until `check` holds, polling, and fails naming `what` after `ms`: a test states what it waits for, not how
+ * long that takes, so a loaded machine slows it down rather than failing it.
+ */
+export const waitFor = async (check: () => boolean, what = "the condition", ms = 10_000): Promise<void> => {
+  const until = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
 /** A port of 127.0.0.1 that nothing listens on: bound, then closed again. */
 export const closedPort = (): Promise<number> =>
   new Promise((resolve, reject) => {
