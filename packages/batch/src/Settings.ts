@@ -6,7 +6,6 @@ import { Account } from "@smsbook/core"
 import { Config, ConfigProvider, Duration, Effect, FileSystem, Option, Result } from "effect"
 import { InvalidSettings } from "./CliErrors.ts"
 import * as Files from "./internal/files.ts"
-import * as Visible from "./internal/visible.ts"
 
 /** The settings a command line may give; absent means "not said here". */
 export interface Given {
@@ -158,17 +157,6 @@ export const resolve = Effect.fnUntraced(function*(
       value: "",
       reason: "is required: pass --short-name, set SMSBOOK_SHORT_NAME, or put short_name in smsbook.json"
     })
-  }
-  // What every message records (its prefix, sender and author): one printable line, which every store keeps as is.
-  for (const setting of ["short_name", "short_code", "user"] as const) {
-    const value = Option.getOrUndefined(values[setting])
-    if (value !== undefined && Visible.isHostile(value)) {
-      return yield* new InvalidSettings({
-        setting,
-        value,
-        reason: "must be one line of printable characters (no line break, tab, escape or bidi control)"
-      })
-    }
   }
   const spam = Option.getOrUndefined(values.spam_period_seconds)
   if (spam !== undefined && !/^\s*\d{1,15}\s*$/.test(spam)) {

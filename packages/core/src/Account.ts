@@ -31,10 +31,17 @@ export class Account extends Context.Service<Account, Settings>()("@smsbook/core
 export const layer = (settings: Settings): Layer.Layer<Account> => Layer.succeed(Account, settings)
 
 /**
- * Settings over the defaults, checked: a short name that is not blank and leaves room for a text (budget ≥ 1),
- * an IANA zone `CreatedOn` can render (not a fixed offset), a non-negative whole spam period.
- * A refused value is an `InvalidField` naming the setting (where settings are read, the caller
- * may say where it came from).
+ * What acts instead of showing: controls (C0, C1, DEL), line and paragraph separators, bidi controls. Every message
+ * records the short name (its prefix), the short code (its sender) and the user (its author), and every store, log and
+ * terminal keeps and shows them as they are: each must be one printable line.
+ */
+const acting = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/
+
+/**
+ * Settings over the defaults, checked: a short name, short code and user of one printable line each; a short name
+ * that is not blank and leaves room for a text (budget ≥ 1); an IANA zone `CreatedOn` can render (not a fixed
+ * offset); a non-negative whole spam period. A refused value is an `InvalidField` naming the setting (where settings
+ * are read, the caller may say where it came from).
  */
 export const make = (overrides: Partial<Settings>): Result.Result<Settings, InvalidField> => {
   const settings = { ...defaults, ...overrides }
@@ -42,6 +49,13 @@ export const make = (overrides: Partial<Settings>): Result.Result<Settings, Inva
   if (isBlank(settings.short_name) || Sms.budget(settings.short_name) < 1) {
     const reason = isBlank(settings.short_name) ? "must show something (not only blanks or invisible characters)" : "must be 1 to 157 characters"
     return Result.fail(new InvalidField({ field: "short_name", value: settings.short_name, reason }))
+  }
+  for (const field of ["short_name", "short_code", "user"] as const) {
+    if (acting.test(settings[field])) {
+      return Result.fail(
+        new InvalidField({ field, value: settings[field], reason: "must be one line of printable characters (no line break, tab, escape or bidi control)" })
+      )
+    }
   }
   if (settings.short_code.trim() === "") {
     return Result.fail(new InvalidField({ field: "short_code", value: settings.short_code, reason: "must not be empty" }))

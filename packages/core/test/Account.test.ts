@@ -13,12 +13,26 @@ const shortName = fc.oneof(
 /** Blank as core counts it for texts and ids: white space and invisible characters (format or default-ignorable) alone. */
 const isBlank = (text: string) => /^[\s\p{Cf}\p{Default_Ignorable_Code_Point}]*$/u.test(text)
 
+/** What acts instead of showing: C0 and C1 controls, DEL, line and paragraph separators, bidi controls. */
+const acting = fc.constantFrom("\u0000", "\t", "\n", "\r", "\u001b", "\u007f", "\u0085", "\u009b", "\u2028", "\u2029", "\u202e", "\u2066", "\u061c")
+
 describe("Account.make", () => {
+  it("law: a short name, short code or user holding a control, a line break or a bidi control anywhere is refused, naming it", () => {
+    const printable = fc.string({ unit: fc.constantFrom("A", "z", "é", "7", " ", "-", "\u{1F600}"), minLength: 1, maxLength: 6 })
+    fc.assert(fc.property(fc.constantFrom("short_name", "short_code", "user"), printable, acting, printable, (field, before, char, after) => {
+      const made = Account.make({ [field]: `A${before}${char}${after}` })
+      expect(Result.isFailure(made) && made.failure.field).toBe(field)
+    }))
+    fc.assert(fc.property(fc.constantFrom("short_name", "short_code", "user"), printable, (field, text) => {
+      expect(Result.isSuccess(Account.make({ [field]: `A${text}` }))).toBe(true)
+    }))
+  })
+
   it("law: a short name is taken exactly when it is not blank (no invisible name either) and leaves room for a one-character text after its prefix", () => {
     fc.assert(fc.property(shortName, (short_name) => {
       const made = Account.make({ short_name })
       const fits = Result.isSuccess(Sms.checkBudget(short_name, "x"))
-      expect(Result.isSuccess(made)).toBe(!isBlank(short_name) && fits)
+      expect(Result.isSuccess(made)).toBe(!isBlank(short_name) && !short_name.includes("\t") && fits)
       if (Result.isFailure(made)) expect(made.failure.field).toBe("short_name")
     }))
   })

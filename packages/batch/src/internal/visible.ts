@@ -11,14 +11,6 @@ const escape = (char: string): string => {
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`
 }
 
-/** Whether `text` holds a character {@link show} would escape. */
-export const isHostile = (text: string): boolean => {
-  hostile.lastIndex = 0
-  const found = hostile.test(text)
-  hostile.lastIndex = 0
-  return found
-}
-
 /**
  * `text` with every hostile character replaced by its escape; printable text (any script, emoji, a backslash)
  * is left as it is, so an ordinary line prints unchanged.
