@@ -232,6 +232,19 @@ describe("SMPP link", () => {
     }
   })
 
+  it("leaves no timer behind once closed while it waits to connect again: a stopped run's process can end", async () => {
+    const port = await TestSmsc.closedPort()
+    const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length
+    const before = timers()
+    const events: Array<Link.Event> = []
+    const link = Link.open(TestSmsc.clientConfig(port, { reconnectMs: { initial: 60_000, max: 60_000 } }), async () => 0, (event) => events.push(event))
+    const started = Date.now()
+    while (events.length === 0 && Date.now() - started < 3000) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(events[0]).toMatchObject({ _tag: "Disconnected", retryInMs: 60_000 })
+    await link.close()
+    expect(timers()).toBe(before)
+  })
+
   it("gives up an attempt not bound within connectTimeoutMs: a server that takes the connection and never answers the bind", async () => {
     const silent = await TestSmsc.silentServer()
     const events: Array<Link.Event> = []

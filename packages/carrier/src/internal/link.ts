@@ -171,6 +171,8 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   let enquirePending: number | undefined
   // Gives up the attempt under way when it is not bound in time.
   let connectTimer: ReturnType<typeof setTimeout> | undefined
+  // The next attempt after a drop: cleared on close, or it holds the process up to the backoff's maximum.
+  let reconnectTimer: ReturnType<typeof setTimeout> | undefined
   const interval = options.tps > 0 ? 1000 / options.tps : 0
 
   const destinationOf = (submission: Submission): string => String(submission.params["destination_addr"] ?? "")
@@ -209,7 +211,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
       gaveUp = true
       return
     }
-    setTimeout(connect, wait)
+    reconnectTimer = setTimeout(connect, wait)
   }
 
   const onPdu = (pdu: Pdu) => {
@@ -391,6 +393,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
         closed = true
         clearInterval(watchdog)
         clearTimeout(connectTimer)
+        clearTimeout(reconnectTimer)
         pending.drain("the link is closed")
         for (const entry of inflight.values()) entry.submission.settle({ _tag: "LinkFailed", reason: "the link is closed", sent: true })
         inflight.clear()
