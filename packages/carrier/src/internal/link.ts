@@ -90,7 +90,6 @@ export interface Journal {
 
 interface Submission extends Pending.Entry {
   readonly params: Record<string, unknown>
-  throttles: number
   /** Answers that failed it for now (ESME_RSYSERR, ESME_RX_T_APPN). */
   failures: number
 }
@@ -254,7 +253,6 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
         throttleWait = Math.min(throttleWait * 2, options.throttleMs.max)
         pausedUntil = Math.max(pausedUntil, Date.now() + wait)
       }
-      submission.throttles++
       // Back at the head, after the parts written before it that came back too: the order is kept.
       putBack([submission])
       onEvent({ _tag: "Throttled", status, retryInMs: wait })
@@ -374,7 +372,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     submit: (params, key) =>
       new Promise<Outcome>((resolve) => {
         if (closed) return resolve({ _tag: "LinkFailed", reason: "the link is closed", sent: false })
-        queue.push({ params, settle: resolve, key, cleared: journal === undefined, forgetting: undefined, throttles: 0, failures: 0, written: undefined })
+        queue.push({ params, settle: resolve, key, cleared: journal === undefined, forgetting: undefined, failures: 0, written: undefined })
         if (gaveUp) {
           // The SMSC may be back: a new round of at most maxBindAttempts, rather than a submission held forever.
           gaveUp = false
