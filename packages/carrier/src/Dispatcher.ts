@@ -131,9 +131,9 @@ export const processMessages = Effect.fnUntraced(function*(
 })
 
 /**
- * Runs the dispatcher until interrupted (or, with `once`, until drained). Each part: claimed
- * (`submitting`, stored before its PDU), then `submitted` with the SMSC id or `refused` (stored after
- * its response); parts a link drop left unanswered are sent again by the link. Of a dispatcher that
+ * Runs the dispatcher until interrupted (or, with `once`, until drained). Each part: `claimed` (leased),
+ * `submitting` (stored just before its PDU is written), then `submitted` with the SMSC id or `refused` (stored
+ * after its response); parts a link drop left unanswered are `claimed` again and sent again by the link. Of a dispatcher that
  * died, parts claimed but never written are sent again, and parts written without an answer are in
  * doubt: a receipt from their number settles them (the SMSC had them), else after `doubtMs` bound
  * they are sent again. A part whose number opted out before its message to it started is cancelled. With `once`, a

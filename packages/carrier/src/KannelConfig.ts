@@ -28,8 +28,9 @@ export interface KannelConfig {
   /** A sendsms request unanswered this long is given up: its part stays in doubt (smsbox may have it). */
   readonly responseTimeoutMs: number
   /**
-   * With `once`, how long a dispatcher run waits for smsbox's first answer once a request has failed before the run
-   * fails (`CarrierFailure`): smsbox not there (connections refused, no route) would otherwise be retried forever.
+   * How long a probe waits for smsbox's answer before it counts as failed; and, with `once`, how long a dispatcher run
+   * waits for smsbox's first answer once a request has failed before the run fails (`CarrierFailure`): smsbox not there
+   * (connections refused, no route) would otherwise be retried forever.
    */
   readonly connectTimeoutMs: number
   /** Backoff while smsbox is unreachable or full (HTTP 503): first wait, doubled up to the maximum. */
@@ -62,8 +63,8 @@ const urlSafe = /^[A-Za-z0-9_.~-]+$/
  * Reads `kannel://username:password@host:port?…` (a smsbox `sendsms-user`; port 13013 when absent).
  * Parameters: `callback` (smsbook's server as smsbox reaches it, `http://127.0.0.1:8080`), `key`
  * (an API key for the callbacks), `smsc` (Kannel's smsc-id), `path` (default `/cgi-bin/sendsms`),
- * `receipts` (`true`/`false`), `window`, `tps` (0 = no limit), `response_timeout_ms`, `connect_timeout_ms` (how long
- * `dispatch --once` waits for smsbox's first answer once a request failed).
+ * `receipts` (`true`/`false`), `window`, `tps` (0 = no limit), `response_timeout_ms`, `connect_timeout_ms` (a probe's
+ * time to answer, and how long `dispatch --once` waits for smsbox's first answer once a request failed).
  */
 export const parse = (url: string, overrides: { readonly tps?: number } = {}): Result.Result<KannelConfig, InvalidField> =>
   Result.gen(function*() {
