@@ -2,6 +2,7 @@
  * smsbox's `sendsms` as the dispatcher's link: a window of requests in flight, a tps limit, backoff
  * while smsbox is unreachable or full (HTTP 503), and the journal told before each request is made.
  */
+import * as Backoff from "./internal/backoff.ts"
 import * as ConnectFailure from "./internal/connectFailure.ts"
 import type * as Link from "./internal/link.ts"
 import * as Pending from "./internal/pending.ts"
@@ -109,8 +110,8 @@ export const open = (
   let probing: AbortController | undefined
   let closed = false
   let failures = 0
-  let retryWait = config.retryMs.initial
-  let pausedUntil = 0
+  // While smsbox is unreachable or full.
+  const backoff = Backoff.make(config.retryMs)
   let nextSlot = 0
   const interval = config.tps > 0 ? 1000 / config.tps : 0
   const pending = Pending.make<Submission>({
@@ -123,19 +124,8 @@ export const open = (
   })
   const { queue, notifyIdle } = pending
 
-  // The link's requests counted, and the last one sent before the link last began to wait: a failure of a request
-  // sent by then is part of the same burst.
+  // The link's requests counted: a failure of a request sent before the latest wait began is part of its burst.
   let writes = 0
-  let backedOffAfter = 0
-
-  /** The link waits before its next request, longer after each failure in a row; answers the wait. */
-  const backOff = () => {
-    backedOffAfter = writes
-    const wait = retryWait
-    retryWait = Math.min(retryWait * 2, config.retryMs.max)
-    pausedUntil = Math.max(pausedUntil, Date.now() + wait)
-    return wait
-  }
 
   /**
    * smsbox could not be reached or lost an answer: nothing more goes out until it answers a probe. Answers whether
@@ -160,7 +150,7 @@ export const open = (
       (error: unknown) => {
         if (closed) return
         failures++
-        onEvent({ _tag: "Disconnected", reason: probeFailure(config, error), requeued: 0, retryInMs: backOff() })
+        onEvent({ _tag: "Disconnected", reason: probeFailure(config, error), requeued: 0, retryInMs: backoff.begin(writes) })
       }
     ).finally(() => {
       clearTimeout(timer)
@@ -195,12 +185,11 @@ export const open = (
         const answer = verdict(status)
         if (answer._tag === "Retry") {
           pending.putBack([submission])
-          // A window refused together waits once: a 503 to a request sent before the latest wait began is part of
-          // the burst that began it, and does not lengthen it.
-          onEvent({ _tag: "Throttled", status, retryInMs: written <= backedOffAfter ? Math.max(0, pausedUntil - Date.now()) : backOff() })
+          // A window refused together waits once.
+          onEvent({ _tag: "Throttled", status, retryInMs: backoff.refused(written, writes) })
         }
         else {
-          retryWait = Math.max(config.retryMs.initial, retryWait / 2)
+          backoff.ease()
           submission.settle(answer._tag === "Accepted" ? { _tag: "Accepted", messageId: submission.id } : { _tag: "Refused", status })
         }
       },
@@ -213,7 +202,7 @@ export const open = (
         const unbound = unbind()
         if (unsent(error)) {
           pending.putBack([submission])
-          return onEvent({ _tag: "Disconnected", reason: connectFailure(config, error), requeued: 1, retryInMs: unbound ? backOff() : 0 })
+          return onEvent({ _tag: "Disconnected", reason: connectFailure(config, error), requeued: 1, retryInMs: unbound ? backoff.begin(writes) : 0 })
         }
         // smsbox may have it: never asked again. Its report names it, so it is taken as submitted
         // under its id and the report settles it (without reports it counts as sent: at most once).
@@ -221,7 +210,7 @@ export const open = (
           _tag: "Disconnected",
           reason: `the answer to ${submission.id} was lost: ${reason}`,
           requeued: 0,
-          retryInMs: unbound ? backOff() : 0,
+          retryInMs: unbound ? backoff.begin(writes) : 0,
           inDoubt: 1
         })
         submission.settle({ _tag: "Accepted", messageId: submission.id })
@@ -241,6 +230,7 @@ export const open = (
       if (cleared.length > 0 && journal !== undefined) pending.notTaken(cleared)
     }
     const now = Date.now()
+    const pausedUntil = backoff.pausedUntil()
     if (now < pausedUntil) return pending.schedule(pausedUntil - now)
     if (!bound) {
       // Once what is still on the wire has been answered: the link is not bound until the probe is.

@@ -5,6 +5,7 @@
  * outstanding on which session), which split modules would hand back and forth.
  */
 import smpp, { type Pdu, type Session } from "smpp"
+import * as Backoff from "./backoff.ts"
 import * as ConnectFailure from "./connectFailure.ts"
 import * as Pending from "./pending.ts"
 import * as Raw from "./raw.ts"
@@ -161,10 +162,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
   // maxBindAttempts failed in a row: no attempt is under way until a submission comes.
   let gaveUp = false
   let reconnectWait = options.reconnectMs.initial
-  let throttleWait = options.throttleMs.initial
-  let pausedUntil = 0
-  // The last write before the latest throttle wait began: the throttled answers to what was written by then belong to its burst.
-  let backedOffAfter = 0
+  const throttle = Backoff.make(options.throttleMs)
   let nextSlot = 0
   let lastTraffic = Date.now()
   let enquirePending: number | undefined
@@ -238,26 +236,17 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     if (entry === undefined) return
     inflight.delete(sequence)
     const { submission } = entry
-    const order = submission.written ?? 0
     const status = pdu.command_status
     const failedForNow = (status === statusSystemError || status === statusTemporaryError) && submission.failures + 1 < temporaryTries
     if (failedForNow) submission.failures++
     if (status === statusThrottled || status === statusQueueFull || failedForNow) {
-      // Refused for now: the same part goes back to the head, and the whole bind slows down. A window
-      // throttled together waits once: an answer to a submit_sm sent before the latest wait began is
-      // part of the burst that began it, and does not lengthen it (one step per burst, not per part).
-      let wait = Math.max(0, pausedUntil - Date.now())
-      if (order > backedOffAfter) {
-        backedOffAfter = writes
-        wait = throttleWait
-        throttleWait = Math.min(throttleWait * 2, options.throttleMs.max)
-        pausedUntil = Math.max(pausedUntil, Date.now() + wait)
-      }
+      // Refused for now: the same part goes back to the head, and the whole bind slows down (once per burst).
+      const wait = throttle.refused(submission.written ?? 0, writes)
       // Back at the head, after the parts written before it that came back too: the order is kept.
       putBack([submission])
       onEvent({ _tag: "Throttled", status, retryInMs: wait })
     } else {
-      throttleWait = Math.max(options.throttleMs.initial, throttleWait / 2)
+      throttle.ease()
       submission.settle(
         status === 0
           ? { _tag: "Accepted", messageId: typeof pdu["message_id"] === "string" ? pdu["message_id"] : "" }
@@ -272,6 +261,7 @@ export const open = (options: Options, onInbound: InboundHandler, onEvent: (even
     const current = session
     if (!bound || current === undefined || closed || pending.isClearing()) return
     const now = Date.now()
+    const pausedUntil = throttle.pausedUntil()
     if (now < pausedUntil) return pending.schedule(pausedUntil - now)
     // With a journal, one submission per destination is unanswered at a time: a crash then leaves at
     // most one part of a number in doubt, and a receipt from that number can only be for it.
