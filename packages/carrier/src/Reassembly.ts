@@ -62,8 +62,10 @@ export const make = <T>(timeoutMs: number): Reassembler<T> => {
         entry = { from: fragment.from, total: fragment.total, texts: new Map(), tokens: [], firstAt: now }
         pending.set(key, entry)
       }
-      // A repeated part (the SMSC resent it) keeps its first text; its token is settled with the rest.
-      if (!entry.texts.has(fragment.sequence) && fragment.sequence <= fragment.total) entry.texts.set(fragment.sequence, fragment.text)
+      // A repeated part (the SMSC resent it) keeps its first text; its token is settled with the rest. A part numbered
+      // outside 1…total (an SMSC's SAR seqnum 0) is no part of the message: counted, it completed it short of one.
+      const inside = fragment.sequence >= 1 && fragment.sequence <= fragment.total
+      if (inside && !entry.texts.has(fragment.sequence)) entry.texts.set(fragment.sequence, fragment.text)
       entry.tokens.push(fragment.token)
       if (entry.texts.size < entry.total) return undefined
       pending.delete(key)
