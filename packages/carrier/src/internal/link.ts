@@ -109,10 +109,11 @@ export interface Link {
   readonly close: () => Promise<void>
 }
 
-export const statusThrottled = 0x58
-export const statusQueueFull = 0x14
+/** ESME_RTHROTTLED and ESME_RMSGQFUL: the SMSC takes no more for now. */
+const statusThrottled = 0x58
+const statusQueueFull = 0x14
 /** ESME_RINVCMDID: the answer to a request this ESME does not serve. */
-export const statusInvalidCommand = 0x03
+const statusInvalidCommand = 0x03
 /** Answer to an inbound PDU that could not be handled now: the SMSC retries it later. */
 export const statusTemporaryError = 0x64
 /** Answer to an inbound PDU that can never be handled (bad encoding): the SMSC drops it. */

@@ -13,7 +13,7 @@ const international = /^\+\d[\d ().-]*$/
  * A sender: `+` and digits, or digits of 9 or more, an international number (TON 1, NPI 1, its digits only);
  * fewer digits a short code (TON 3); else alphanumeric (TON 5).
  */
-export const address = (value: string): { readonly ton: number; readonly npi: number; readonly addr: string } =>
+const address = (value: string): { readonly ton: number; readonly npi: number; readonly addr: string } =>
   international.test(value)
     ? { ton: 1, npi: 1, addr: value.replace(/\D/g, "") }
     : numeric.test(value)
