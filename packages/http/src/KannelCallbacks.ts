@@ -157,7 +157,13 @@ const answer = (status: number, body = "") => HttpServerResponse.text(body, { st
 
 const failure = (body: ErrorBody.BodyOf<ErrorBody.Status>) => HttpServerResponse.jsonUnsafe(body, { status: body.error.status })
 
-const refusal = (error: SmsbookError) => failure(ErrorBody.fromError(error))
+/** The error body of `error`; a 5xx's cause goes to the request's log line, which its message points to (`mapTo`'s rule). */
+const refusal = (error: SmsbookError): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  const body = ErrorBody.fromError(error)
+  return body.error.status < 500
+    ? Effect.succeed(failure(body))
+    : Effect.as(ErrorBody.noteFailure(`${error._tag}: ${error.message}`), failure(body))
+}
 
 /** A sender that is no number (400), saying what to give when it may be written nationally and no country was given. */
 const refusedSender = (error: InvalidMsisdn, defaultCountry: string | undefined) => {
@@ -190,13 +196,13 @@ const routes = (options: Options) =>
           return authorized(params).pipe(
             Effect.flatMap((ok) =>
               ok ? handle(params) : Effect.succeed(failure(ErrorBody.http("Unauthorized", "a live API key is required as key= in the callback URL")))),
-            Effect.catch((error) => Effect.succeed(refusal(error)))
+            Effect.catch((error) => refusal(error))
           )
         }
 
       const report = (params: ReadonlyMap<string, Uint8Array>) => {
         const parsed = parseReport(params)
-        if (Result.isFailure(parsed)) return Effect.succeed(refusal(parsed.failure))
+        if (Result.isFailure(parsed)) return refusal(parsed.failure)
         const read = parsed.success
         if (read._tag === "Progress") return Effect.succeed(answer(200, `report kind ${read.type} noted`))
         if (Option.isNone(queue)) return Effect.succeed(failure(ErrorBody.http("NotReady", "a memory: book has no outbox to report on")))
@@ -218,7 +224,7 @@ const routes = (options: Options) =>
       // The answer's body would be sent back to the handset by an sms-service without `max-messages = 0`: it is empty.
       const inbound = (params: ReadonlyMap<string, Uint8Array>) => {
         const parsed = parseInbound(params)
-        if (Result.isFailure(parsed)) return Effect.succeed(refusal(parsed.failure))
+        if (Result.isFailure(parsed)) return refusal(parsed.failure)
         return Messaging.receiveMessage(parsed.success.from, parsed.success.text, { defaultCountry: options.defaultCountry }).pipe(
           Effect.as(answer(200)),
           Effect.catchTag("InvalidMsisdn", (error) => Effect.succeed(refusedSender(error, options.defaultCountry))),

@@ -6,7 +6,7 @@ import { Effect, Layer, ManagedRuntime, Redacted, Result } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as KannelCallbacks from "../src/KannelCallbacks.ts"
-import { account, start } from "./running.ts"
+import { account, start, withLockedBook } from "./running.ts"
 import * as Stores from "./stores.ts"
 
 /** Every octet as %XX, as a strict client would write it. */
@@ -185,4 +185,17 @@ describe("Kannel's callbacks on a memory: book with --no-auth", () => {
       await server.close()
     }
   })
+})
+
+describe("a store failure in Kannel's callbacks", () => {
+  it("is answered 500 STORE_FAILURE and its cause is in the request's log line, as the body says", () =>
+    // Another process's write lock on the book: the inbound message waits 100 ms for it, then fails.
+    withLockedBook("100 millis", async (server) => {
+      const before = server.log.length
+      const response = await fetch(`${server.url}/kannel/mo?from=${msisdn}&text=STOP`)
+      expect(response.status).toBe(500)
+      expect(await response.json()).toMatchObject({ error: { code: "STORE_FAILURE", message: expect.stringContaining("the cause is in the server's log") } })
+      const line = JSON.parse(server.log.slice(before).find((text) => text.includes("/kannel/mo")) ?? "{}")
+      expect(line).toMatchObject({ status: 500, failure: expect.stringMatching(/^StoreFailure: /) })
+    }))
 })
