@@ -394,7 +394,7 @@ describe.each(Stores.kinds)("HTTP server over %s", (kind) => {
   })
 
   it("law: a path that is no endpoint logs a run of six digits or more as :number, and a shorter one as sent", async () => {
-    // Escapes are left out: the digits of `%20` count as the number's own when a run starts in one (masking more).
+    // Escapes are left out: a run never starts inside one, so `%20` before a number stays as sent.
     const separators = fc.constantFrom("", "-", ".", "(", ")")
     const written = fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), separators), { minLength: 1, maxLength: 15 })
     await fc.assert(
