@@ -18,13 +18,11 @@ export const maxBytes = 1024 * 1024
 const tooLarge = ErrorBody.http("PayloadTooLarge", `the request body is larger than ${maxBytes} bytes (1 MiB)`)
 
 /**
- * The refusal of a request whose `Content-Length` is over `limit`, whatever its method: a `GET` or `DELETE` body is
- * never read, but one declared too large is still refused rather than drained by Node after the answer.
+ * The refusal of a request whose `Content-Length` is over {@link maxBytes}, whatever its method: a `GET` or `DELETE`
+ * body is never read, but one declared too large is still refused rather than drained by Node after the answer.
  */
-export const declaredTooLarge = (
-  request: HttpServerRequest.HttpServerRequest,
-  limit: number = maxBytes
-): ErrorBody.BodyOf<413> | undefined => Number(request.headers["content-length"] ?? "0") > limit ? tooLarge : undefined
+export const declaredTooLarge = (request: HttpServerRequest.HttpServerRequest): ErrorBody.BodyOf<413> | undefined =>
+  Number(request.headers["content-length"] ?? "0") > maxBytes ? tooLarge : undefined
 
 const unreadable = ErrorBody.http("MalformedJson", "the request body could not be read")
 
@@ -56,14 +54,11 @@ const acceptBody = (request: HttpServerRequest.HttpServerRequest, incoming: Inco
 }
 
 /**
- * The raw bytes of `request`, at most `limit` of them, read from Node's request in one callback
+ * The raw bytes of `request`, at most {@link maxBytes} of them, read from Node's request in one callback
  * (a Stream of chunks costs a fiber step per chunk). Past the limit, reading stops and the
  * connection is not reused (413 answers `connection: close`).
  */
-const bytes = (
-  request: HttpServerRequest.HttpServerRequest,
-  limit: number
-): Effect.Effect<Uint8Array, ErrorBody.Body<400 | 408 | 413>> =>
+const bytes = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Uint8Array, ErrorBody.Body<400 | 408 | 413>> =>
   Effect.callback((resume) => {
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
     const chunks: Array<Uint8Array> = []
@@ -80,7 +75,7 @@ const bytes = (
     }
     function onData(chunk: Uint8Array) {
       size += chunk.length
-      if (size > limit) return fail(tooLarge)
+      if (size > maxBytes) return fail(tooLarge)
       chunks.push(chunk)
     }
     function onEnd() {
@@ -134,13 +129,12 @@ const maxCodings = 3
 
 /**
  * The body as sent before its content codings, decoded last to first (`Content-Encoding: gzip` or a list), never more
- * than `limit` bytes of it: a small compressed body can decode to gigabytes. `identity` is no coding. The list is
+ * than {@link maxBytes} of it: a small compressed body can decode to gigabytes. `identity` is no coding. The list is
  * checked whole before any coding is decoded.
  */
 const decoded = (
   request: HttpServerRequest.HttpServerRequest,
-  body: Uint8Array,
-  limit: number
+  body: Uint8Array
 ): Effect.Effect<Uint8Array, ErrorBody.Body<400 | 413 | 415>> => {
   const header = request.headers["content-encoding"]
   // The common case, no coding, costs a send nothing more.
@@ -161,10 +155,10 @@ const decoded = (
   let bytes = body
   for (const [coding, decode] of body.length === 0 ? [] : steps.reverse()) {
     try {
-      bytes = decode(bytes, { maxOutputLength: limit })
+      bytes = decode(bytes, { maxOutputLength: maxBytes })
     } catch (error) {
       return Effect.fail(error instanceof RangeError
-        ? ErrorBody.http("PayloadTooLarge", `the request body is larger than ${limit} bytes once decoded from ${coding}`)
+        ? ErrorBody.http("PayloadTooLarge", `the request body is larger than ${maxBytes} bytes once decoded from ${coding}`)
         : ErrorBody.http("MalformedJson", `the request body is not valid ${coding}`))
     }
   }
@@ -174,15 +168,12 @@ const decoded = (
 /**
  * The body of `request` parsed as JSON; an empty (or blank) body is an object without fields, so the use case names
  * the field that is missing, and one whose fields are all optional (a contact's creation) goes ahead. Never more than
- * `limit` bytes are held.
+ * {@link maxBytes} are held.
  */
-export const read = (
-  request: HttpServerRequest.HttpServerRequest,
-  limit: number = maxBytes
-): Effect.Effect<unknown, ErrorBody.Body<400 | 408 | 413 | 415>> => {
-  const refused = declaredTooLarge(request, limit)
+export const read = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<unknown, ErrorBody.Body<400 | 408 | 413 | 415>> => {
+  const refused = declaredTooLarge(request)
   if (refused !== undefined) return Effect.fail(refused)
-  return Effect.flatMap(Effect.flatMap(bytes(request, limit), (body) => decoded(request, body, limit)), (body) => {
+  return Effect.flatMap(Effect.flatMap(bytes(request), (body) => decoded(request, body)), (body) => {
     if (body.length === 0) return Effect.succeed(noFields())
     let text: string
     try {
