@@ -1,6 +1,6 @@
 /**
  * The JSON body of every failed HTTP response: `{ "error": { code, number, status, message, details } }`,
- * one schema per HTTP status, built from core's error catalog or from the HTTP layer's own errors.
+ * one schema per HTTP status an endpoint declares, built from core's error catalog or from the HTTP layer's own errors.
  */
 import { Errors, type SmsbookError, type StoreFailure } from "@smsbook/core"
 import { Effect, Option, Predicate, Schema } from "effect"
@@ -38,30 +38,9 @@ export const RequestTimeout = make(408)
 export const Conflict = make(409)
 export const PayloadTooLarge = make(413)
 export const UnsupportedMediaType = make(415)
-export const Unprocessable = make(422)
 export const HeadersTooLarge = make(431)
 export const Internal = make(500)
-export const BadGateway = make(502)
 export const Unavailable = make(503)
-
-const byStatus = {
-  400: BadRequest,
-  401: Unauthorized,
-  403: Forbidden,
-  404: NotFound,
-  408: RequestTimeout,
-  409: Conflict,
-  413: PayloadTooLarge,
-  415: UnsupportedMediaType,
-  422: Unprocessable,
-  431: HeadersTooLarge,
-  500: Internal,
-  502: BadGateway,
-  503: Unavailable
-} as const
-
-/** The schema of the error body of `status`. */
-export const schemaOf = <S extends Status>(status: S): typeof byStatus[S] => byStatus[status]
 
 /** The body of one status; `Body` of a union of statuses is the union of their bodies. */
 export interface BodyOf<S extends Status> {
