@@ -141,16 +141,17 @@ export interface Options {
   readonly store: string
   /** Let every call through without a key (`--no-auth`, loopback only). */
   readonly open: boolean
-  /**
-   * How long a report that names no part yet waits for it (default 5 s) before it is answered 503
-   * (smsbox asks again): smsbox may report before the dispatcher has stored smsbox's answer.
-   */
-  readonly unknownWaitMs?: number
   /** The country of senders smsbox hands over written nationally (`Messaging.ReceiveOptions`). */
   readonly defaultCountry?: string | undefined
   /** How long a report's write waits for another writer's lock (the server's `lockWait`; default the store's). */
   readonly lockWait?: Duration.Input | undefined
 }
+
+/**
+ * How long a report that names no part yet waits for it, in ms, before it is answered 503 (smsbox asks again): smsbox
+ * may report before the dispatcher has stored smsbox's answer.
+ */
+const unknownWait = 5000
 
 /** Answers are a line of text for smsbox's log; failures are the server's error bodies. */
 const answer = (status: number, body = "") => HttpServerResponse.text(body, { status })
@@ -185,7 +186,6 @@ const routes = (options: Options) =>
       const context = yield* Effect.context<Services>()
       const keys = yield* ApiKeyStore.ApiKeyStore
       const queue = yield* Effect.serviceOption(PartQueue.PartQueue)
-      const waitMs = options.unknownWaitMs ?? 5000
 
       const authorized = (params: ReadonlyMap<string, Uint8Array>) =>
         options.open ? Effect.succeed(true) : Effect.map(keys.verify(utf8(params.get("key")) ?? ""), Option.isSome)
@@ -210,7 +210,7 @@ const routes = (options: Options) =>
         // smsbox may report a part before the dispatcher stored smsbox's answer to it: asked again for a while.
         const settled = (started: number): Effect.Effect<PartQueue.ReceiptOutcome, StoreFailure> =>
           Effect.flatMap(apply, (outcome) =>
-            outcome._tag !== "Unknown" || Date.now() - started >= waitMs
+            outcome._tag !== "Unknown" || Date.now() - started >= unknownWait
               ? Effect.succeed(outcome)
               : Effect.andThen(Effect.sleep(100), settled(started)))
         return Effect.map(Effect.suspend(() => settled(Date.now())), (outcome) =>

@@ -6,8 +6,6 @@
 export interface LineBatch {
   /** Adds one line (its newline is added); written at the end of this turn of the event loop at the latest. */
   readonly line: (text: string) => void
-  /** Writes what is gathered now. */
-  readonly flush: () => void
   /**
    * Writes what is gathered and every later line at once: the server stops with it, and requests
    * still draining then must not leave a line waiting for a turn the process may not take.
@@ -41,7 +39,6 @@ export const make = (write: (chunk: string) => void, limit: number = maxPending)
       if (size >= limit) flush()
       else if (scheduled === undefined) scheduled = setImmediate(flush)
     },
-    flush,
     close: () => {
       closed = true
       flush()

@@ -28,7 +28,7 @@ export const contactFields = (contact: Contact.Contact): Contact.Contact => ({
 })
 
 /** `GET /contacts/:msisdn`'s answer. */
-export const contact = (value: Contact.Contact, status = 200) => json(contactFields(value), status)
+export const contact = (value: Contact.Contact) => json(contactFields(value), 200)
 
 /** A message answer: core's `toWire` already built exactly the interface's fields. */
 export const message = (value: Message.Message, status: number) => json(value, status)
