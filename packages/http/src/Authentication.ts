@@ -23,7 +23,8 @@ export const layer: Layer.Layer<Authorization, never, ApiKeyStore.ApiKeyStore> =
       bearer: (httpEffect, { credential }) => {
         const secret = Redacted.value(credential)
         if (secret === "") return missing
-        // A store that fails here is a defect of this request: answered 500 STORE_FAILURE by the server.
+        // A store that fails here is a defect of this request, answered by the outermost middleware as the store's
+        // failure: 500 STORE_FAILURE, or 503 STORE_UNAVAILABLE when the store cannot be reached.
         return Effect.flatMap(
           Effect.orDie(keys.verify(secret)),
           (key): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled | ErrorBody.BodyOf<401>> =>
