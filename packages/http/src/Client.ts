@@ -39,7 +39,7 @@ export class SmsbookHttpError extends Error {
   readonly number: number
   readonly status: number
   readonly details: { readonly [field: string]: unknown }
-  constructor(body: ErrorBody.Body) {
+  constructor(body: ErrorBody.BodyOf<ErrorBody.Status>) {
     super(body.error.message)
     this.name = "SmsbookHttpError"
     this.code = body.error.code
@@ -48,10 +48,6 @@ export class SmsbookHttpError extends Error {
     this.details = body.error.details ?? {}
   }
 }
-
-const isBody = (error: unknown): error is ErrorBody.Body =>
-  typeof error === "object" && error !== null && "error" in error && typeof error.error === "object" && error.error !== null &&
-  "code" in error.error && "status" in error.error
 
 /** `GET /messages` parameters as the interface names them; every value is text on the wire. */
 export type MessagesQuery = Partial<Record<"start_date" | "end_date" | "Limit" | "start" | "misdn" | "group_short_name" | "direction", string>>
@@ -79,7 +75,7 @@ export const promise = (options: Options): PromiseClient => {
   const run = <A, E>(call: (client: SmsbookClient["Service"]) => Effect.Effect<A, E>): Promise<A> =>
     runtime.runPromise(
       Effect.flatMap(Effect.service(SmsbookClient), call).pipe(
-        Effect.mapError((error) => isBody(error) ? new SmsbookHttpError(error) : error)
+        Effect.mapError((error) => ErrorBody.isBody(error) ? new SmsbookHttpError(error) : error)
       )
     )
   return {

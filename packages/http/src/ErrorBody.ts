@@ -77,6 +77,11 @@ export type HttpFailure = keyof typeof httpCatalog
 
 const isStatus = (status: number): status is Status => statuses.some((known) => known === status)
 
+/** Whether `value` is an error body of a status smsbook answers: a server's answer, or what a handler failed with. */
+export const isBody = (value: unknown): value is BodyOf<Status> =>
+  Predicate.isObject(value) && "error" in value && Predicate.isObject(value.error) && "status" in value.error &&
+  typeof value.error.status === "number" && isStatus(value.error.status)
+
 const isDetail = (value: unknown): value is Detail =>
   typeof value === "string" || typeof value === "number" || typeof value === "boolean" ||
   (Array.isArray(value) && value.every(Predicate.isString))

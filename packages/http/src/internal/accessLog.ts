@@ -16,16 +16,12 @@ const isSmsbookError = (value: unknown): value is SmsbookError =>
   Predicate.isObject(value) && "_tag" in value && typeof value._tag === "string" && Object.hasOwn(Errors.catalog, value._tag) &&
   value instanceof Error
 
-const isBody = (value: unknown): value is ErrorBody.BodyOf<ErrorBody.Status> =>
-  Predicate.isObject(value) && "error" in value && Predicate.isObject(value.error) && "status" in value.error &&
-  typeof value.error.status === "number" && ErrorBody.statuses.some((status) => Predicate.isObject(value.error) && value.error.status === status)
-
 /** The error body answering a cause nothing else answered. */
 export const bodyOf = (cause: Cause.Cause<unknown>): ErrorBody.BodyOf<ErrorBody.Status> => {
   const failure = Option.getOrUndefined(Cause.findErrorOption(cause))
   const defect = Cause.findDefect(cause)
   const error = failure ?? (defect._tag === "Success" ? defect.success : undefined)
-  if (isBody(error)) return error
+  if (ErrorBody.isBody(error)) return error
   if (isSmsbookError(error)) return ErrorBody.fromError(error)
   if (HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound") {
     return ErrorBody.http("RouteNotFound", "no such endpoint: see /openapi.json")
