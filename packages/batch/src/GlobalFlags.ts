@@ -1,6 +1,7 @@
 /**
  * The flags every command shares (`--store`, `--json`, account settings, text and list flags) and
- * the environment they build: the account and the store's ports, as one layer.
+ * the environment they build: the account and the store's ports, as one layer. Just over 400 lines as one module:
+ * each flag's checks sit beside the flag, and the layer is built from what they checked.
  */
 import { Account, Country, InvalidField, InvalidParameter, InvalidStoreUrl, Msisdn } from "@smsbook/core"
 // The store module alone: the package root would load the PostgreSQL driver for every command.

@@ -1,6 +1,6 @@
 /**
  * The command line as a user runs it: a real `smsbook` process on a temporary SQLite file,
- * checked by its stdout, stderr and exit code.
+ * checked by its stdout, stderr and exit code. Just over 400 lines as one file: its cases share one book, built once.
  */
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
