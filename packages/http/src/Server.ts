@@ -7,7 +7,7 @@ import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Account, InvalidField, type InvalidStoreUrl, type StoreUnavailable } from "@smsbook/core"
 import * as Store from "@smsbook/store/Store"
-import { type Duration, Effect, Layer, References, type Scope, Tracer } from "effect"
+import { type Duration, Effect, Layer, References, Result, type Scope, Tracer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { NetAddress } from "effect/net"
@@ -75,9 +75,10 @@ const storeKind = (url: string): string => {
 }
 
 /**
- * The checks made before anything opens, each naming the flag at fault as typed: `--no-auth` only on a loopback host,
- * a valid port, and a `memory:` store only with `--no-auth` (its keys live in this process's memory, which no
- * `smsbook keys create` of another process can reach: every request would answer 401).
+ * The checks made before anything opens, each naming the flag or setting at fault as typed: `--no-auth` only on a
+ * loopback host, a valid port, an account `Account.make` takes, and a `memory:` store only with `--no-auth` (its keys
+ * live in this process's memory, which no `smsbook keys create` of another process can reach: every request would
+ * answer 401).
  */
 export const check = (options: Options): Effect.Effect<void, InvalidField> => {
   const host = options.host ?? defaults.host
@@ -88,6 +89,9 @@ export const check = (options: Options): Effect.Effect<void, InvalidField> => {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     return Effect.fail(new InvalidField({ field: "--port", value: String(port), reason: "must be a whole number from 0 to 65535" }))
   }
+  // An account built by hand (`{ ...Account.defaults, short_name }`) is checked as the command line's is.
+  const account = Account.make(options.account)
+  if (Result.isFailure(account)) return Effect.fail(account.failure)
   if (options.noAuth !== true && storeKind(options.store) === "memory") {
     return Effect.fail(new InvalidField({
       field: "--store",
