@@ -163,10 +163,10 @@ export const fromError = (error: SmsbookError): BodyOf<Status> => {
  */
 const failures = new WeakMap<object, string>()
 
-/** Notes `failure` as the cause of the current request's answer (the first note stays); outside a server, nothing. */
-export const noteFailure = (failure: string): Effect.Effect<void> =>
+/** Notes `error` as the cause of the current request's answer (the first note stays); outside a server, nothing. */
+export const noteFailure = (error: SmsbookError): Effect.Effect<void> =>
   Effect.map(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) => {
-    if (Option.isSome(request) && !failures.has(request.value.source)) failures.set(request.value.source, failure)
+    if (Option.isSome(request) && !failures.has(request.value.source)) failures.set(request.value.source, `${error._tag}: ${error.message}`)
   })
 
 /** The cause noted for `request`'s answer, if any. */
@@ -185,6 +185,6 @@ export const mapTo = <const S extends ReadonlyArray<Status>>(declared: S) => {
     Effect.catch(effect, (error) => {
       const found = fromError(error)
       const body: Body<S[number] | 500 | 503> = accepts(found) ? found : http("InternalError", `${found.error.code}: ${found.error.message}`)
-      return body.error.status < 500 ? Effect.fail(body) : Effect.andThen(noteFailure(`${error._tag}: ${error.message}`), Effect.fail(body))
+      return body.error.status < 500 ? Effect.fail(body) : Effect.andThen(noteFailure(error), Effect.fail(body))
     })
 }

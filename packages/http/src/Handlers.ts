@@ -57,7 +57,7 @@ export const system = (storeKind: string) =>
         Effect.catch((failure) => {
           const problem = failure.problem === undefined ? "" : ` (${failure.problem})`
           return Effect.andThen(
-            ErrorBody.noteFailure(`${failure._tag}: ${failure.message}`),
+            ErrorBody.noteFailure(failure),
             Effect.fail(ErrorBody.http("NotReady", `the store does not answer${problem}; the cause is in the server's log`))
           )
         })

@@ -163,7 +163,7 @@ const refusal = (error: SmsbookError): Effect.Effect<HttpServerResponse.HttpServ
   const body = ErrorBody.fromError(error)
   return body.error.status < 500
     ? Effect.succeed(failure(body))
-    : Effect.as(ErrorBody.noteFailure(`${error._tag}: ${error.message}`), failure(body))
+    : Effect.as(ErrorBody.noteFailure(error), failure(body))
 }
 
 /** A sender that is no number (400), saying what to give when it may be written nationally and no country was given. */
