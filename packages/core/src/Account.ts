@@ -46,8 +46,9 @@ const acting = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-
 export const make = (overrides: Partial<Settings>): Result.Result<Settings, InvalidField> => {
   const settings = { ...defaults, ...overrides }
   // Blank as a text is (internal/blank.ts): a name of zero-width characters shows nothing, yet prefixed every text.
-  if (isBlank(settings.short_name) || Sms.budget(settings.short_name) < 1) {
-    const reason = isBlank(settings.short_name) ? "must show something (not only blanks or invisible characters)" : "must be 1 to 157 characters"
+  const blank = isBlank(settings.short_name)
+  if (blank || Sms.budget(settings.short_name) < 1) {
+    const reason = blank ? "must show something (not only blanks or invisible characters)" : "must be 1 to 157 characters"
     return Result.fail(new InvalidField({ field: "short_name", value: settings.short_name, reason }))
   }
   for (const field of ["short_name", "short_code", "user"] as const) {
